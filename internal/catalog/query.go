@@ -1,0 +1,110 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package catalog
+
+import (
+	"sort"
+	"strings"
+)
+
+// index (re)builds the lookup maps. Called once after load or overlay.
+func (c *Catalog) index() {
+	c.accelByKey = make(map[string]*Accelerator, len(c.Accelerators)*3)
+	for _, a := range c.Accelerators {
+		c.accelByKey[strings.ToLower(a.ID)] = a
+		for _, al := range a.Aliases {
+			c.accelByKey[strings.ToLower(al)] = a
+		}
+	}
+	c.cloudByID = make(map[string]*Cloud, len(c.Clouds))
+	for _, cl := range c.Clouds {
+		c.cloudByID[cl.ID] = cl
+	}
+	c.regionByID = make(map[string]*Region, len(c.Regions))
+	for _, r := range c.Regions {
+		c.regionByID[r.Cloud+"/"+r.ID] = r
+	}
+	c.offerByKey = make(map[string]*Offer, len(c.Offers))
+	c.offersByIT = make(map[string][]*Offer)
+	for _, o := range c.Offers {
+		c.offerByKey[o.Cloud+"/"+o.InstanceType+"/"+o.Region] = o
+		k := o.Cloud + "/" + o.InstanceType
+		c.offersByIT[k] = append(c.offersByIT[k], o)
+	}
+}
+
+// Accelerator finds an accelerator by canonical ID or alias, case-insensitively.
+func (c *Catalog) Accelerator(idOrAlias string) (*Accelerator, bool) {
+	a, ok := c.accelByKey[strings.ToLower(strings.TrimSpace(idOrAlias))]
+	return a, ok
+}
+
+// Cloud finds a cloud by ID.
+func (c *Catalog) Cloud(id string) (*Cloud, bool) {
+	cl, ok := c.cloudByID[id]
+	return cl, ok
+}
+
+// Region finds a region of a cloud.
+func (c *Catalog) Region(cloud, id string) (*Region, bool) {
+	r, ok := c.regionByID[cloud+"/"+id]
+	return r, ok
+}
+
+// Offer finds the offer of an instance type in a region.
+func (c *Catalog) Offer(cloud, instanceType, region string) (*Offer, bool) {
+	o, ok := c.offerByKey[cloud+"/"+instanceType+"/"+region]
+	return o, ok
+}
+
+// OffersOf lists the offers of one instance type across regions, in catalog order.
+func (c *Catalog) OffersOf(cloud, instanceType string) []*Offer {
+	return c.offersByIT[cloud+"/"+instanceType]
+}
+
+// CloudIDs lists cloud IDs, sorted.
+func (c *Catalog) CloudIDs() []string {
+	ids := make([]string, 0, len(c.Clouds))
+	for _, cl := range c.Clouds {
+		ids = append(ids, cl.ID)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// AcceleratorIDs lists canonical accelerator IDs, sorted.
+func (c *Catalog) AcceleratorIDs() []string {
+	ids := make([]string, 0, len(c.Accelerators))
+	for _, a := range c.Accelerators {
+		ids = append(ids, a.ID)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// RegionIDs lists the region IDs of a cloud (all clouds when cloud is ""), sorted.
+func (c *Catalog) RegionIDs(cloud string) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, r := range c.Regions {
+		if (cloud == "" || r.Cloud == cloud) && !seen[r.ID] {
+			seen[r.ID] = true
+			ids = append(ids, r.ID)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// InstanceTypes lists the instance types of a cloud, sorted.
+func (c *Catalog) InstanceTypes(cloud string) []string {
+	var ids []string
+	for k := range c.offersByIT {
+		if strings.HasPrefix(k, cloud+"/") {
+			ids = append(ids, strings.TrimPrefix(k, cloud+"/"))
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}

@@ -1,0 +1,65 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package catalog
+
+import (
+	"sort"
+	"strings"
+)
+
+// Closest returns up to n candidates nearest to name by edit distance
+// (case-insensitive), nearest first, ties in candidate order. Used by
+// diagnostics to name the closest valid values.
+func Closest(name string, candidates []string, n int) []string {
+	type scored struct {
+		s string
+		d int
+		i int
+	}
+	lname := strings.ToLower(name)
+	sc := make([]scored, 0, len(candidates))
+	for i, c := range candidates {
+		lc := strings.ToLower(c)
+		d := levenshtein(lname, lc)
+		if strings.Contains(lc, lname) || strings.Contains(lname, lc) {
+			d /= 2
+		}
+		sc = append(sc, scored{c, d, i})
+	}
+	sort.SliceStable(sc, func(a, b int) bool {
+		if sc[a].d != sc[b].d {
+			return sc[a].d < sc[b].d
+		}
+		return sc[a].i < sc[b].i
+	})
+	out := make([]string, 0, n)
+	for _, s := range sc {
+		if len(out) == n {
+			break
+		}
+		out = append(out, s.s)
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,191 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package catalog holds the built-in multi-cloud GPU catalog: accelerators,
+// clouds, regions and priced instance offers. It is pure Go: no
+// terraform-plugin imports. Data lives in data/ (embedded) with provenance in
+// data/SOURCES.md.
+package catalog
+
+import "time"
+
+// PricingModel is how compute is bought.
+type PricingModel string
+
+// The pricing models, in their canonical order.
+const (
+	OnDemand   PricingModel = "on_demand"
+	Spot       PricingModel = "spot"
+	Reserved1Y PricingModel = "reserved_1y"
+	Reserved3Y PricingModel = "reserved_3y"
+)
+
+// PricingModels lists every pricing model in canonical order.
+var PricingModels = []PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y}
+
+// Precisions lists the numeric precisions the provider understands.
+var Precisions = []string{"fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8", "int4"}
+
+// Fabric is the scale-out network of a node.
+type Fabric string
+
+// Node fabrics.
+const (
+	FabricEFA        Fabric = "efa"
+	FabricInfiniBand Fabric = "infiniband"
+	FabricRoCE       Fabric = "roce"
+	FabricNone       Fabric = "none"
+)
+
+// Accelerator is one GPU / accelerator model.
+type Accelerator struct {
+	ID      string   `json:"id"`      // canonical ID, e.g. "H100"
+	Name    string   `json:"name"`    // full vendor name
+	Vendor  string   `json:"vendor"`  // NVIDIA, AMD, Google, AWS, Intel
+	Family  string   `json:"family"`  // architecture family for the perf model, e.g. "hopper", "ampere", "cdna3", "tpu"
+	Aliases []string `json:"aliases"` // lower-case alternative names, e.g. "h100-sxm"
+
+	MemoryGB            float64 `json:"memory_gb"`
+	MemoryType          string  `json:"memory_type"`
+	MemoryBandwidthTBps float64 `json:"memory_bandwidth_tbps"`
+	// PeakTFLOPS maps precision -> dense peak TFLOPS (TOPS for int8/int4).
+	// A precision missing from the map is not supported by the hardware.
+	PeakTFLOPS       map[string]float64 `json:"peak_tflops"`
+	TDPWatts         float64            `json:"tdp_watts"`
+	Interconnect     string             `json:"interconnect"`
+	InterconnectGBps float64            `json:"interconnect_gbps"` // per-device scale-up bandwidth, GB/s
+	FormFactor       string             `json:"form_factor"`
+	Confidence       string             `json:"confidence"`
+	Source           string             `json:"source"`
+}
+
+// EgressTier is one step of a cloud's internet egress price ladder.
+// Tiers apply in order; UpToGB is the cumulative monthly volume where the tier
+// ends (0 on the last tier = unlimited).
+type EgressTier struct {
+	UpToGB   float64 `json:"up_to_gb"`
+	USDPerGB float64 `json:"usd_per_gb"`
+}
+
+// SpotInfo is what a cloud publishes about spot/preemptible interruptions.
+type SpotInfo struct {
+	Available bool `json:"available"`
+	// InterruptionsPerDay is the expected interruptions per instance-day
+	// used by the cost model's risk adjustment.
+	InterruptionsPerDay float64 `json:"interruptions_per_day"`
+	NoticeSeconds       int     `json:"notice_seconds"`
+	MaxRuntimeHours     float64 `json:"max_runtime_hours"` // 0 = none
+	Source              string  `json:"source"`
+}
+
+// Cloud is one provider with its non-compute list prices.
+type Cloud struct {
+	ID                         string         `json:"id"`
+	Name                       string         `json:"name"`
+	PUE                        float64        `json:"pue"`
+	PUESource                  string         `json:"pue_source"`
+	EgressTiers                []EgressTier   `json:"egress_tiers"`
+	InterRegionUSDPerGB        float64        `json:"inter_region_usd_per_gb"`
+	BlockStorageUSDPerGBMonth  float64        `json:"block_storage_usd_per_gb_month"`
+	ObjectStorageUSDPerGBMonth float64        `json:"object_storage_usd_per_gb_month"`
+	PricingModels              []PricingModel `json:"pricing_models"`
+	// Published commitment discounts (fraction off on-demand) used to derive
+	// reserved prices where no public per-SKU rate exists; 0 = none.
+	Reserved1YDiscount float64  `json:"reserved_1y_discount"`
+	Reserved3YDiscount float64  `json:"reserved_3y_discount"`
+	Spot               SpotInfo `json:"spot"`
+	HIPAA              bool     `json:"hipaa"` // signs a BAA covering compute
+	Source             string   `json:"source"`
+}
+
+// Compliance flags a region can carry.
+const (
+	ComplianceGDPR        = "gdpr"
+	ComplianceUKGDPR      = "uk_gdpr"
+	ComplianceSwissFADP   = "swiss_fadp"
+	ComplianceMLPS2       = "mlps2"
+	ComplianceFedRAMPHigh = "fedramp_high"
+	ComplianceHIPAA       = "hipaa"
+)
+
+// Region is one cloud region.
+type Region struct {
+	Cloud      string   `json:"cloud"`
+	ID         string   `json:"id"`
+	City       string   `json:"city"`
+	Country    string   `json:"country"`   // ISO 3166-1 alpha-2
+	Geography  string   `json:"geography"` // us, eu, uk, apac, cn, in, ...
+	Partition  string   `json:"partition"` // commercial, gov, china
+	Compliance []string `json:"compliance"`
+	// GridGCO2ePerKWh is the location-based grid intensity; 0 = unknown.
+	GridGCO2ePerKWh float64 `json:"grid_gco2e_per_kwh"`
+	GridYear        int     `json:"grid_year"`
+	PUE             float64 `json:"pue"` // region PUE when published, else 0 (use the cloud's)
+	Source          string  `json:"source"`
+}
+
+// Offer is one priced (cloud, instance type, region).
+type Offer struct {
+	Cloud        string  `json:"cloud"`
+	Region       string  `json:"region"`
+	InstanceType string  `json:"instance_type"`
+	Accelerator  string  `json:"accelerator"` // canonical accelerator ID
+	GPUs         int     `json:"gpus"`
+	GPUMemoryGB  float64 `json:"gpu_memory_gb"` // total across the node
+	VCPUs        int     `json:"vcpus"`
+	MemoryGB     float64 `json:"memory_gb"`
+	NetworkGbps  float64 `json:"network_gbps"` // node scale-out bandwidth
+	Fabric       Fabric  `json:"fabric"`
+
+	// Hourly list prices in USD for the whole instance; 0 = not sold.
+	OnDemandUSD   float64 `json:"on_demand_usd"`
+	SpotUSD       float64 `json:"spot_usd"`
+	Reserved1YUSD float64 `json:"reserved_1y_usd"`
+	Reserved3YUSD float64 `json:"reserved_3y_usd"`
+	// ReservedDerived is true when the reserved prices were derived from the
+	// cloud's published commitment discount, not a public per-SKU rate.
+	ReservedDerived bool `json:"reserved_derived"`
+
+	// Currency is the native currency of the source ("USD", "CNY"); when it
+	// is not USD, Native* hold the source prices and the USD fields the
+	// converted ones.
+	Currency         string  `json:"currency"`
+	NativeOnDemand   float64 `json:"native_on_demand,omitempty"`
+	NativeSpot       float64 `json:"native_spot,omitempty"`
+	NativeReserved1Y float64 `json:"native_reserved_1y,omitempty"`
+	NativeReserved3Y float64 `json:"native_reserved_3y,omitempty"`
+	Source           string  `json:"source"`
+}
+
+// Price returns the hourly USD list price of the offer under a pricing
+// model and whether the offer is sold that way.
+func (o *Offer) Price(pm PricingModel) (float64, bool) {
+	var p float64
+	switch pm {
+	case OnDemand:
+		p = o.OnDemandUSD
+	case Spot:
+		p = o.SpotUSD
+	case Reserved1Y:
+		p = o.Reserved1YUSD
+	case Reserved3Y:
+		p = o.Reserved3YUSD
+	}
+	return p, p > 0
+}
+
+// Catalog is a loaded, validated and indexed catalog. It is immutable after
+// load; overlays return a new Catalog.
+type Catalog struct {
+	Date         time.Time // catalog_date: the snapshot date
+	Accelerators []*Accelerator
+	Clouds       []*Cloud
+	Regions      []*Region
+	Offers       []*Offer
+
+	accelByKey map[string]*Accelerator // lower-case ID and aliases
+	cloudByID  map[string]*Cloud
+	regionByID map[string]*Region  // "cloud/region"
+	offerByKey map[string]*Offer   // "cloud/instance_type/region"
+	offersByIT map[string][]*Offer // "cloud/instance_type"
+}
