@@ -1,0 +1,216 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+var _ datasource.DataSourceWithConfigure = (*offersDataSource)(nil)
+
+// NewOffersDataSource returns the gpu_offers data source.
+func NewOffersDataSource() datasource.DataSource {
+	return &offersDataSource{}
+}
+
+type offersDataSource struct {
+	data *providerData
+}
+
+func (d *offersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_offers"
+}
+
+var offerAttrTypes = map[string]attr.Type{
+	"cloud":           types.StringType,
+	"region":          types.StringType,
+	"instance_type":   types.StringType,
+	"accelerator":     types.StringType,
+	"gpus":            types.Int64Type,
+	"gpu_memory_gb":   types.Float64Type,
+	"vcpus":           types.Int64Type,
+	"memory_gb":       types.Float64Type,
+	"network_gbps":    types.Float64Type,
+	"on_demand_usd":   types.Float64Type,
+	"spot_usd":        types.Float64Type,
+	"reserved_1y_usd": types.Float64Type,
+	"reserved_3y_usd": types.Float64Type,
+}
+
+func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	price := func(model string) schema.Float64Attribute {
+		return schema.Float64Attribute{Computed: true, MarkdownDescription: fmt.Sprintf(
+			"Hourly %s price of the whole instance in USD, after the provider's `discounts`; null where the cloud does not sell it that way.", model)}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists priced GPU instance offers of the catalog, one per (cloud, instance type, region), filtered. " +
+			"Prices are list prices per instance-hour in USD (converted from the native currency where the cloud bills in another one), " +
+			"with the provider-level `discounts` applied. The provider-level `clouds` allow-list applies too.",
+		Attributes: map[string]schema.Attribute{
+			"clouds": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Only these clouds, for example `[\"aws\", \"gcp\"]`."},
+			"regions": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Only these regions (each cloud's own codes, for example `us-east-1`, `europe-west4`)."},
+			"accelerators": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Only these accelerators, by ID or alias (for example `[\"H100\", \"H200\"]`)."},
+			"min_gpus": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Only instances with at least this many accelerators.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			"min_gpu_memory_gb": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "Only instances whose accelerators each have at least this much memory, GB.",
+				Validators:          []validator.Float64{float64validator.AtLeast(0)}},
+			"offers": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "Matching offers sorted by cloud, instance type and region.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"cloud":           schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
+					"region":          schema.StringAttribute{Computed: true, MarkdownDescription: "Region code."},
+					"instance_type":   schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
+					"accelerator":     schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID."},
+					"gpus":            schema.Int64Attribute{Computed: true, MarkdownDescription: "Accelerators per instance."},
+					"gpu_memory_gb":   schema.Float64Attribute{Computed: true, MarkdownDescription: "Total accelerator memory of the instance, GB."},
+					"vcpus":           schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs per instance."},
+					"memory_gb":       schema.Float64Attribute{Computed: true, MarkdownDescription: "Host RAM per instance, GB."},
+					"network_gbps":    schema.Float64Attribute{Computed: true, MarkdownDescription: "Scale-out network bandwidth per instance, Gbit/s."},
+					"on_demand_usd":   price("on-demand"),
+					"spot_usd":        price("spot"),
+					"reserved_1y_usd": price("1-year commitment"),
+					"reserved_3y_usd": price("3-year commitment"),
+				}},
+			},
+		},
+	}
+}
+
+func (d *offersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// stringSet reads an optional list of names and checks each against valid,
+// reporting unknown ones with the closest valid names.
+func stringSet(ctx context.Context, l types.List, attrName, what string, valid []string, normalize func(string) (string, bool), diags *diag.Diagnostics) map[string]bool {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	var vals []string
+	diags.Append(l.ElementsAs(ctx, &vals, false)...)
+	set := make(map[string]bool, len(vals))
+	for i, v := range vals {
+		n, ok := normalize(v)
+		if !ok {
+			diags.AddAttributeError(path.Root(attrName).AtListIndex(i), "Unknown "+what,
+				fmt.Sprintf("%s[%d] = %q is not a known %s. Closest: %s.", attrName, i, v, what, quoteList(catalog.Closest(v, valid, 3))))
+			continue
+		}
+		set[n] = true
+	}
+	return set
+}
+
+func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m offersModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || d.data == nil {
+		return
+	}
+	cat := d.data.Catalog
+	in := func(ids []string) func(string) (string, bool) {
+		return func(s string) (string, bool) {
+			for _, id := range ids {
+				if id == s {
+					return s, true
+				}
+			}
+			return "", false
+		}
+	}
+	clouds := stringSet(ctx, m.Clouds, "clouds", "cloud", cat.CloudIDs(), in(cat.CloudIDs()), &resp.Diagnostics)
+	regions := stringSet(ctx, m.Regions, "regions", "region", cat.RegionIDs(""), in(cat.RegionIDs("")), &resp.Diagnostics)
+	accels := stringSet(ctx, m.Accelerators, "accelerators", "accelerator", cat.AcceleratorIDs(), func(s string) (string, bool) {
+		a, ok := cat.Accelerator(s)
+		if !ok {
+			return "", false
+		}
+		return a.ID, true
+	}, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	minGPUs := int(m.MinGPUs.ValueInt64())
+	minMem := m.MinGPUMemoryGB.ValueFloat64()
+
+	var matched []*catalog.Offer
+	for _, o := range cat.Offers {
+		if !d.data.AllowsCloud(o.Cloud) || (clouds != nil && !clouds[o.Cloud]) ||
+			(regions != nil && !regions[o.Region]) || (accels != nil && !accels[o.Accelerator]) ||
+			o.GPUs < minGPUs || (o.GPUs > 0 && o.GPUMemoryGB/float64(o.GPUs) < minMem) {
+			continue
+		}
+		matched = append(matched, o)
+	}
+	sort.SliceStable(matched, func(i, j int) bool {
+		a, b := matched[i], matched[j]
+		if a.Cloud != b.Cloud {
+			return a.Cloud < b.Cloud
+		}
+		if a.InstanceType != b.InstanceType {
+			return a.InstanceType < b.InstanceType
+		}
+		return a.Region < b.Region
+	})
+
+	objs := make([]attr.Value, 0, len(matched))
+	for _, o := range matched {
+		disc := 1 - d.data.Discount(o.Cloud)
+		price := func(pm catalog.PricingModel) attr.Value {
+			p, ok := o.Price(pm)
+			if !ok {
+				return types.Float64Null()
+			}
+			return types.Float64Value(roundPrice(p * disc))
+		}
+		obj, diags := types.ObjectValue(offerAttrTypes, map[string]attr.Value{
+			"cloud":           types.StringValue(o.Cloud),
+			"region":          types.StringValue(o.Region),
+			"instance_type":   types.StringValue(o.InstanceType),
+			"accelerator":     types.StringValue(o.Accelerator),
+			"gpus":            types.Int64Value(int64(o.GPUs)),
+			"gpu_memory_gb":   types.Float64Value(o.GPUMemoryGB),
+			"vcpus":           types.Int64Value(int64(o.VCPUs)),
+			"memory_gb":       types.Float64Value(o.MemoryGB),
+			"network_gbps":    types.Float64Value(o.NetworkGbps),
+			"on_demand_usd":   price(catalog.OnDemand),
+			"spot_usd":        price(catalog.Spot),
+			"reserved_1y_usd": price(catalog.Reserved1Y),
+			"reserved_3y_usd": price(catalog.Reserved3Y),
+		})
+		resp.Diagnostics.Append(diags...)
+		objs = append(objs, obj)
+	}
+	m.Offers = types.ListValueMust(types.ObjectType{AttrTypes: offerAttrTypes}, objs)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+type offersModel struct {
+	Clouds         types.List    `tfsdk:"clouds"`
+	Regions        types.List    `tfsdk:"regions"`
+	Accelerators   types.List    `tfsdk:"accelerators"`
+	MinGPUs        types.Int64   `tfsdk:"min_gpus"`
+	MinGPUMemoryGB types.Float64 `tfsdk:"min_gpu_memory_gb"`
+	Offers         types.List    `tfsdk:"offers"`
+}
