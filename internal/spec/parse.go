@@ -1,0 +1,486 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// FieldError is a problem with one field of a document. Field is the JSON
+// path of the field, e.g. "spec.gpusPerNode" or "metadata.labels.team";
+// "" for the document as a whole.
+type FieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return e.Field + ": " + e.Msg
+}
+
+func fieldErr(field, format string, args ...any) *FieldError {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Limits of the document.
+const (
+	MaxNameLength  = 253
+	MaxGPUsPerNode = 1024
+	MaxNodes       = 100000
+	MaxLabels      = 64
+)
+
+// ScaleOutPattern is the regular expression a scale-out class matches.
+const ScaleOutPattern = `^(rdma|ethernet)(-[1-9][0-9]*g)?$`
+
+var scaleOutRE = regexp.MustCompile(ScaleOutPattern)
+
+// Parse reads a GPUCluster document strictly: unknown fields, duplicate
+// keys, a wrong apiVersion or kind, missing required fields and values of
+// the wrong type or range are errors naming the field (a *FieldError).
+// It checks the form only; Resolve checks the document against a catalog.
+func Parse(data []byte) (*Document, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	root, err := readValue(dec, "")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fieldErr("", "invalid JSON: unexpected data after the document")
+	}
+	obj, ok := root.(object)
+	if !ok {
+		return nil, fieldErr("", "a GPUCluster document must be a JSON object, got %s", typeName(root))
+	}
+	var d Document
+	if err := obj.only("", "apiVersion", "kind", "metadata", "spec"); err != nil {
+		return nil, err
+	}
+	if d.APIVersion, err = obj.str("", "apiVersion", true); err != nil {
+		return nil, err
+	}
+	if d.APIVersion != APIVersion {
+		return nil, fieldErr("apiVersion", "unsupported version %q: this provider reads %q", d.APIVersion, APIVersion)
+	}
+	if d.Kind, err = obj.str("", "kind", true); err != nil {
+		return nil, err
+	}
+	if d.Kind != Kind {
+		return nil, fieldErr("kind", "must be %q, got %q", Kind, d.Kind)
+	}
+	meta, err := obj.obj("", "metadata", true)
+	if err != nil {
+		return nil, err
+	}
+	if d.Metadata, err = parseMetadata(meta); err != nil {
+		return nil, err
+	}
+	sp, err := obj.obj("", "spec", true)
+	if err != nil {
+		return nil, err
+	}
+	if d.Spec, err = parseCluster(sp); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+func parseMetadata(meta object) (Metadata, error) {
+	var m Metadata
+	var err error
+	if err = meta.only("metadata", "name", "labels", "annotations"); err != nil {
+		return m, err
+	}
+	if m.Name, err = meta.str("metadata", "name", true); err != nil {
+		return m, err
+	}
+	if fe := checkName("metadata.name", m.Name); fe != nil {
+		return m, fe
+	}
+	if m.Labels, err = meta.strMap("metadata", "labels"); err != nil {
+		return m, err
+	}
+	if len(m.Labels) > MaxLabels {
+		return m, fieldErr("metadata.labels", "at most %d labels are allowed, got %d", MaxLabels, len(m.Labels))
+	}
+	for _, k := range sortedKeys(m.Labels) {
+		if fe := checkLabelKey("metadata.labels", k); fe != nil {
+			return m, fe
+		}
+	}
+	if m.Annotations, err = meta.strMap("metadata", "annotations"); err != nil {
+		return m, err
+	}
+	for _, k := range sortedKeys(m.Annotations) {
+		v := m.Annotations[k]
+		f := "metadata.annotations." + k
+		switch k {
+		case AnnotationCloud, AnnotationRegion:
+			if v == "" || strings.TrimSpace(v) != v {
+				return m, fieldErr(f, "must be a non-empty identifier without surrounding spaces, got %q", v)
+			}
+		default:
+			return m, fieldErr(f, "unknown annotation; allowed: %q (the cloud this copy is placed on) and %q (its region)",
+				AnnotationCloud, AnnotationRegion)
+		}
+	}
+	if _, hasRegion := m.Annotations[AnnotationRegion]; hasRegion {
+		if _, hasCloud := m.Annotations[AnnotationCloud]; !hasCloud {
+			return m, fieldErr("metadata.annotations."+AnnotationRegion, "a region needs the cloud it belongs to: add %q", AnnotationCloud)
+		}
+	}
+	return m, nil
+}
+
+func parseCluster(sp object) (Cluster, error) {
+	var c Cluster
+	var err error
+	const p = "spec"
+	if err = sp.only(p, "accelerator", "gpusPerNode", "nodes", "gpuMemoryGB", "interconnect", "pricingModel", "storage"); err != nil {
+		return c, err
+	}
+	if c.Accelerator, err = sp.str(p, "accelerator", true); err != nil {
+		return c, err
+	}
+	if strings.TrimSpace(c.Accelerator) == "" {
+		return c, fieldErr("spec.accelerator", "must name an accelerator, e.g. \"H100\"")
+	}
+	if c.GPUsPerNode, err = sp.integer(p, "gpusPerNode", true, 1, MaxGPUsPerNode); err != nil {
+		return c, err
+	}
+	if c.Nodes, err = sp.integer(p, "nodes", true, 1, MaxNodes); err != nil {
+		return c, err
+	}
+	if c.GPUMemoryGB, err = sp.number(p, "gpuMemoryGB"); err != nil {
+		return c, err
+	}
+	if _, present := sp.get("gpuMemoryGB"); present && !(c.GPUMemoryGB > 0) {
+		return c, fieldErr("spec.gpuMemoryGB", "must be a number > 0 (the memory of one GPU in GB), got %v", c.GPUMemoryGB)
+	}
+	ic, err := sp.obj(p, "interconnect", false)
+	if err != nil {
+		return c, err
+	}
+	if ic != nil {
+		const ip = "spec.interconnect"
+		if err = ic.only(ip, "scaleUp", "scaleOut"); err != nil {
+			return c, err
+		}
+		if c.Interconnect.ScaleUp, err = ic.str(ip, "scaleUp", true); err != nil {
+			return c, err
+		}
+		if !slices.Contains(ScaleUpClasses, c.Interconnect.ScaleUp) {
+			return c, fieldErr(ip+".scaleUp", "unknown class %q; allowed: %s", c.Interconnect.ScaleUp, quoted(ScaleUpClasses))
+		}
+		if c.Interconnect.ScaleOut, err = ic.str(ip, "scaleOut", true); err != nil {
+			return c, err
+		}
+		if !scaleOutRE.MatchString(c.Interconnect.ScaleOut) {
+			return c, fieldErr(ip+".scaleOut", "unknown class %q; allowed: \"rdma\", \"ethernet\", or either with the node bandwidth such as \"rdma-3200g\"", c.Interconnect.ScaleOut)
+		}
+	}
+	pm, err := sp.str(p, "pricingModel", true)
+	if err != nil {
+		return c, err
+	}
+	if !slices.Contains(catalog.PricingModels, catalog.PricingModel(pm)) {
+		return c, fieldErr("spec.pricingModel", "unknown pricing model %q; allowed: %s", pm, quoted(pricingModelNames()))
+	}
+	c.PricingModel = pm
+	st, err := sp.obj(p, "storage", false)
+	if err != nil {
+		return c, err
+	}
+	if st != nil {
+		const sp2 = "spec.storage"
+		if err = st.only(sp2, "blockGB", "objectGB"); err != nil {
+			return c, err
+		}
+		bg, err := st.integer(sp2, "blockGB", false, 0, math.MaxInt32)
+		if err != nil {
+			return c, err
+		}
+		og, err := st.integer(sp2, "objectGB", false, 0, math.MaxInt32)
+		if err != nil {
+			return c, err
+		}
+		c.Storage = Storage{BlockGB: int64(bg), ObjectGB: int64(og)}
+	}
+	return c, nil
+}
+
+func checkName(field, name string) *FieldError {
+	if strings.TrimSpace(name) == "" {
+		return fieldErr(field, "must not be empty")
+	}
+	if len(name) > MaxNameLength {
+		return fieldErr(field, "must be at most %d characters, got %d", MaxNameLength, len(name))
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return fieldErr(field, "must not contain control characters")
+		}
+	}
+	return nil
+}
+
+func checkLabelKey(field, k string) *FieldError {
+	if k == "" {
+		return fieldErr(field, "label keys must not be empty")
+	}
+	for _, r := range k {
+		if unicode.IsControl(r) || unicode.IsSpace(r) {
+			return fieldErr(field+"."+k, "label keys must not contain spaces or control characters")
+		}
+	}
+	return nil
+}
+
+// ---- a small JSON reader that keeps key order and rejects duplicates ----
+
+type member struct {
+	key string
+	val any
+}
+
+// object is a JSON object with its members in document order.
+type object []member
+
+func readValue(dec *json.Decoder, path string) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonErr(path, err)
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			var obj object
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, jsonErr(path, err)
+				}
+				k, _ := kt.(string)
+				kp := join(path, k)
+				if seen[k] {
+					return nil, fieldErr(kp, "duplicate key")
+				}
+				seen[k] = true
+				v, err := readValue(dec, kp)
+				if err != nil {
+					return nil, err
+				}
+				obj = append(obj, member{k, v})
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, jsonErr(path, err)
+			}
+			if obj == nil {
+				obj = object{}
+			}
+			return obj, nil
+		case '[':
+			var arr []any
+			for i := 0; dec.More(); i++ {
+				v, err := readValue(dec, fmt.Sprintf("%s[%d]", path, i))
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, jsonErr(path, err)
+			}
+			return arr, nil
+		}
+	}
+	return tok, nil
+}
+
+func jsonErr(path string, err error) error {
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return fieldErr(path, "invalid JSON: %v", err)
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func typeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case object:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func (o object) get(key string) (any, bool) {
+	for _, m := range o {
+		if m.key == key {
+			return m.val, true
+		}
+	}
+	return nil, false
+}
+
+// only rejects members other than the allowed ones, naming the first
+// unknown one in document order and listing the allowed names.
+func (o object) only(path string, allowed ...string) error {
+	for _, m := range o {
+		if !slices.Contains(allowed, m.key) {
+			return fieldErr(join(path, m.key), "unknown field; allowed here: %s", strings.Join(allowed, ", "))
+		}
+	}
+	return nil
+}
+
+func (o object) lookup(path, key string, required bool) (any, bool, error) {
+	v, ok := o.get(key)
+	if !ok {
+		if required {
+			return nil, false, fieldErr(join(path, key), "required field is missing")
+		}
+		return nil, false, nil
+	}
+	if v == nil {
+		return nil, false, fieldErr(join(path, key), "must not be null")
+	}
+	return v, true, nil
+}
+
+func (o object) str(path, key string, required bool) (string, error) {
+	v, ok, err := o.lookup(path, key, required)
+	if err != nil || !ok {
+		return "", err
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		return "", fieldErr(join(path, key), "must be a string, got %s", typeName(v))
+	}
+	return s, nil
+}
+
+func (o object) obj(path, key string, required bool) (object, error) {
+	v, ok, err := o.lookup(path, key, required)
+	if err != nil || !ok {
+		return nil, err
+	}
+	ob, isObj := v.(object)
+	if !isObj {
+		return nil, fieldErr(join(path, key), "must be an object, got %s", typeName(v))
+	}
+	return ob, nil
+}
+
+func (o object) integer(path, key string, required bool, lo, hi int) (int, error) {
+	v, ok, err := o.lookup(path, key, required)
+	if err != nil || !ok {
+		return 0, err
+	}
+	f := join(path, key)
+	n, isNum := v.(json.Number)
+	if !isNum {
+		return 0, fieldErr(f, "must be a whole number, got %s", typeName(v))
+	}
+	i, perr := strconv.ParseInt(n.String(), 10, 64)
+	if perr != nil {
+		return 0, fieldErr(f, "must be a whole number, got %s", n)
+	}
+	if i < int64(lo) || i > int64(hi) {
+		return 0, fieldErr(f, "must be between %d and %d, got %d", lo, hi, i)
+	}
+	return int(i), nil
+}
+
+func (o object) number(path, key string) (float64, error) {
+	v, ok, err := o.lookup(path, key, false)
+	if err != nil || !ok {
+		return 0, err
+	}
+	n, isNum := v.(json.Number)
+	if !isNum {
+		return 0, fieldErr(join(path, key), "must be a number, got %s", typeName(v))
+	}
+	x, perr := n.Float64()
+	if perr != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, fieldErr(join(path, key), "must be a finite number, got %s", n)
+	}
+	return x, nil
+}
+
+// strMap reads an optional object of string values; an empty object reads as nil.
+func (o object) strMap(path, key string) (map[string]string, error) {
+	ob, err := o.obj(path, key, false)
+	if err != nil || len(ob) == 0 {
+		return nil, err
+	}
+	m := make(map[string]string, len(ob))
+	for _, mem := range ob {
+		s, isStr := mem.val.(string)
+		if !isStr {
+			return nil, fieldErr(join(join(path, key), mem.key), "must be a string, got %s", typeName(mem.val))
+		}
+		m[mem.key] = s
+	}
+	return m, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func quoted(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+func pricingModelNames() []string {
+	out := make([]string, len(catalog.PricingModels))
+	for i, pm := range catalog.PricingModels {
+		out[i] = string(pm)
+	}
+	return out
+}
