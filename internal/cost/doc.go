@@ -1,0 +1,80 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package cost is the lifecycle cost model: compute under each pricing
+// model, the hidden costs (storage, egress, inter-region transfer, extras),
+// energy and carbon. It is pure Go (no terraform-plugin imports); every
+// constant comes from internal/catalog/data/cost_model.json, every price from
+// the catalog. Money is unrounded float64 USD; callers round at the boundary.
+//
+// # Horizon and demand
+//
+// The horizon is Months × hours_per_month (730) hours per instance. The
+// fleet runs Utilization of those hours, so the useful instance-hours are
+// D = InstanceCount × Months × 730 × Utilization, and the useful GPU-hours
+// are D × Offer.GPUs.
+//
+// # Compute, per pricing model
+//
+// The provider discount d (fraction off list) multiplies every list price of
+// the cloud (compute, storage, egress, inter-region) by (1 − d). It does not
+// apply to ExtraMonthlyUSD (the user's own figures) nor to carbon.
+//
+//   - on_demand: billed hours = useful hours.
+//   - spot: billed hours = useful hours × R, the spot risk factor
+//     R = 1 + λ·L. λ = SpotInfo.InterruptionsPerDay / 24 interruptions per
+//     running hour, plus 1 / SpotInfo.MaxRuntimeHours when the cloud stops
+//     spot instances after a maximum runtime (GCP preemptible: 24 h). L =
+//     spot_lost_work_fraction × spot_checkpoint_interval_hours +
+//     spot_restart_hours = 0.5 × 1 h + 0.25 h = 0.75 h: the work since the
+//     last checkpoint (half an interval on average) plus the restart. This is
+//     the first-order expectation (rework being interrupted again is
+//     neglected: it adds λ²L² ≪ 1). R ≥ 1, so spot never costs less than its
+//     price × the useful hours. The rework also runs the GPUs, so it counts
+//     for energy.
+//   - reserved_1y / reserved_3y: billed for whole terms around the clock,
+//     whatever the utilization. Terms = ceil(Months / term months) (12 or
+//     36): a reservation is renewed when the horizon outlasts it, so 8 months
+//     on reserved_3y bills 36 months and 40 months on reserved_1y bills 48.
+//
+// A pricing mix gives each model a share s of the useful instance-hours.
+// On-demand and spot bill s × D hours (spot × R). A reserved share is served
+// by N = ceil(s × InstanceCount) reserved instances (whole instances, rounded
+// up: enough to run s × D hours since each is available all horizon long),
+// each billed for the whole terms as above. Shares must sum to 1 within
+// share_sum_tolerance and are then normalised.
+//
+// # Hidden costs
+//
+// storage_block = BlockGB × cloud block price × Months; storage_object
+// likewise. egress = EgressUSD(cloud tiers, EgressGBPerMonth) × Months: the
+// tiers apply in order to each month's volume (a free allowance is a tier at
+// price 0; past the last tier the last rate applies). inter_region =
+// InterRegionGBPerMonth × cloud inter-region price × Months. Each
+// ExtraMonthlyUSD item becomes the line "extra:<name>" = USD × Months.
+// Storage is kept for the whole horizon, not only while instances run.
+//
+// # Energy and carbon
+//
+// kWh = running instance-hours × GPUs × TDP (kW) × gpu_load_factor ×
+// PUE, where running hours are the useful hours plus spot rework (idle
+// reserved hours draw no GPU load and count zero), the load factor is chosen
+// by Workload (training 0.80, fine_tuning 0.80, inference 0.50; default
+// training) and the PUE is the region's when published, else the cloud's,
+// else fallback_pue. CO2e kg = kWh × region grid gCO2e/kWh / 1000 (0, with a
+// warning, when the grid intensity is unknown). Carbon USD = CO2e kg / 1000
+// × CarbonPriceUSDPerTonne.
+//
+// # Breakdown and comparison
+//
+// Result.Breakdown is, in order: compute, storage_block, storage_object,
+// egress, inter_region (always present, possibly 0), extra:<name> sorted by
+// name, then carbon only when the carbon price is positive (a carbon price
+// of 0 means carbon is reported in kg but not charged). TotalUSD is the sum
+// of the breakdown. Result.Comparison repeats the whole TCO with all
+// compute bought one way, for each model the offer sells; savings are
+// against on-demand. Result.BreakEven gives, for each reservation, the
+// utilization above which reserving the fleet for the horizon beats
+// on-demand, and the months of use after which one term beats on-demand at
+// the input utilization.
+package cost

@@ -1,0 +1,112 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package cost
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// JobInput is one job of a known wall-clock duration on a number of
+// identical instances bought one way. The planner prices candidates with it.
+type JobInput struct {
+	Offer       *catalog.Offer
+	Cloud       *catalog.Cloud
+	Region      *catalog.Region      // optional (PUE, grid intensity)
+	Accelerator *catalog.Accelerator // optional (TDP)
+
+	Nodes        int
+	Hours        float64 // useful wall-clock hours of the job (without spot rework)
+	PricingModel catalog.PricingModel
+	Discount     float64 // provider-level fraction off list, [0, 1)
+	Workload     string  // training | fine_tuning | inference; "" = default
+
+	CarbonPriceUSDPerTonne float64 // optional, >= 0
+}
+
+// JobResult is the cost of a job. Hours are per node.
+type JobResult struct {
+	HourlyUSD float64 // per node, after the discount
+	// BilledHours per node: Hours (on-demand); Hours × spot risk factor
+	// (spot); whole commitment terms around the clock (reserved).
+	BilledHours float64
+	// RunningHours per node: wall-clock the GPUs work, including spot rework.
+	RunningHours  float64
+	ComputeUSD    float64 // Nodes × BilledHours × HourlyUSD
+	EnergyKWh     float64
+	CO2eKg        float64
+	CarbonCostUSD float64
+}
+
+// JobCost prices a job with the built-in model.
+func JobCost(in JobInput) (JobResult, error) {
+	m, err := DefaultModel()
+	if err != nil {
+		return JobResult{}, err
+	}
+	return m.JobCost(in)
+}
+
+// JobCost prices a job with this model.
+func (m *Model) JobCost(in JobInput) (JobResult, error) {
+	var r JobResult
+	switch {
+	case in.Offer == nil || in.Cloud == nil:
+		return r, errors.New("cost: JobInput.Offer and JobInput.Cloud are required")
+	case in.Offer.Cloud != in.Cloud.ID:
+		return r, fmt.Errorf("cost: offer of cloud %q priced with cloud %q", in.Offer.Cloud, in.Cloud.ID)
+	case in.Nodes < 1:
+		return r, inputErr("nodes", "Invalid Nodes", "nodes = %d: at least 1 node is needed.", in.Nodes)
+	case bad(in.Hours) || in.Hours < 0:
+		return r, inputErr("hours", "Invalid Hours", "hours = %v: must be at least 0.", in.Hours)
+	case bad(in.Discount) || in.Discount < 0 || in.Discount >= 1:
+		return r, inputErr("discount", "Invalid Discount", "discount = %v: must be in [0, 1).", in.Discount)
+	case bad(in.CarbonPriceUSDPerTonne) || in.CarbonPriceUSDPerTonne < 0:
+		return r, inputErr("carbon_price_usd_per_tonne", "Invalid Carbon Price",
+			"carbon_price_usd_per_tonne = %v: must be at least 0.", in.CarbonPriceUSDPerTonne)
+	}
+	if !knownModel(in.PricingModel) {
+		return r, inputErr("pricing_model", "Unknown Pricing Model",
+			"pricing_model = %q; allowed: %s.", in.PricingModel, joinModels(catalog.PricingModels))
+	}
+	price, ok := in.Offer.Price(in.PricingModel)
+	if !ok {
+		return r, notSoldErr("pricing_model", "", in.Offer, in.PricingModel)
+	}
+	wl := in.Workload
+	if wl == "" {
+		wl = m.DefaultWorkload
+	}
+	lf, ok := m.LoadFactor[wl]
+	if !ok {
+		return r, inputErr("workload", "Invalid Workload", "workload = %q: allowed: %q.", in.Workload, m.Workloads())
+	}
+
+	r.HourlyUSD = price * (1 - in.Discount)
+	switch in.PricingModel {
+	case catalog.Spot:
+		r.BilledHours = in.Hours * m.SpotRiskFactor(in.Cloud)
+		r.RunningHours = r.BilledHours
+	case catalog.Reserved1Y, catalog.Reserved3Y:
+		termHours := m.TermMonths[in.PricingModel] * m.HoursPerMonth
+		r.BilledHours = math.Max(1, math.Ceil(in.Hours/termHours-ceilTolerance)) * termHours
+		r.RunningHours = in.Hours
+	default:
+		r.BilledHours = in.Hours
+		r.RunningHours = in.Hours
+	}
+	nodes := float64(in.Nodes)
+	r.ComputeUSD = nodes * r.BilledHours * r.HourlyUSD
+	if in.Accelerator != nil && in.Accelerator.TDPWatts > 0 {
+		r.EnergyKWh = nodes * r.RunningHours * float64(in.Offer.GPUs) * in.Accelerator.TDPWatts / wattsPerKW * lf * m.pue(in.Cloud, in.Region)
+	}
+	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
+		r.CO2eKg = r.EnergyKWh * in.Region.GridGCO2ePerKWh / gramsPerKg
+	}
+	r.CarbonCostUSD = r.CO2eKg / kgPerTonne * in.CarbonPriceUSDPerTonne
+	return r, nil
+}

@@ -1,0 +1,104 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package cost_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+)
+
+func TestJobCost(t *testing.T) {
+	t.Parallel()
+	cl, rg, acc, of := fixtures()
+	tests := []struct {
+		name                              string
+		pm                                pm
+		nodes                             int
+		hours, discount                   float64
+		kind                              string
+		hourly, billed, running, usd, kwh float64
+	}{
+		// 2 nodes × 100 h × $40 = 8,000; energy 2 × 100 × 8 × 0.7 × 0.8 × 1.1 = 985.6 kWh.
+		{"on_demand", catalog.OnDemand, 2, 100, 0, "training", 40, 100, 100, 8000, 985.6},
+		// 10 % off: $36/h → 7,200.
+		{"on_demand_discount", catalog.OnDemand, 2, 100, 0.1, "", 36, 100, 100, 7200, 985.6},
+		// spot: 100 h × R 1.015 = 101.5 h billed and run; 2 × 101.5 × 12 = 2,436;
+		// energy 2 × 101.5 × 8 × 0.7 × 0.5 (inference) × 1.1 = 625.24 kWh.
+		{"spot_inference", catalog.Spot, 2, 100, 0, "inference", 12, 101.5, 101.5, 2436, 625.24},
+		// reserved_1y for a 100 h job bills one 8,760 h term: 2 × 8,760 × 28 = 490,560.
+		{"reserved_1y_short_job", catalog.Reserved1Y, 2, 100, 0, "training", 28, 8760, 100, 490560, 985.6},
+		// reserved_3y for 30,000 h (> 26,280): two terms, 52,560 h × 18 = 946,080;
+		// energy 30,000 × 8 × 0.7 × 0.8 × 1.1 = 147,840 kWh.
+		{"reserved_3y_renewed", catalog.Reserved3Y, 1, 30000, 0, "fine_tuning", 18, 52560, 30000, 946080, 147840},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r, err := cost.JobCost(cost.JobInput{Offer: of, Cloud: cl, Region: rg, Accelerator: acc,
+				Nodes: tc.nodes, Hours: tc.hours, PricingModel: tc.pm, Discount: tc.discount, Workload: tc.kind,
+				CarbonPriceUSDPerTonne: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			approx(t, "hourly", r.HourlyUSD, tc.hourly)
+			approx(t, "billed hours", r.BilledHours, tc.billed)
+			approx(t, "running hours", r.RunningHours, tc.running)
+			approx(t, "compute", r.ComputeUSD, tc.usd)
+			approx(t, "kWh", r.EnergyKWh, tc.kwh)
+			approx(t, "CO2e", r.CO2eKg, tc.kwh*0.4)                  // 400 g/kWh
+			approx(t, "carbon", r.CarbonCostUSD, tc.kwh*0.4/1000*50) // $50/t
+		})
+	}
+}
+
+// JobCost and TCO agree: a job of H hours on N nodes costs what a fleet of
+// N instances at utilization H / (months × 730) costs in compute.
+func TestJobCostMatchesTCO(t *testing.T) {
+	t.Parallel()
+	cl, rg, acc, of := fixtures()
+	for _, p := range []pm{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y} {
+		j, err := cost.JobCost(cost.JobInput{Offer: of, Cloud: cl, Region: rg, Accelerator: acc, Nodes: 3, Hours: 730 * 6, PricingModel: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cost.TCO(cost.Input{Offer: of, Cloud: cl, Region: rg, Accelerator: acc, InstanceCount: 3, Months: 6, Utilization: 1,
+			PricingMix: map[pm]float64{p: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		approx(t, string(p)+" compute", j.ComputeUSD, res.Breakdown[0].USD)
+		approx(t, string(p)+" energy", j.EnergyKWh, res.EnergyKWh)
+	}
+}
+
+func TestJobCostErrors(t *testing.T) {
+	t.Parallel()
+	cl, rg, acc, _ := fixtures()
+	tests := []struct {
+		name, field, substr string
+		in                  cost.JobInput
+	}{
+		{"not_sold", "pricing_model", `it is sold as: "on_demand"`,
+			cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Nodes: 1, Hours: 1, PricingModel: catalog.Reserved3Y}},
+		{"unknown_model", "pricing_model", "allowed", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Nodes: 1, Hours: 1, PricingModel: "hourly"}},
+		{"no_nodes", "nodes", "at least 1", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Hours: 1, PricingModel: catalog.OnDemand}},
+		{"negative_hours", "hours", "at least 0", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Nodes: 1, Hours: -1, PricingModel: catalog.OnDemand}},
+		{"bad_workload", "workload", "allowed", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Region: rg, Accelerator: acc, Nodes: 1, Hours: 1,
+			PricingModel: catalog.OnDemand, Workload: "mining"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := cost.JobCost(tc.in)
+			var ie *cost.InputError
+			if !errors.As(err, &ie) || ie.Field != tc.field || !strings.Contains(ie.Detail, tc.substr) {
+				t.Fatalf("err = %v, want field %q containing %q", err, tc.field, tc.substr)
+			}
+		})
+	}
+}

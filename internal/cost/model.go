@@ -1,0 +1,154 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package cost
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// modelFile is the embedded data file holding every constant of the model.
+const modelFile = "cost_model.json"
+
+// Unit conversions (not model constants: they never change).
+const (
+	hoursPerDay   = 24
+	wattsPerKW    = 1000
+	gramsPerKg    = 1000
+	kgPerTonne    = 1000
+	ceilTolerance = 1e-9 // float slack so 24.000000001 months is 2 one-year terms, not 3
+)
+
+// Model holds the constants of the cost model, read from
+// internal/catalog/data/cost_model.json where each one names its source.
+type Model struct {
+	HoursPerMonth float64
+	// TermMonths is the commitment term of each reserved pricing model.
+	TermMonths map[catalog.PricingModel]float64
+	// CheckpointIntervalHours, LostWorkFraction and RestartHours drive the
+	// spot risk adjustment (see doc.go).
+	CheckpointIntervalHours float64
+	LostWorkFraction        float64
+	RestartHours            float64
+	// LoadFactor maps a workload kind to average GPU power as a fraction of TDP.
+	LoadFactor        map[string]float64
+	DefaultWorkload   string
+	FallbackPUE       float64
+	ShareSumTolerance float64
+}
+
+type numParam struct {
+	Value  *float64 `json:"value"`
+	Source string   `json:"source"`
+}
+
+type strParam struct {
+	Value  string `json:"value"`
+	Source string `json:"source"`
+}
+
+type modelJSON struct {
+	HoursPerMonth           numParam            `json:"hours_per_month"`
+	ReservedTermMonths      map[string]numParam `json:"reserved_term_months"`
+	CheckpointIntervalHours numParam            `json:"spot_checkpoint_interval_hours"`
+	LostWorkFraction        numParam            `json:"spot_lost_work_fraction"`
+	RestartHours            numParam            `json:"spot_restart_hours"`
+	GPULoadFactor           map[string]numParam `json:"gpu_load_factor"`
+	DefaultWorkload         strParam            `json:"default_workload"`
+	FallbackPUE             numParam            `json:"fallback_pue"`
+	ShareSumTolerance       numParam            `json:"share_sum_tolerance"`
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultModel *Model
+	defaultErr   error
+)
+
+// DefaultModel returns the model embedded in the provider, parsed once.
+func DefaultModel() (*Model, error) {
+	defaultOnce.Do(func() {
+		raw, err := catalog.ReadDataFile(modelFile)
+		if err != nil {
+			defaultErr = fmt.Errorf("cost: reading %s: %w", modelFile, err)
+			return
+		}
+		defaultModel, defaultErr = ParseModel(raw)
+	})
+	return defaultModel, defaultErr
+}
+
+// ParseModel parses and validates a cost_model.json document. Every
+// numeric constant must be present, positive and carry a source.
+func ParseModel(raw []byte) (*Model, error) {
+	var mj modelJSON
+	if err := json.Unmarshal(raw, &mj); err != nil {
+		return nil, fmt.Errorf("cost: %s: %w", modelFile, err)
+	}
+	var errs []string
+	num := func(name string, p numParam, maxV float64) float64 {
+		switch {
+		case p.Value == nil:
+			errs = append(errs, name+": missing value")
+			return 0
+		case p.Source == "":
+			errs = append(errs, name+": missing source")
+		case *p.Value <= 0 || (maxV > 0 && *p.Value > maxV):
+			errs = append(errs, fmt.Sprintf("%s: %v out of range", name, *p.Value))
+		}
+		return *p.Value
+	}
+	m := &Model{
+		HoursPerMonth:           num("hours_per_month", mj.HoursPerMonth, 0),
+		CheckpointIntervalHours: num("spot_checkpoint_interval_hours", mj.CheckpointIntervalHours, 0),
+		LostWorkFraction:        num("spot_lost_work_fraction", mj.LostWorkFraction, 1),
+		RestartHours:            num("spot_restart_hours", mj.RestartHours, 0),
+		FallbackPUE:             num("fallback_pue", mj.FallbackPUE, 0),
+		ShareSumTolerance:       num("share_sum_tolerance", mj.ShareSumTolerance, 0.1),
+		TermMonths:              map[catalog.PricingModel]float64{},
+		LoadFactor:              map[string]float64{},
+		DefaultWorkload:         mj.DefaultWorkload.Value,
+	}
+	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
+		m.TermMonths[pm] = num("reserved_term_months."+string(pm), mj.ReservedTermMonths[string(pm)], 0)
+	}
+	for _, kind := range []string{"training", "fine_tuning", "inference"} {
+		m.LoadFactor[kind] = num("gpu_load_factor."+kind, mj.GPULoadFactor[kind], 1)
+	}
+	if m.FallbackPUE != 0 && m.FallbackPUE < 1 {
+		errs = append(errs, "fallback_pue: a PUE is at least 1")
+	}
+	if _, ok := m.LoadFactor[m.DefaultWorkload]; !ok || mj.DefaultWorkload.Source == "" {
+		errs = append(errs, fmt.Sprintf("default_workload: %q must be a gpu_load_factor key and carry a source", m.DefaultWorkload))
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("cost: invalid %s: %v", modelFile, errs)
+	}
+	return m, nil
+}
+
+// Workloads lists the workload kinds with a GPU load factor, sorted.
+func (m *Model) Workloads() []string {
+	return sortedNames(m.LoadFactor)
+}
+
+// SpotRiskFactor returns billed hours per useful hour on spot capacity of a
+// cloud: 1 + λ·L, where λ is interruptions per running hour
+// (InterruptionsPerDay / 24, plus 1 / MaxRuntimeHours when the cloud stops
+// spot instances after a maximum runtime) and L the hours lost per
+// interruption (LostWorkFraction × CheckpointIntervalHours + RestartHours).
+func (m *Model) SpotRiskFactor(cl *catalog.Cloud) float64 {
+	if cl == nil {
+		return 1
+	}
+	lambda := cl.Spot.InterruptionsPerDay / hoursPerDay
+	if cl.Spot.MaxRuntimeHours > 0 {
+		lambda += 1 / cl.Spot.MaxRuntimeHours
+	}
+	lost := m.LostWorkFraction*m.CheckpointIntervalHours + m.RestartHours
+	return 1 + lambda*lost
+}

@@ -1,0 +1,465 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package cost
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// Breakdown categories, in the order they appear in Result.Breakdown.
+// Extras appear as CategoryExtraPrefix + name, sorted by name; CategoryCarbon
+// appears only when the carbon price is positive.
+const (
+	CategoryCompute       = "compute"
+	CategoryStorageBlock  = "storage_block"
+	CategoryStorageObject = "storage_object"
+	CategoryEgress        = "egress"
+	CategoryInterRegion   = "inter_region"
+	CategoryExtraPrefix   = "extra:"
+	CategoryCarbon        = "carbon"
+)
+
+// Input describes a fleet of identical instances run for a number of months.
+type Input struct {
+	Offer       *catalog.Offer
+	Cloud       *catalog.Cloud
+	Region      *catalog.Region      // optional: PUE and grid intensity (nil = cloud PUE, no CO2e)
+	Accelerator *catalog.Accelerator // optional: TDP for energy (nil = no energy)
+
+	InstanceCount int
+	Months        float64 // horizon, > 0; fractions allowed
+	Utilization   float64 // share of the horizon's hours the fleet runs, [0, 1]
+	// PricingMix maps pricing model -> share of the running GPU-hours; the
+	// shares sum to 1. nil or empty = {on_demand: 1}.
+	PricingMix map[catalog.PricingModel]float64
+
+	BlockGB               float64 // total block storage kept for the whole horizon
+	ObjectGB              float64 // total object storage kept for the whole horizon
+	EgressGBPerMonth      float64 // internet egress
+	InterRegionGBPerMonth float64 // transfer to other regions of the same cloud
+	// ExtraMonthlyUSD are other monthly items (managed Kubernetes, support,
+	// licences); not discounted.
+	ExtraMonthlyUSD map[string]float64
+
+	Discount               float64 // provider-level fraction off every list price of the cloud, [0, 1)
+	CarbonPriceUSDPerTonne float64 // >= 0; 0 = no carbon line
+	Workload               string  // training | fine_tuning | inference; "" = the model's default
+}
+
+// Line is one breakdown item.
+type Line struct {
+	Category string
+	USD      float64
+}
+
+// ModelCompute is the compute bill of one pricing model inside the mix.
+type ModelCompute struct {
+	PricingModel catalog.PricingModel
+	Share        float64 // share of running GPU-hours
+	// ReservedInstances is the number of instances reserved (reserved models only).
+	ReservedInstances int
+	// BilledInstanceHours: running hours (on-demand), risk-adjusted running
+	// hours (spot) or whole terms around the clock (reserved).
+	BilledInstanceHours float64
+	HourlyUSD           float64 // per instance, after the discount
+	USD                 float64
+}
+
+// ModelCost is the whole TCO if all compute were bought one way.
+type ModelCost struct {
+	PricingModel         catalog.PricingModel
+	TotalUSD             float64
+	SavingsVsOnDemandUSD float64 // on-demand total − this total; 0 when the offer has no on-demand price
+}
+
+// BreakEven tells when a reservation pays off against on-demand.
+type BreakEven struct {
+	// Utilization above which reserving the whole fleet for the horizon
+	// costs less than on-demand (> 1: never within the horizon).
+	Utilization float64
+	// Months of use at the input utilization after which one term of the
+	// reservation costs less than on-demand would have (> the term length:
+	// never; +Inf at zero utilization).
+	Months float64
+}
+
+// Result is the lifecycle cost of an Input. Money is unrounded USD.
+type Result struct {
+	TotalUSD          float64 // == the sum of Breakdown
+	MonthlyUSD        float64 // TotalUSD / Months
+	CostPerGPUHourUSD float64 // TotalUSD / GPUHours (0 when nothing runs)
+	Breakdown         []Line
+	Compute           []ModelCompute // the mix's compute lines, canonical order
+	Comparison        []ModelCost    // each pricing model the offer sells, canonical order
+	BreakEven         map[catalog.PricingModel]BreakEven
+
+	GPUHours       float64 // useful GPU-hours delivered: instances × GPUs × hours × utilization
+	SpotRiskFactor float64 // billed / useful hours on spot for this cloud
+	PUE            float64 // the PUE used
+	LoadFactor     float64 // the GPU load factor used
+	EnergyKWh      float64
+	CO2eKg         float64
+	CarbonCostUSD  float64
+	// Warnings name assumptions the result rests on (unknown grid intensity,
+	// missing TDP, fallback PUE, unpriced storage or egress).
+	Warnings []string
+}
+
+// TCO prices an Input with the built-in model.
+func TCO(in Input) (Result, error) {
+	m, err := DefaultModel()
+	if err != nil {
+		return Result{}, err
+	}
+	return m.TCO(in)
+}
+
+// shares holds a pricing mix indexed like catalog.PricingModels.
+type shares [4]float64
+
+// energyParams is what turns running instance-hours into kWh and CO2e.
+type energyParams struct {
+	kWhPerInstanceHour float64
+	gridG              float64
+}
+
+// TCO prices an Input with this model.
+func (m *Model) TCO(in Input) (Result, error) {
+	if err := m.validate(&in); err != nil {
+		return Result{}, err
+	}
+	mix, err := m.mix(&in)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	res.SpotRiskFactor = m.SpotRiskFactor(in.Cloud)
+	ep := m.energy(&in, &res)
+
+	// Hidden costs do not depend on the pricing model.
+	d := 1 - in.Discount
+	cl := in.Cloud
+	hidden := []Line{
+		{CategoryStorageBlock, in.BlockGB * cl.BlockStorageUSDPerGBMonth * in.Months * d},
+		{CategoryStorageObject, in.ObjectGB * cl.ObjectStorageUSDPerGBMonth * in.Months * d},
+		{CategoryEgress, EgressUSD(cl.EgressTiers, in.EgressGBPerMonth) * in.Months * d},
+		{CategoryInterRegion, in.InterRegionGBPerMonth * cl.InterRegionUSDPerGB * in.Months * d},
+	}
+	m.priceWarnings(&in, &res)
+	for _, name := range sortedNames(in.ExtraMonthlyUSD) {
+		hidden = append(hidden, Line{CategoryExtraPrefix + name, in.ExtraMonthlyUSD[name] * in.Months})
+	}
+	var hiddenUSD float64
+	for _, l := range hidden {
+		hiddenUSD += l.USD
+	}
+
+	compute, running, lines := m.compute(&in, mix, res.SpotRiskFactor, true)
+	res.Compute = lines
+	res.EnergyKWh = running * ep.kWhPerInstanceHour
+	res.CO2eKg = res.EnergyKWh * ep.gridG / gramsPerKg
+	res.CarbonCostUSD = res.CO2eKg / kgPerTonne * in.CarbonPriceUSDPerTonne
+
+	res.Breakdown = make([]Line, 0, len(hidden)+2)
+	res.Breakdown = append(res.Breakdown, Line{CategoryCompute, compute})
+	res.Breakdown = append(res.Breakdown, hidden...)
+	if in.CarbonPriceUSDPerTonne > 0 {
+		res.Breakdown = append(res.Breakdown, Line{CategoryCarbon, res.CarbonCostUSD})
+	}
+	for _, l := range res.Breakdown {
+		res.TotalUSD += l.USD
+	}
+	res.MonthlyUSD = res.TotalUSD / in.Months
+	res.GPUHours = m.demand(&in) * float64(in.Offer.GPUs)
+	if res.GPUHours > 0 {
+		res.CostPerGPUHourUSD = res.TotalUSD / res.GPUHours
+	}
+
+	// Comparison: the same fleet with all compute bought one way.
+	var odTotal float64
+	_, hasOD := in.Offer.Price(catalog.OnDemand)
+	for i, pm := range catalog.PricingModels {
+		if _, ok := in.Offer.Price(pm); !ok {
+			continue
+		}
+		var one shares
+		one[i] = 1
+		c, run, _ := m.compute(&in, one, res.SpotRiskFactor, false)
+		carbon := run * ep.kWhPerInstanceHour * ep.gridG / gramsPerKg / kgPerTonne * in.CarbonPriceUSDPerTonne
+		total := c + hiddenUSD + carbon
+		if pm == catalog.OnDemand {
+			odTotal = total
+		}
+		res.Comparison = append(res.Comparison, ModelCost{PricingModel: pm, TotalUSD: total})
+	}
+	if hasOD {
+		for i := range res.Comparison {
+			res.Comparison[i].SavingsVsOnDemandUSD = odTotal - res.Comparison[i].TotalUSD
+		}
+	}
+	res.BreakEven = m.breakEven(&in)
+	return res, nil
+}
+
+// demand is the running instance-hours the fleet needs over the horizon.
+func (m *Model) demand(in *Input) float64 {
+	return float64(in.InstanceCount) * in.Months * m.HoursPerMonth * in.Utilization
+}
+
+// compute bills the mix. It returns the compute USD, the instance-hours the
+// fleet actually runs (for energy) and, when wantLines, one line per model.
+func (m *Model) compute(in *Input, mix shares, spotRisk float64, wantLines bool) (usd, running float64, lines []ModelCompute) {
+	demand := m.demand(in)
+	d := 1 - in.Discount
+	for i, pm := range catalog.PricingModels {
+		s := mix[i]
+		if s == 0 {
+			continue
+		}
+		price, _ := in.Offer.Price(pm)
+		rate := price * d
+		useful := s * demand
+		mc := ModelCompute{PricingModel: pm, Share: s, HourlyUSD: rate}
+		switch pm {
+		case catalog.Spot:
+			mc.BilledInstanceHours = useful * spotRisk
+			running += mc.BilledInstanceHours
+		case catalog.Reserved1Y, catalog.Reserved3Y:
+			term := m.TermMonths[pm]
+			n := math.Ceil(s*float64(in.InstanceCount) - ceilTolerance)
+			terms := math.Ceil(in.Months/term - ceilTolerance)
+			mc.ReservedInstances = int(n)
+			mc.BilledInstanceHours = n * terms * term * m.HoursPerMonth
+			running += useful
+		default:
+			mc.BilledInstanceHours = useful
+			running += useful
+		}
+		mc.USD = mc.BilledInstanceHours * rate
+		usd += mc.USD
+		if wantLines {
+			lines = append(lines, mc)
+		}
+	}
+	return usd, running, lines
+}
+
+func (m *Model) breakEven(in *Input) map[catalog.PricingModel]BreakEven {
+	od, ok := in.Offer.Price(catalog.OnDemand)
+	if !ok {
+		return nil
+	}
+	out := map[catalog.PricingModel]BreakEven{}
+	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
+		r, ok := in.Offer.Price(pm)
+		if !ok {
+			continue
+		}
+		term := m.TermMonths[pm]
+		terms := math.Ceil(in.Months/term - ceilTolerance)
+		be := BreakEven{
+			Utilization: terms * term * r / (in.Months * od),
+			Months:      math.Inf(1),
+		}
+		if in.Utilization > 0 {
+			be.Months = term * r / (in.Utilization * od)
+		}
+		out[pm] = be
+	}
+	return out
+}
+
+// energy resolves load factor, PUE and grid intensity.
+func (m *Model) energy(in *Input, res *Result) energyParams {
+	wl := in.Workload
+	if wl == "" {
+		wl = m.DefaultWorkload
+	}
+	res.LoadFactor = m.LoadFactor[wl]
+	res.PUE = m.pue(in.Cloud, in.Region)
+	if in.Region == nil || in.Region.PUE <= 0 {
+		if in.Cloud.PUE <= 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"%s publishes no PUE: energy assumes the model's fallback PUE %.2f.", in.Cloud.ID, m.FallbackPUE))
+		}
+	}
+	var ep energyParams
+	if in.Accelerator == nil || in.Accelerator.TDPWatts <= 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"The accelerator of %s has no TDP in the catalog: energy, CO2e and carbon cost are 0.", in.Offer.InstanceType))
+	} else {
+		ep.kWhPerInstanceHour = float64(in.Offer.GPUs) * in.Accelerator.TDPWatts / wattsPerKW * res.LoadFactor * res.PUE
+	}
+	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
+		ep.gridG = in.Region.GridGCO2ePerKWh
+	} else {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"The grid carbon intensity of %s %s is unknown: CO2e and carbon cost are 0.", in.Offer.Cloud, in.Offer.Region))
+	}
+	return ep
+}
+
+func (m *Model) pue(cl *catalog.Cloud, r *catalog.Region) float64 {
+	switch {
+	case r != nil && r.PUE > 0:
+		return r.PUE
+	case cl != nil && cl.PUE > 0:
+		return cl.PUE
+	default:
+		return m.FallbackPUE
+	}
+}
+
+func (m *Model) priceWarnings(in *Input, res *Result) {
+	cl := in.Cloud
+	warn := func(used bool, price float64, what string) {
+		if used && price <= 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s lists no %s price in the catalog: that line is 0.", cl.ID, what))
+		}
+	}
+	warn(in.BlockGB > 0, cl.BlockStorageUSDPerGBMonth, "block storage")
+	warn(in.ObjectGB > 0, cl.ObjectStorageUSDPerGBMonth, "object storage")
+	warn(in.InterRegionGBPerMonth > 0, cl.InterRegionUSDPerGB, "inter-region transfer")
+	if in.EgressGBPerMonth > 0 && len(cl.EgressTiers) == 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s lists no internet egress tiers in the catalog: egress is 0.", cl.ID))
+	}
+}
+
+// EgressUSD prices one month of internet egress on a cloud's tier ladder.
+// Tiers apply in order: tier i covers the volume from the previous tier's
+// UpToGB to its own UpToGB (0 = unlimited); volume past the last tier's
+// bound is charged at the last tier's rate. A free allowance is a tier with
+// price 0. No tiers = free.
+func EgressUSD(tiers []catalog.EgressTier, gbPerMonth float64) float64 {
+	var usd, prev float64
+	for i, t := range tiers {
+		if gbPerMonth <= prev {
+			break
+		}
+		upper := t.UpToGB
+		if upper <= 0 || (i == len(tiers)-1 && upper < gbPerMonth) {
+			upper = gbPerMonth
+		}
+		if vol := math.Min(gbPerMonth, upper) - prev; vol > 0 {
+			usd += vol * t.USDPerGB
+		}
+		prev = math.Max(prev, upper)
+	}
+	return usd
+}
+
+// validate checks the scalar inputs.
+func (m *Model) validate(in *Input) error {
+	if in.Offer == nil || in.Cloud == nil {
+		return errors.New("cost: Input.Offer and Input.Cloud are required")
+	}
+	if in.Offer.Cloud != in.Cloud.ID {
+		return fmt.Errorf("cost: offer of cloud %q priced with cloud %q", in.Offer.Cloud, in.Cloud.ID)
+	}
+	if in.InstanceCount < 1 {
+		return inputErr("instance_count", "Invalid Instance Count",
+			"instance_count = %d: at least 1 instance is needed.", in.InstanceCount)
+	}
+	if bad(in.Months) || in.Months <= 0 {
+		return inputErr("months", "Invalid Months", "months = %v: the horizon must be a positive number of months, for example 12.", in.Months)
+	}
+	if bad(in.Utilization) || in.Utilization < 0 || in.Utilization > 1 {
+		return inputErr("utilization", "Invalid Utilization",
+			"utilization = %v: the share of hours the instances run must be in [0, 1], for example 0.6.", in.Utilization)
+	}
+	for _, f := range []struct {
+		field string
+		v     float64
+	}{
+		{"storage.block_gb", in.BlockGB},
+		{"storage.object_gb", in.ObjectGB},
+		{"network.egress_gb_per_month", in.EgressGBPerMonth},
+		{"network.inter_region_gb_per_month", in.InterRegionGBPerMonth},
+	} {
+		if bad(f.v) || f.v < 0 {
+			return inputErr(f.field, "Invalid Size", "%s = %v: a size cannot be negative.", f.field, f.v)
+		}
+	}
+	for _, name := range sortedNames(in.ExtraMonthlyUSD) {
+		if v := in.ExtraMonthlyUSD[name]; bad(v) || v < 0 {
+			return keyErr("extra_monthly_usd", name, "Invalid Extra Cost",
+				"extra_monthly_usd[%q] = %v: a monthly cost cannot be negative.", name, v)
+		}
+	}
+	if bad(in.Discount) || in.Discount < 0 || in.Discount >= 1 {
+		return inputErr("discount", "Invalid Discount", "discount = %v: a discount is a fraction off list price in [0, 1).", in.Discount)
+	}
+	if bad(in.CarbonPriceUSDPerTonne) || in.CarbonPriceUSDPerTonne < 0 {
+		return inputErr("carbon_price_usd_per_tonne", "Invalid Carbon Price",
+			"carbon_price_usd_per_tonne = %v: must be at least 0.", in.CarbonPriceUSDPerTonne)
+	}
+	if in.Workload != "" {
+		if _, ok := m.LoadFactor[in.Workload]; !ok {
+			return inputErr("workload", "Invalid Workload", "workload = %q: allowed: %q.", in.Workload, m.Workloads())
+		}
+	}
+	return nil
+}
+
+// mix validates and normalises the pricing mix.
+func (m *Model) mix(in *Input) (shares, error) {
+	var out shares
+	if len(in.PricingMix) == 0 {
+		if _, ok := in.Offer.Price(catalog.OnDemand); !ok {
+			return out, notSoldErr("pricing_mix", "", in.Offer, catalog.OnDemand)
+		}
+		out[0] = 1
+		return out, nil
+	}
+	keys := make([]string, 0, len(in.PricingMix))
+	for pm := range in.PricingMix {
+		keys = append(keys, string(pm))
+	}
+	sort.Strings(keys)
+	var sum float64
+	for _, k := range keys {
+		pm := catalog.PricingModel(k)
+		s := in.PricingMix[pm]
+		if !knownModel(pm) {
+			return out, keyErr("pricing_mix", k, "Unknown Pricing Model",
+				"pricing_mix has the key %q; allowed: %s.", k, joinModels(catalog.PricingModels))
+		}
+		if bad(s) || s < 0 || s > 1 {
+			return out, keyErr("pricing_mix", k, "Invalid Pricing Mix",
+				"pricing_mix[%q] = %v: a share must be in [0, 1].", k, s)
+		}
+		if _, ok := in.Offer.Price(pm); !ok && s > 0 {
+			return out, notSoldErr("pricing_mix", k, in.Offer, pm)
+		}
+		sum += s
+	}
+	if math.Abs(sum-1) > m.ShareSumTolerance {
+		return out, inputErr("pricing_mix", "Invalid Pricing Mix",
+			"the pricing_mix shares sum to %v; they must sum to 1 (within %v), for example { on_demand = 0.3, reserved_1y = 0.7 }.",
+			sum, m.ShareSumTolerance)
+	}
+	for i, pm := range catalog.PricingModels {
+		out[i] = in.PricingMix[pm] / sum
+	}
+	return out, nil
+}
+
+func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
+
+func sortedNames(m map[string]float64) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
