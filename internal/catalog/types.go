@@ -182,6 +182,8 @@ type Catalog struct {
 	Clouds       []*Cloud
 	Regions      []*Region
 	Offers       []*Offer
+	// ExchangeRates are the dated conversions used for non-USD sources.
+	ExchangeRates []ExchangeRate
 
 	accelByKey map[string]*Accelerator // lower-case ID and aliases
 	cloudByID  map[string]*Cloud

@@ -1,0 +1,286 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package catalog
+
+//go:generate go run ./internal/gencatalog
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Names of the catalog files inside a catalog file system (see data/README.md).
+const (
+	FileMeta         = "catalog.json"
+	FileAccelerators = "accelerators.json"
+	FileClouds       = "clouds.json"
+	FileRegions      = "regions.csv"
+	FileOffers       = "offers.csv"
+)
+
+// dateLayout is the layout of catalog_date.
+const dateLayout = "2006-01-02"
+
+// ExchangeRate is a dated currency conversion used for non-USD sources.
+type ExchangeRate struct {
+	Currency    string  `json:"currency"`
+	UnitsPerUSD float64 `json:"units_per_usd"`
+	Date        string  `json:"date"`
+	Source      string  `json:"source"`
+}
+
+// meta is catalog.json.
+type meta struct {
+	CatalogDate       string            `json:"catalog_date"`
+	CatalogDateSource string            `json:"catalog_date_source"`
+	ExchangeRates     []ExchangeRate    `json:"exchange_rates"`
+	OfferSources      map[string]string `json:"offer_sources"`
+}
+
+var (
+	builtinOnce sync.Once
+	builtinCat  *Catalog
+	builtinErr  error
+)
+
+// Builtin returns the embedded catalog, parsed, validated and indexed on
+// first use. The returned Catalog is shared: callers must not modify it
+// (overlays return a copy).
+func Builtin() (*Catalog, error) {
+	builtinOnce.Do(func() {
+		sub, err := fs.Sub(dataFS, "data")
+		if err != nil {
+			builtinErr = err
+			return
+		}
+		builtinCat, builtinErr = Load(sub)
+		if builtinErr != nil {
+			builtinErr = fmt.Errorf("built-in catalog: %w", builtinErr)
+		}
+	})
+	return builtinCat, builtinErr
+}
+
+// Load parses, validates and indexes a catalog from the files FileMeta,
+// FileAccelerators, FileClouds, FileRegions and FileOffers at the root of
+// fsys. Errors name the file, line and entry.
+func Load(fsys fs.FS) (*Catalog, error) {
+	c := &Catalog{}
+	var m meta
+	if err := readJSONFile(fsys, FileMeta, &m); err != nil {
+		return nil, err
+	}
+	d, err := time.Parse(dateLayout, m.CatalogDate)
+	if err != nil {
+		return nil, fmt.Errorf("%s: catalog_date %q: want YYYY-MM-DD", FileMeta, m.CatalogDate)
+	}
+	c.Date = d
+	c.ExchangeRates = m.ExchangeRates
+	var accs struct {
+		Accelerators []*Accelerator `json:"accelerators"`
+	}
+	if err := readJSONFile(fsys, FileAccelerators, &accs); err != nil {
+		return nil, err
+	}
+	c.Accelerators = accs.Accelerators
+	var cls struct {
+		Clouds []*Cloud `json:"clouds"`
+	}
+	if err := readJSONFile(fsys, FileClouds, &cls); err != nil {
+		return nil, err
+	}
+	c.Clouds = cls.Clouds
+	for i, a := range c.Accelerators {
+		if err := validateAccelerator(a); err != nil {
+			return nil, fmt.Errorf("%s: accelerators[%d]: %w", FileAccelerators, i, err)
+		}
+	}
+	for i, cl := range c.Clouds {
+		if err := validateCloud(cl); err != nil {
+			return nil, fmt.Errorf("%s: clouds[%d]: %w", FileClouds, i, err)
+		}
+	}
+	if err := c.checkUnique(); err != nil {
+		return nil, err
+	}
+	c.index()
+	if c.Regions, err = readRegions(fsys, c); err != nil {
+		return nil, err
+	}
+	c.index()
+	if c.Offers, err = readOffers(fsys, c, m.OfferSources); err != nil {
+		return nil, err
+	}
+	c.index()
+	return c, nil
+}
+
+func readJSONFile(fsys fs.FS, name string, v any) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// csvRows reads a CSV file and checks its header; fn gets each record and
+// its 1-based line number.
+func csvRows(fsys fs.FS, name string, header []string, fn func(line int, rec []string) error) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	r := csv.NewReader(bytes.NewReader(b))
+	r.ReuseRecord = true
+	r.FieldsPerRecord = len(header)
+	h, err := r.Read()
+	if err != nil {
+		return fmt.Errorf("%s: header: %w", name, err)
+	}
+	if strings.Join(h, ",") != strings.Join(header, ",") {
+		return fmt.Errorf("%s: header %q, want %q", name, strings.Join(h, ","), strings.Join(header, ","))
+	}
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := fn(line, rec); err != nil {
+			return fmt.Errorf("%s line %d: %w", name, line, err)
+		}
+	}
+}
+
+// fieldErr collects the first parse error of a record.
+type fieldParser struct {
+	rec []string
+	hdr []string
+	err error
+}
+
+func (p *fieldParser) float(i int) float64 {
+	s := p.rec[i]
+	if s == "" || p.err != nil {
+		return 0
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		p.err = fmt.Errorf("field %q: not a number: %q", p.hdr[i], s)
+	}
+	return v
+}
+
+func (p *fieldParser) int(i int) int {
+	s := p.rec[i]
+	if s == "" || p.err != nil {
+		return 0
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		p.err = fmt.Errorf("field %q: not an integer: %q", p.hdr[i], s)
+	}
+	return v
+}
+
+// RegionHeader is the header of FileRegions.
+var RegionHeader = []string{"cloud", "region", "city", "country", "geography", "partition", "compliance", "grid_gco2e_per_kwh", "grid_year", "pue", "source"}
+
+func readRegions(fsys fs.FS, c *Catalog) ([]*Region, error) {
+	var out []*Region
+	err := csvRows(fsys, FileRegions, RegionHeader, func(_ int, rec []string) error {
+		p := fieldParser{rec: rec, hdr: RegionHeader}
+		r := &Region{Cloud: rec[0], ID: rec[1], City: rec[2], Country: rec[3], Geography: rec[4], Partition: rec[5],
+			GridGCO2ePerKWh: p.float(7), GridYear: p.int(8), PUE: p.float(9), Source: rec[10]}
+		if rec[6] != "" {
+			r.Compliance = strings.Split(rec[6], ";")
+		} else {
+			r.Compliance = []string{}
+		}
+		if p.err != nil {
+			return fmt.Errorf("region %s/%s: %w", r.Cloud, r.ID, p.err)
+		}
+		if err := c.validateRegion(r); err != nil {
+			return err
+		}
+		if _, dup := c.regionByID[r.Cloud+"/"+r.ID]; dup {
+			return fmt.Errorf("region %s/%s: duplicate", r.Cloud, r.ID)
+		}
+		c.regionByID[r.Cloud+"/"+r.ID] = r
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// OfferHeader is the header of FileOffers.
+var OfferHeader = []string{"cloud", "region", "instance_type", "accelerator", "gpus", "gpu_memory_gb", "vcpus", "memory_gb",
+	"network_gbps", "fabric", "on_demand_usd", "spot_usd", "reserved_1y_usd", "reserved_3y_usd", "reserved_derived",
+	"currency", "native_on_demand", "native_spot", "native_reserved_1y", "native_reserved_3y", "source"}
+
+func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, error) {
+	out := make([]*Offer, 0, 2048)
+	seen := make(map[string]bool, 2048)
+	// Intern repeated strings so 2,000 offers share a few hundred strings.
+	intern := map[string]string{}
+	in := func(s string) string {
+		if v, ok := intern[s]; ok {
+			return v
+		}
+		s = strings.Clone(s)
+		intern[s] = s
+		return s
+	}
+	err := csvRows(fsys, FileOffers, OfferHeader, func(_ int, rec []string) error {
+		p := fieldParser{rec: rec, hdr: OfferHeader}
+		o := &Offer{Cloud: in(rec[0]), Region: in(rec[1]), InstanceType: in(rec[2]), Accelerator: in(rec[3]),
+			GPUs: p.int(4), GPUMemoryGB: p.float(5), VCPUs: p.int(6), MemoryGB: p.float(7), NetworkGbps: p.float(8),
+			Fabric: Fabric(in(rec[9])), OnDemandUSD: p.float(10), SpotUSD: p.float(11), Reserved1YUSD: p.float(12),
+			Reserved3YUSD: p.float(13), Currency: in(rec[15]), NativeOnDemand: p.float(16), NativeSpot: p.float(17),
+			NativeReserved1Y: p.float(18), NativeReserved3Y: p.float(19)}
+		switch rec[14] {
+		case "true":
+			o.ReservedDerived = true
+		case "false", "":
+		default:
+			p.err = fmt.Errorf("field %q: want true or false, got %q", "reserved_derived", rec[14])
+		}
+		key := o.Cloud + "/" + o.InstanceType + "/" + o.Region
+		if p.err != nil {
+			return fmt.Errorf("offer %s: %w", key, p.err)
+		}
+		if s, ok := sources[rec[20]]; ok {
+			o.Source = s
+		} else {
+			o.Source = in(rec[20])
+		}
+		if err := c.validateOffer(o); err != nil {
+			return err
+		}
+		if seen[key] {
+			return fmt.Errorf("offer %s: duplicate offer", key)
+		}
+		seen[key] = true
+		out = append(out, o)
+		return nil
+	})
+	return out, err
+}
