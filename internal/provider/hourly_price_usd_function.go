@@ -1,0 +1,87 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+)
+
+var _ function.Function = (*hourlyPriceUSDFunction)(nil)
+
+// NewHourlyPriceUSDFunction returns the hourly_price_usd function.
+func NewHourlyPriceUSDFunction() function.Function {
+	return &hourlyPriceUSDFunction{}
+}
+
+type hourlyPriceUSDFunction struct{}
+
+func (f *hourlyPriceUSDFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "hourly_price_usd"
+}
+
+func (f *hourlyPriceUSDFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Hourly list price of a GPU instance in USD",
+		MarkdownDescription: "Returns the hourly list price in USD of one instance of `instance_type` in `region` of `cloud` under " +
+			"`pricing_model` (`on_demand`, `spot`, `reserved_1y`, `reserved_3y`; reserved prices are the effective hourly rate of the " +
+			"commitment), rounded to 1/10,000 USD. Example: `provider::gpu::hourly_price_usd(\"aws\", \"p5.48xlarge\", \"us-east-1\", " +
+			"\"on_demand\")`.\n\nTerraform calls provider functions without the provider configuration, so the price comes from the " +
+			"**built-in** catalog: a `catalog_file` overlay and the provider-level `discounts` do **not** apply. Use the `gpu_offers` or " +
+			"`gpu_tco` data sources for discounted or overlaid prices.",
+		Parameters: []function.Parameter{
+			function.StringParameter{Name: "cloud", MarkdownDescription: "Cloud ID, for example `aws`."},
+			function.StringParameter{Name: "instance_type", MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
+			function.StringParameter{Name: "region", MarkdownDescription: "Region code, for example `us-east-1`."},
+			function.StringParameter{Name: "pricing_model", MarkdownDescription: "`on_demand`, `spot`, `reserved_1y` or `reserved_3y`."},
+		},
+		Return: function.Float64Return{},
+	}
+}
+
+func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var cloudID, it, regionID, model string
+	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &cloudID, &it, &regionID, &model))
+	if resp.Error != nil {
+		return
+	}
+	cat, err := builtinCatalog()
+	if err != nil {
+		resp.Error = function.NewFuncError("The provider's built-in catalog failed to load; this is a provider bug: " + err.Error())
+		return
+	}
+	offer, _, _, ok := resolveOffer(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
+		resp.Error = function.NewArgumentFuncError(int64(arg), summary+": "+detail)
+	})
+	if !ok {
+		return
+	}
+	pm := catalog.PricingModel(model)
+	known := false
+	for _, k := range catalog.PricingModels {
+		known = known || k == pm
+	}
+	if !known {
+		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Unknown Pricing Model: pricing_model = %q; allowed: %s. Closest: %s.",
+			model, quoteList(pricingModelNames()), quoteList(catalog.Closest(model, pricingModelNames(), 1))))
+		return
+	}
+	price, ok := offer.Price(pm)
+	if !ok {
+		sold := cost.OfferedModels(offer)
+		names := make([]string, len(sold))
+		for i, s := range sold {
+			names[i] = string(s)
+		}
+		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Pricing Model Not Offered: %s %s in %s has no %q price in the catalog; it is sold as: %s.",
+			cloudID, it, regionID, model, quoteList(names)))
+		return
+	}
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, roundPrice(price)))
+}

@@ -1,0 +1,390 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+)
+
+var _ datasource.DataSourceWithConfigure = (*tcoDataSource)(nil)
+
+// NewTCODataSource returns the gpu_tco data source.
+func NewTCODataSource() datasource.DataSource {
+	return &tcoDataSource{}
+}
+
+type tcoDataSource struct {
+	data *providerData
+}
+
+func (d *tcoDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_tco"
+}
+
+var (
+	tcoLineAttrTypes       = map[string]attr.Type{"category": types.StringType, "cost_usd": types.Float64Type}
+	tcoComparisonAttrTypes = map[string]attr.Type{
+		"pricing_model":            types.StringType,
+		"total_cost_usd":           types.Float64Type,
+		"savings_vs_on_demand_usd": types.Float64Type,
+	}
+)
+
+func pricingModelNames() []string {
+	s := make([]string, len(catalog.PricingModels))
+	for i, pm := range catalog.PricingModels {
+		s[i] = string(pm)
+	}
+	return s
+}
+
+func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	size := func(desc string) schema.Float64Attribute {
+		return schema.Float64Attribute{Optional: true, MarkdownDescription: desc + " Default `0`; must be at least 0.",
+			Validators: []validator.Float64{float64validator.AtLeast(0)}}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The lifecycle cost (TCO) of a fleet of GPU instances over a number of months: compute under a mix of " +
+			"pricing models (on-demand, spot with an interruption risk adjustment, 1- and 3-year reservations billed for the whole term), " +
+			"block and object storage, tiered internet egress, inter-region transfer, your own monthly extras, and energy, CO2e and " +
+			"(with the provider's `carbon_price_usd_per_tonne`) carbon cost. The provider's `discounts` apply to every list price of the cloud. " +
+			"Money is rounded to cents; `breakdown` always sums to `total_cost_usd`. " +
+			"See the [TCO worked example](../guides/tco-worked-example.md) for every formula.",
+		Attributes: map[string]schema.Attribute{
+			"cloud": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Cloud ID, for example `aws`, `gcp`, `azure`."},
+			"region": schema.StringAttribute{Required: true,
+				MarkdownDescription: "The cloud's region code, for example `us-east-1`. The instance type must be offered there."},
+			"instance_type": schema.StringAttribute{Required: true,
+				MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
+			"instance_count": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Number of identical instances. Default `1`.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			"months": schema.Float64Attribute{Required: true,
+				MarkdownDescription: "Horizon in months of 730 hours, for example `12`. Fractions are allowed.",
+				Validators:          []validator.Float64{float64validator.AtLeast(0.01)}},
+			"utilization": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "Share of the horizon's hours the instances run, in [0, 1]. Default `1`. " +
+					"Reservations are billed around the clock whatever the utilization.",
+				Validators: []validator.Float64{float64validator.Between(0, 1)}},
+			"pricing_mix": schema.MapAttribute{Optional: true, ElementType: types.Float64Type,
+				MarkdownDescription: "Map pricing model → share of the running GPU-hours; the shares sum to 1. Keys: `on_demand`, `spot`, " +
+					"`reserved_1y`, `reserved_3y`. Default `{ on_demand = 1 }`. A reserved share `s` is served by `ceil(s × instance_count)` " +
+					"reserved instances billed for whole terms (renewed when `months` outlasts the term); spot hours are multiplied by the " +
+					"cloud's interruption risk factor. Example: `{ reserved_1y = 0.6, spot = 0.4 }`.",
+				Validators: []validator.Map{
+					mapvalidator.KeysAre(stringvalidator.OneOf(pricingModelNames()...)),
+					mapvalidator.ValueFloat64sAre(float64validator.Between(0, 1)),
+					sharesSumToOne{},
+				}},
+			"storage": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "Storage kept for the whole horizon, priced at the cloud's block and object storage list prices.",
+				Attributes: map[string]schema.Attribute{
+					"block_gb":  size("Total block storage (volumes) across the fleet, GB."),
+					"object_gb": size("Object storage, GB."),
+				}},
+			"network": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "Monthly data transfer.",
+				Attributes: map[string]schema.Attribute{
+					"egress_gb_per_month": size("Internet egress per month, GB, priced on the cloud's tiers in order (free allowance first)."),
+					"inter_region_gb_per_month": size("Transfer to other regions of the same cloud per month, GB, " +
+						"at the cloud's inter-region price."),
+				}},
+			"extra_monthly_usd": schema.MapAttribute{Optional: true, ElementType: types.Float64Type,
+				MarkdownDescription: "Other monthly costs by name (managed Kubernetes, support, licences, load balancers), USD per month, " +
+					"for example `{ eks = 73, support = 500 }`. Each becomes a breakdown line `extra:<name>`. Not discounted.",
+				Validators: []validator.Map{mapvalidator.ValueFloat64sAre(float64validator.AtLeast(0))}},
+
+			"total_cost_usd": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Total cost over the horizon, USD: the sum of `breakdown`."},
+			"monthly_cost_usd": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "`total_cost_usd / months`, USD."},
+			"cost_per_gpu_hour_usd": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "`total_cost_usd` per useful GPU-hour (instances × GPUs × months × 730 × utilization), USD; 0 when nothing runs."},
+			"breakdown": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "Cost lines in this fixed order: `compute`, `storage_block`, `storage_object`, `egress`, `inter_region` " +
+					"(always present, possibly 0), `extra:<name>` sorted by name, then `carbon` only when the provider's " +
+					"`carbon_price_usd_per_tonne` is positive.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"category": schema.StringAttribute{Computed: true, MarkdownDescription: "Line category."},
+					"cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Cost over the horizon, USD."},
+				}}},
+			"pricing_model_comparison": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "The whole TCO if all compute were bought one way, for each pricing model the instance is sold under " +
+					"(canonical order on_demand, spot, reserved_1y, reserved_3y).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"pricing_model":  schema.StringAttribute{Computed: true, MarkdownDescription: "Pricing model."},
+					"total_cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Total cost under that model, USD."},
+					"savings_vs_on_demand_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "On-demand total minus this " +
+						"total, USD (negative when it costs more; 0 when the instance has no on-demand price)."},
+				}}},
+			"energy_kwh": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Facility energy, kWh: running GPU-hours × TDP × load factor (0.8, training) × PUE (region's, else cloud's)."},
+			"co2e_kg": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Location-based emissions, kg CO2e: `energy_kwh` × the region's grid intensity (0 when unknown, with a warning)."},
+			"carbon_cost_usd": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "`co2e_kg` / 1000 × the provider's `carbon_price_usd_per_tonne`, USD (0 without a carbon price)."},
+		},
+	}
+}
+
+func (d *tcoDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m tcoModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || d.data == nil {
+		return
+	}
+	cat := d.data.Catalog
+	cloudID, it, regionID := m.Cloud.ValueString(), m.InstanceType.ValueString(), m.Region.ValueString()
+	offer, cl, region, ok := resolveOffer(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
+		resp.Diagnostics.AddAttributeError(path.Root([]string{"cloud", "instance_type", "region"}[arg]), summary, detail)
+	})
+	if !ok {
+		return
+	}
+	accel, _ := cat.Accelerator(offer.Accelerator)
+
+	in := cost.Input{
+		Offer: offer, Cloud: cl, Region: region, Accelerator: accel,
+		InstanceCount:          1,
+		Months:                 m.Months.ValueFloat64(),
+		Utilization:            1,
+		Discount:               d.data.Discount(cloudID),
+		CarbonPriceUSDPerTonne: d.data.CarbonPriceUSDPerTonne,
+	}
+	if !m.InstanceCount.IsNull() {
+		in.InstanceCount = int(m.InstanceCount.ValueInt64())
+	}
+	if !m.Utilization.IsNull() {
+		in.Utilization = m.Utilization.ValueFloat64()
+	}
+	if !m.PricingMix.IsNull() {
+		var mix map[string]float64
+		resp.Diagnostics.Append(m.PricingMix.ElementsAs(ctx, &mix, false)...)
+		in.PricingMix = make(map[catalog.PricingModel]float64, len(mix))
+		for k, v := range mix {
+			in.PricingMix[catalog.PricingModel(k)] = v
+		}
+	}
+	if m.Storage != nil {
+		in.BlockGB, in.ObjectGB = m.Storage.BlockGB.ValueFloat64(), m.Storage.ObjectGB.ValueFloat64()
+	}
+	if m.Network != nil {
+		in.EgressGBPerMonth, in.InterRegionGBPerMonth = m.Network.EgressGBPerMonth.ValueFloat64(), m.Network.InterRegionGBPerMonth.ValueFloat64()
+	}
+	if !m.ExtraMonthlyUSD.IsNull() {
+		resp.Diagnostics.Append(m.ExtraMonthlyUSD.ElementsAs(ctx, &in.ExtraMonthlyUSD, false)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	res, err := cost.TCO(in)
+	if err != nil {
+		addCostError(&resp.Diagnostics, err)
+		return
+	}
+	for _, w := range res.Warnings {
+		resp.Diagnostics.AddWarning("TCO Rests On An Assumption", w)
+	}
+
+	// Round each line to cents, then sum the rounded lines so the breakdown
+	// adds up to the total exactly as Terraform shows it.
+	lines := make([]attr.Value, len(res.Breakdown))
+	var total float64
+	for i, l := range res.Breakdown {
+		usd := roundUSD(l.USD)
+		total += usd
+		lines[i] = types.ObjectValueMust(tcoLineAttrTypes, map[string]attr.Value{
+			"category": types.StringValue(l.Category), "cost_usd": types.Float64Value(usd),
+		})
+	}
+	total = roundUSD(total)
+	var odTotal float64
+	for _, c := range res.Comparison {
+		if c.PricingModel == catalog.OnDemand {
+			odTotal = roundUSD(c.TotalUSD)
+		}
+	}
+	comp := make([]attr.Value, len(res.Comparison))
+	for i, c := range res.Comparison {
+		t := roundUSD(c.TotalUSD)
+		savings := 0.0
+		if _, hasOD := offer.Price(catalog.OnDemand); hasOD {
+			savings = roundUSD(odTotal - t)
+		}
+		comp[i] = types.ObjectValueMust(tcoComparisonAttrTypes, map[string]attr.Value{
+			"pricing_model":            types.StringValue(string(c.PricingModel)),
+			"total_cost_usd":           types.Float64Value(t),
+			"savings_vs_on_demand_usd": types.Float64Value(savings),
+		})
+	}
+	m.TotalCostUSD = types.Float64Value(total)
+	m.MonthlyCostUSD = types.Float64Value(roundUSD(total / in.Months))
+	perGPUh := 0.0
+	if res.GPUHours > 0 {
+		perGPUh = roundUSD(total / res.GPUHours)
+	}
+	m.CostPerGPUHourUSD = types.Float64Value(perGPUh)
+	m.Breakdown = types.ListValueMust(types.ObjectType{AttrTypes: tcoLineAttrTypes}, lines)
+	m.PricingModelComparison = types.ListValueMust(types.ObjectType{AttrTypes: tcoComparisonAttrTypes}, comp)
+	m.EnergyKWh = types.Float64Value(roundQuantity(res.EnergyKWh))
+	m.CO2eKg = types.Float64Value(roundQuantity(res.CO2eKg))
+	m.CarbonCostUSD = types.Float64Value(roundUSD(res.CarbonCostUSD))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// roundQuantity keeps physical quantities (kWh, kg) to 0.01.
+func roundQuantity(v float64) float64 { return math.Round(v*100) / 100 }
+
+// resolveOffer finds the cloud, offer and region of (cloud, instance type,
+// region), reporting each unknown name with the closest valid ones through
+// fail(argument index 0 cloud / 1 instance type / 2 region, summary, detail).
+func resolveOffer(cat *catalog.Catalog, cloudID, it, regionID string, fail func(arg int, summary, detail string)) (*catalog.Offer, *catalog.Cloud, *catalog.Region, bool) {
+	cl, ok := cat.Cloud(cloudID)
+	if !ok {
+		fail(0, "Unknown Cloud", fmt.Sprintf("cloud = %q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
+			cloudID, quoteList(catalog.Closest(cloudID, cat.CloudIDs(), 3)), quoteList(cat.CloudIDs())))
+		return nil, nil, nil, false
+	}
+	offers := cat.OffersOf(cloudID, it)
+	if len(offers) == 0 {
+		fail(1, "Unknown Instance Type", fmt.Sprintf("instance_type = %q is not a %s instance type in the catalog. Closest: %s.",
+			it, cloudID, quoteList(catalog.Closest(it, cat.InstanceTypes(cloudID), 3))))
+		return nil, nil, nil, false
+	}
+	region, regionKnown := cat.Region(cloudID, regionID)
+	offer, ok := cat.Offer(cloudID, it, regionID)
+	if !ok {
+		where := make([]string, len(offers))
+		for i, o := range offers {
+			where[i] = o.Region
+		}
+		if !regionKnown {
+			fail(2, "Unknown Region", fmt.Sprintf("region = %q is not a %s region in the catalog. Closest: %s. %s is offered in: %s.",
+				regionID, cloudID, quoteList(catalog.Closest(regionID, cat.RegionIDs(cloudID), 3)), it, quoteList(where)))
+		} else {
+			fail(2, "Instance Type Not Offered In Region", fmt.Sprintf("%s %s is not offered in %s. It is offered in: %s (closest: %s).",
+				cloudID, it, regionID, quoteList(where), quoteList(catalog.Closest(regionID, where, 3))))
+		}
+		return nil, nil, nil, false
+	}
+	if !regionKnown {
+		region = nil
+	}
+	return offer, cl, region, true
+}
+
+// addCostError turns a cost error into a diagnostic on the attribute it names.
+func addCostError(diags *diag.Diagnostics, err error) {
+	var ie *cost.InputError
+	if !errors.As(err, &ie) {
+		diags.AddError("TCO Failed", err.Error())
+		return
+	}
+	switch ie.Field {
+	case "discount", "carbon_price_usd_per_tonne":
+		// Provider-level settings: no attribute of the data source to point at.
+		diags.AddError(ie.Summary, "Provider configuration: "+ie.Detail)
+		return
+	}
+	parts := strings.Split(ie.Field, ".")
+	p := path.Root(parts[0])
+	for _, name := range parts[1:] {
+		p = p.AtName(name)
+	}
+	if ie.MapKey != "" {
+		p = p.AtMapKey(ie.MapKey)
+	}
+	diags.AddAttributeError(p, ie.Summary, ie.Detail)
+}
+
+// sharesSumToOne checks at validate time that pricing_mix shares sum to 1
+// within the cost model's tolerance.
+type sharesSumToOne struct{}
+
+var _ validator.Map = sharesSumToOne{}
+
+func (sharesSumToOne) Description(context.Context) string {
+	return "the shares sum to 1"
+}
+
+func (v sharesSumToOne) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (sharesSumToOne) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var sum float64
+	for _, el := range req.ConfigValue.Elements() {
+		f, ok := el.(types.Float64)
+		if !ok || f.IsUnknown() {
+			return
+		}
+		sum += f.ValueFloat64()
+	}
+	tol := 1e-3
+	if m, err := cost.DefaultModel(); err == nil {
+		tol = m.ShareSumTolerance
+	}
+	if math.Abs(sum-1) > tol {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Pricing Mix",
+			fmt.Sprintf("The %s shares sum to %v; they must sum to 1 (within %v), for example { on_demand = 0.3, reserved_1y = 0.7 }.",
+				req.Path, roundRatio(sum), tol))
+	}
+}
+
+type tcoStorageModel struct {
+	BlockGB  types.Float64 `tfsdk:"block_gb"`
+	ObjectGB types.Float64 `tfsdk:"object_gb"`
+}
+
+type tcoNetworkModel struct {
+	EgressGBPerMonth      types.Float64 `tfsdk:"egress_gb_per_month"`
+	InterRegionGBPerMonth types.Float64 `tfsdk:"inter_region_gb_per_month"`
+}
+
+type tcoModel struct {
+	Cloud                  types.String     `tfsdk:"cloud"`
+	Region                 types.String     `tfsdk:"region"`
+	InstanceType           types.String     `tfsdk:"instance_type"`
+	InstanceCount          types.Int64      `tfsdk:"instance_count"`
+	Months                 types.Float64    `tfsdk:"months"`
+	Utilization            types.Float64    `tfsdk:"utilization"`
+	PricingMix             types.Map        `tfsdk:"pricing_mix"`
+	Storage                *tcoStorageModel `tfsdk:"storage"`
+	Network                *tcoNetworkModel `tfsdk:"network"`
+	ExtraMonthlyUSD        types.Map        `tfsdk:"extra_monthly_usd"`
+	TotalCostUSD           types.Float64    `tfsdk:"total_cost_usd"`
+	MonthlyCostUSD         types.Float64    `tfsdk:"monthly_cost_usd"`
+	CostPerGPUHourUSD      types.Float64    `tfsdk:"cost_per_gpu_hour_usd"`
+	Breakdown              types.List       `tfsdk:"breakdown"`
+	PricingModelComparison types.List       `tfsdk:"pricing_model_comparison"`
+	EnergyKWh              types.Float64    `tfsdk:"energy_kwh"`
+	CO2eKg                 types.Float64    `tfsdk:"co2e_kg"`
+	CarbonCostUSD          types.Float64    `tfsdk:"carbon_cost_usd"`
+}
