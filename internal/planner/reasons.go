@@ -1,0 +1,74 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+// Rejection reasons. These strings are part of the Terraform contract
+// (`rejected[*].reason`) and never change. Each (offer, pricing model) pair
+// the planner looks at is counted once, under the first reason that removed
+// its last node count; pairs with at least one surviving node count are
+// feasible and not counted. Offer-level filters are applied in the order
+// listed here, then physics, then the numeric limits.
+const (
+	// ReasonProviderClouds: the cloud is not in the provider's `clouds` allow-list.
+	ReasonProviderClouds = "provider_clouds"
+	// ReasonClouds: the cloud is not in constraints.clouds.
+	ReasonClouds = "clouds"
+	// ReasonRegions: the region is not in constraints.regions.
+	ReasonRegions = "regions"
+	// ReasonGeographies: the region's geography is not in constraints.geographies.
+	ReasonGeographies = "geographies"
+	// ReasonCompliance: the region (or cloud, for hipaa) lacks a required regime.
+	ReasonCompliance = "compliance"
+	// ReasonAccelerators: the accelerator is not in constraints.accelerators.
+	ReasonAccelerators = "accelerators"
+	// ReasonPricingModels: the pricing model is not in constraints.pricing_models.
+	ReasonPricingModels = "pricing_models"
+	// ReasonMinGPUMemory: the accelerator has less memory than min_gpu_memory_gb.
+	ReasonMinGPUMemory = "min_gpu_memory_gb"
+	// ReasonMinNetwork: the node's scale-out bandwidth is below min_network_gbps.
+	ReasonMinNetwork = "min_network_gbps"
+	// ReasonPrecisionUnsupported: the accelerator cannot run the workload's precision.
+	ReasonPrecisionUnsupported = "precision_unsupported"
+	// ReasonDoesNotFit: the workload does not fit in memory at any node count allowed.
+	ReasonDoesNotFit = "does_not_fit"
+	// ReasonNoFabric: the workload needs several nodes but the offer has no
+	// scale-out fabric (fabric "none").
+	ReasonNoFabric = "multi_node_without_fabric"
+	// ReasonLatency: no batch meets max_time_to_first_token_ms / max_time_per_output_token_ms.
+	ReasonLatency = "latency_limits"
+	// ReasonMaxNodes: the node count needed exceeds max_nodes.
+	ReasonMaxNodes = "max_nodes"
+	// ReasonMaxGPUs: the GPU count needed exceeds max_gpus.
+	ReasonMaxGPUs = "max_gpus"
+	// ReasonMaxHourlyCost: hourly cost of all nodes above max_hourly_cost_usd.
+	ReasonMaxHourlyCost = "max_hourly_cost_usd"
+	// ReasonDeadline: wall-clock above deadline_hours.
+	ReasonDeadline = "deadline_hours"
+	// ReasonMaxTotalCost: estimated cost above max_total_cost_usd.
+	ReasonMaxTotalCost = "max_total_cost_usd"
+	// ReasonMaxCO2e: estimated CO2e above max_co2e_kg.
+	ReasonMaxCO2e = "max_co2e_kg"
+	// ReasonEstimateFailed: the benchmark or cost model could not price the
+	// candidate (a catalog gap, never expected with the built-in catalog).
+	ReasonEstimateFailed = "estimate_failed"
+)
+
+// Reasons lists every rejection reason in filter order.
+var Reasons = []string{
+	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCompliance,
+	ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork,
+	ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
+	ReasonMaxNodes, ReasonMaxGPUs, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
+	ReasonMaxCO2e, ReasonEstimateFailed,
+}
+
+// reasonIndex maps a reason to its position in Reasons.
+func reasonIndex(r string) int {
+	for i, x := range Reasons {
+		if x == r {
+			return i
+		}
+	}
+	return len(Reasons) - 1
+}
