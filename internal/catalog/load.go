@@ -102,12 +102,12 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	c.Clouds = cls.Clouds
 	for i, a := range c.Accelerators {
 		if err := validateAccelerator(a); err != nil {
-			return nil, fmt.Errorf("%s: accelerators[%d]: %w", FileAccelerators, i, err)
+			return nil, fmt.Errorf("%s: accelerators[%d] (%s): %w", FileAccelerators, i, a.ID, err)
 		}
 	}
 	for i, cl := range c.Clouds {
 		if err := validateCloud(cl); err != nil {
-			return nil, fmt.Errorf("%s: clouds[%d]: %w", FileClouds, i, err)
+			return nil, fmt.Errorf("%s: clouds[%d] (%s): %w", FileClouds, i, cl.ID, err)
 		}
 	}
 	if err := c.checkUnique(); err != nil {
@@ -219,7 +219,7 @@ func readRegions(fsys fs.FS, c *Catalog) ([]*Region, error) {
 			return fmt.Errorf("region %s/%s: %w", r.Cloud, r.ID, p.err)
 		}
 		if err := c.validateRegion(r); err != nil {
-			return err
+			return fmt.Errorf("region %s/%s: %w", r.Cloud, r.ID, err)
 		}
 		if _, dup := c.regionByID[r.Cloud+"/"+r.ID]; dup {
 			return fmt.Errorf("region %s/%s: duplicate", r.Cloud, r.ID)
@@ -273,7 +273,7 @@ func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, er
 			o.Source = in(rec[20])
 		}
 		if err := c.validateOffer(o); err != nil {
-			return err
+			return fmt.Errorf("offer %s: %w", key, err)
 		}
 		if seen[key] {
 			return fmt.Errorf("offer %s: duplicate offer", key)

@@ -29,58 +29,56 @@ func fieldMust(field, cond string, got any) error {
 }
 
 func validateAccelerator(a *Accelerator) error {
-	name := fmt.Sprintf("accelerator %q", a.ID)
 	switch {
 	case a.ID == "":
-		return fmt.Errorf("accelerator: field %q: required", "id")
+		return fmt.Errorf("field %q: required", "id")
 	case a.MemoryGB <= 0:
-		return fmt.Errorf("%s: %w", name, fieldMust("memory_gb", "must be > 0", a.MemoryGB))
+		return fieldMust("memory_gb", "must be > 0", a.MemoryGB)
 	case a.MemoryBandwidthTBps <= 0:
-		return fmt.Errorf("%s: %w", name, fieldMust("memory_bandwidth_tbps", "must be > 0", a.MemoryBandwidthTBps))
+		return fieldMust("memory_bandwidth_tbps", "must be > 0", a.MemoryBandwidthTBps)
 	case len(a.PeakTFLOPS) == 0:
-		return fmt.Errorf("%s: field %q: at least one precision required", name, "peak_tflops")
+		return fmt.Errorf("field %q: at least one precision required", "peak_tflops")
 	case a.TDPWatts < 0:
-		return fmt.Errorf("%s: %w", name, fieldMust("tdp_watts", "must be >= 0", a.TDPWatts))
+		return fieldMust("tdp_watts", "must be >= 0", a.TDPWatts)
 	}
 	for p, v := range a.PeakTFLOPS {
 		if !validPrecisions[p] {
-			return fmt.Errorf("%s: field %q: unknown precision %q (valid: %s)", name, "peak_tflops", p, strings.Join(Precisions, ", "))
+			return fmt.Errorf("field %q: unknown precision %q (valid: %s)", "peak_tflops", p, strings.Join(Precisions, ", "))
 		}
 		if v <= 0 {
-			return fmt.Errorf("%s: field %q: %s must be > 0, got %v", name, "peak_tflops", p, v)
+			return fmt.Errorf("field %q: %s must be > 0, got %v", "peak_tflops", p, v)
 		}
 	}
 	return nil
 }
 
 func validateCloud(c *Cloud) error {
-	name := fmt.Sprintf("cloud %q", c.ID)
 	if c.ID == "" || strings.ToLower(c.ID) != c.ID || strings.ContainsAny(c.ID, "/ ") {
-		return fmt.Errorf("cloud: field %q: must be a lower-case identifier, got %q", "id", c.ID)
+		return fmt.Errorf("field %q: must be a lower-case identifier, got %q", "id", c.ID)
 	}
 	if c.PUE < 1 {
-		return fmt.Errorf("%s: %w", name, fieldMust("pue", "must be >= 1", c.PUE))
+		return fieldMust("pue", "must be >= 1", c.PUE)
 	}
 	for _, pm := range c.PricingModels {
 		if !validPricingModels[pm] {
-			return fmt.Errorf("%s: field %q: unknown pricing model %q", name, "pricing_models", pm)
+			return fmt.Errorf("field %q: unknown pricing model %q", "pricing_models", pm)
 		}
 	}
 	for i, t := range c.EgressTiers {
 		if t.USDPerGB < 0 || t.UpToGB < 0 {
-			return fmt.Errorf("%s: field %q: tier %d must not be negative", name, "egress_tiers", i)
+			return fmt.Errorf("field %q: tier %d must not be negative", "egress_tiers", i)
 		}
 	}
 	for f, v := range map[string]float64{"inter_region_usd_per_gb": c.InterRegionUSDPerGB,
 		"block_storage_usd_per_gb_month": c.BlockStorageUSDPerGBMonth, "object_storage_usd_per_gb_month": c.ObjectStorageUSDPerGBMonth,
 		"spot.interruptions_per_day": c.Spot.InterruptionsPerDay, "spot.max_runtime_hours": c.Spot.MaxRuntimeHours} {
 		if v < 0 {
-			return fmt.Errorf("%s: %w", name, fieldMust(f, "must be >= 0", v))
+			return fieldMust(f, "must be >= 0", v)
 		}
 	}
 	for f, v := range map[string]float64{"reserved_1y_discount": c.Reserved1YDiscount, "reserved_3y_discount": c.Reserved3YDiscount} {
 		if v < 0 || v >= 1 {
-			return fmt.Errorf("%s: %w", name, fieldMust(f, "must be in [0, 1)", v))
+			return fieldMust(f, "must be in [0, 1)", v)
 		}
 	}
 	return nil
@@ -109,29 +107,28 @@ func (c *Catalog) checkUnique() error {
 }
 
 func (c *Catalog) validateRegion(r *Region) error {
-	name := fmt.Sprintf("region %s/%s", r.Cloud, r.ID)
 	if r.ID == "" {
-		return fmt.Errorf("%s: field %q: required", name, "id")
+		return fmt.Errorf("field %q: required", "id")
 	}
 	if _, ok := c.cloudByID[r.Cloud]; !ok {
-		return fmt.Errorf("%s: unknown cloud %q%s", name, r.Cloud, didYouMean(r.Cloud, c.CloudIDs()))
+		return fmt.Errorf("unknown cloud %q%s", r.Cloud, didYouMean(r.Cloud, c.CloudIDs()))
 	}
 	if !validPartitions[r.Partition] {
-		return fmt.Errorf("%s: field %q: must be commercial, gov or china, got %q", name, "partition", r.Partition)
+		return fmt.Errorf("field %q: must be commercial, gov or china, got %q", "partition", r.Partition)
 	}
 	if r.Country == "" || r.Geography == "" {
-		return fmt.Errorf("%s: fields \"country\" and \"geography\" are required", name)
+		return fmt.Errorf("fields \"country\" and \"geography\" are required")
 	}
 	for _, f := range r.Compliance {
 		if !validCompliance[f] {
-			return fmt.Errorf("%s: field %q: unknown flag %q", name, "compliance", f)
+			return fmt.Errorf("field %q: unknown flag %q", "compliance", f)
 		}
 	}
 	if r.GridGCO2ePerKWh < 0 {
-		return fmt.Errorf("%s: %w", name, fieldMust("grid_gco2e_per_kwh", "must be >= 0", r.GridGCO2ePerKWh))
+		return fieldMust("grid_gco2e_per_kwh", "must be >= 0", r.GridGCO2ePerKWh)
 	}
 	if r.PUE != 0 && r.PUE < 1 {
-		return fmt.Errorf("%s: %w", name, fieldMust("pue", "must be 0 (use the cloud's) or >= 1", r.PUE))
+		return fieldMust("pue", "must be 0 (use the cloud's) or >= 1", r.PUE)
 	}
 	return nil
 }
@@ -139,15 +136,14 @@ func (c *Catalog) validateRegion(r *Region) error {
 // validateOffer checks an offer against the (indexed) clouds, regions and
 // accelerators of c.
 func (c *Catalog) validateOffer(o *Offer) error {
-	name := fmt.Sprintf("offer %s/%s/%s", o.Cloud, o.InstanceType, o.Region)
 	if o.InstanceType == "" || o.Region == "" {
-		return fmt.Errorf("%s: fields \"instance_type\" and \"region\" are required", name)
+		return fmt.Errorf("fields \"instance_type\" and \"region\" are required")
 	}
 	if _, ok := c.cloudByID[o.Cloud]; !ok {
-		return fmt.Errorf("%s: unknown cloud %q%s", name, o.Cloud, didYouMean(o.Cloud, c.CloudIDs()))
+		return fmt.Errorf("unknown cloud %q%s", o.Cloud, didYouMean(o.Cloud, c.CloudIDs()))
 	}
 	if _, ok := c.regionByID[o.Cloud+"/"+o.Region]; !ok {
-		return fmt.Errorf("%s: region %q of cloud %q has no metadata%s", name, o.Region, o.Cloud, didYouMean(o.Region, c.RegionIDs(o.Cloud)))
+		return fmt.Errorf("region %q of cloud %q has no metadata%s", o.Region, o.Cloud, didYouMean(o.Region, c.RegionIDs(o.Cloud)))
 	}
 	a, ok := c.accelByKey[strings.ToLower(o.Accelerator)]
 	if !ok || a.ID != o.Accelerator {
@@ -155,27 +151,27 @@ func (c *Catalog) validateOffer(o *Offer) error {
 		if ok {
 			hint = fmt.Sprintf(" (use the canonical ID %q)", a.ID)
 		}
-		return fmt.Errorf("%s: unknown accelerator %q%s", name, o.Accelerator, hint)
+		return fmt.Errorf("unknown accelerator %q%s", o.Accelerator, hint)
 	}
 	if !validFabrics[o.Fabric] {
-		return fmt.Errorf("%s: field %q: must be efa, infiniband, roce or none, got %q", name, "fabric", o.Fabric)
+		return fmt.Errorf("field %q: must be efa, infiniband, roce or none, got %q", "fabric", o.Fabric)
 	}
 	switch {
 	case o.GPUs <= 0:
-		return fmt.Errorf("%s: %w", name, fieldMust("gpus", "must be > 0", o.GPUs))
+		return fieldMust("gpus", "must be > 0", o.GPUs)
 	case o.GPUMemoryGB <= 0:
-		return fmt.Errorf("%s: %w", name, fieldMust("gpu_memory_gb", "must be > 0", o.GPUMemoryGB))
+		return fieldMust("gpu_memory_gb", "must be > 0", o.GPUMemoryGB)
 	case o.VCPUs < 0 || o.MemoryGB < 0 || o.NetworkGbps < 0:
-		return fmt.Errorf("%s: fields \"vcpus\", \"memory_gb\", \"network_gbps\" must be >= 0", name)
+		return fmt.Errorf("fields \"vcpus\", \"memory_gb\" and \"network_gbps\" must be >= 0")
 	case o.OnDemandUSD <= 0:
-		return fmt.Errorf("%s: %w", name, fieldMust("on_demand_usd", "must be > 0", o.OnDemandUSD))
+		return fieldMust("on_demand_usd", "must be > 0", o.OnDemandUSD)
 	}
 	for f, v := range map[string]float64{"spot_usd": o.SpotUSD, "reserved_1y_usd": o.Reserved1YUSD, "reserved_3y_usd": o.Reserved3YUSD} {
 		if v < 0 {
-			return fmt.Errorf("%s: %w", name, fieldMust(f, "must be > 0 (or 0/absent when not sold)", v))
+			return fieldMust(f, "must be > 0 (or 0/absent when not sold)", v)
 		}
 		if v >= o.OnDemandUSD && v > 0 {
-			return fmt.Errorf("%s: field %q: %v is not below on_demand_usd %v", name, f, v, o.OnDemandUSD)
+			return fmt.Errorf("field %q: %v is not below on_demand_usd %v", f, v, o.OnDemandUSD)
 		}
 	}
 	if o.Currency == "" {

@@ -1,0 +1,526 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package catalog_test
+
+import (
+	"encoding/csv"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+func builtin(t testing.TB) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestBuiltinCounts(t *testing.T) {
+	c := builtin(t)
+	its := map[string]bool{}
+	for _, o := range c.Offers {
+		its[o.Cloud+"/"+o.InstanceType] = true
+	}
+	for _, tc := range []struct {
+		what     string
+		got, min int
+	}{
+		{"clouds", len(c.Clouds), 7},
+		{"accelerators", len(c.Accelerators), 25},
+		{"instance types", len(its), 150},
+		{"offers", len(c.Offers), 1500},
+	} {
+		if tc.got < tc.min {
+			t.Errorf("%s: %d, want >= %d", tc.what, tc.got, tc.min)
+		}
+		t.Logf("%s: %d", tc.what, tc.got)
+	}
+	for _, id := range []string{"aws", "gcp", "azure", "oci", "lambda", "nebius", "runpod"} {
+		if _, ok := c.Cloud(id); !ok {
+			t.Errorf("cloud %s missing", id)
+		}
+	}
+	if c.Date.Format("2006-01-02") != "2026-07-30" {
+		t.Errorf("catalog date %v", c.Date)
+	}
+}
+
+func TestBuiltinInvariants(t *testing.T) {
+	c := builtin(t)
+	for _, o := range c.Offers {
+		if o.SpotUSD >= o.OnDemandUSD && o.SpotUSD > 0 {
+			t.Errorf("%s/%s/%s: spot %v >= on-demand %v", o.Cloud, o.InstanceType, o.Region, o.SpotUSD, o.OnDemandUSD)
+		}
+		if _, ok := c.Region(o.Cloud, o.Region); !ok {
+			t.Errorf("offer region %s/%s without metadata", o.Cloud, o.Region)
+		}
+		cl, _ := c.Cloud(o.Cloud)
+		if cl.Reserved1YDiscount == 0 && o.Reserved1YUSD != 0 {
+			t.Errorf("%s sells no commitment but offer %s has reserved price", o.Cloud, o.InstanceType)
+		}
+	}
+	for _, tc := range []struct {
+		alias, want string
+	}{
+		{"h100-sxm", "H100"}, {"H100-SXM5", "H100"}, {"nvidia-h100-80gb", "H100"}, {"NVIDIA H100 80GB HBM3", "H100"},
+		{"H100-MEGA", "H100"}, {"a100", "A100-40GB"}, {"nvidia-tesla-a100", "A100-40GB"}, {"A100-80GB", "A100-80GB"},
+		{"t4g", "T4"}, {"trillium", "TPU-V6E"}, {"v100", "V100-16GB"},
+	} {
+		a, ok := c.Accelerator(tc.alias)
+		if !ok || a.ID != tc.want {
+			t.Errorf("Accelerator(%q) = %v, want %s", tc.alias, a, tc.want)
+		}
+	}
+	// Precisions the hardware lacks are absent.
+	for _, tc := range []struct {
+		id, p   string
+		present bool
+	}{
+		{"T4", "bf16", false}, {"T4", "fp16", true}, {"V100-16GB", "bf16", false}, {"A100-40GB", "fp8", false},
+		{"A100-40GB", "tf32", true}, {"H100", "fp8", true}, {"B200", "fp4", true}, {"H100", "fp4", false},
+	} {
+		a, _ := c.Accelerator(tc.id)
+		if _, ok := a.PeakTFLOPS[tc.p]; ok != tc.present {
+			t.Errorf("%s %s present=%v, want %v", tc.id, tc.p, ok, tc.present)
+		}
+	}
+	// Known source errors are corrected.
+	if o, ok := c.Offer("azure", "Standard_ND96isr_H100_v5", "eastus"); !ok || o.GPUs != 8 || o.GPUMemoryGB != 640 {
+		t.Errorf("azure ND96isr_H100_v5 = %+v, want 8 GPUs / 640 GB", o)
+	}
+	if o, ok := c.Offer("lambda", "gpu_8x_h100_sxm5", "us-east-1"); !ok || o.GPUMemoryGB != 640 || o.Fabric != catalog.FabricInfiniBand {
+		t.Errorf("lambda 8x H100 = %+v", o)
+	}
+	if o, ok := c.Offer("aws", "p5.48xlarge", "us-east-1"); !ok || o.NetworkGbps != 3200 || o.Fabric != catalog.FabricEFA || o.ReservedDerived {
+		t.Errorf("aws p5 = %+v", o)
+	}
+	if len(c.OffersOf("aws", "p5e.48xlarge")) != 0 {
+		t.Errorf("p5e (no on-demand price) should be dropped")
+	}
+}
+
+// ---------- comparison with the source files ----------
+
+type srcRows struct {
+	hdr  map[string]int
+	rows [][]string
+}
+
+func readSource(t *testing.T, name string) srcRows {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "sources", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	all, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := map[string]int{}
+	for i, k := range all[0] {
+		h[k] = i
+	}
+	return srcRows{h, all[1:]}
+}
+
+func (s srcRows) get(row []string, col string) string { return row[s.hdr[col]] }
+
+func (s srcRows) f(t *testing.T, row []string, col string) float64 {
+	v := s.get(row, col)
+	if v == "" {
+		return 0
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		t.Fatalf("%s: %v", col, err)
+	}
+	return x
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
+
+func TestOffersMatchSources(t *testing.T) {
+	c := builtin(t)
+	checked := map[string]int{}
+	check := func(cloud, it, region, what string, got, want float64) {
+		t.Helper()
+		if !near(got, want) {
+			t.Errorf("%s/%s/%s %s = %v, source %v", cloud, it, region, what, got, want)
+		}
+		checked[cloud]++
+	}
+
+	// gpu_prices.csv (zone rows): AWS, Lambda, Nebius, OCI on-demand, GPU count, GPU memory; spot = median of discounted zones.
+	gp := readSource(t, "gpu_prices.csv")
+	type zkey struct{ cloud, it, region string }
+	spots := map[zkey][]float64{}
+	for _, r := range gp.rows {
+		cl := gp.get(r, "cloud")
+		if cl == "gcp" || cl == "azure" || cl == "runpod" {
+			continue
+		}
+		k := zkey{cl, gp.get(r, "instance_type"), gp.get(r, "region")}
+		o, ok := c.Offer(k.cloud, k.it, k.region)
+		if !ok {
+			continue
+		}
+		check(k.cloud, k.it, k.region, "on_demand", o.OnDemandUSD, gp.f(t, r, "price_on_demand_usd_per_hour"))
+		check(k.cloud, k.it, k.region, "gpus", float64(o.GPUs), gp.f(t, r, "accelerator_count"))
+		if m := gp.f(t, r, "gpu_memory_gib"); m > 0 && !(k.cloud == "aws" && strings.HasPrefix(k.it, "trn2")) {
+			// Sources report usable GiB (e.g. A10G 22.35 GiB of 24 GB
+			// nominal); the catalog uses the datasheet figure.
+			if math.Abs(o.GPUMemoryGB-m) > 0.1*m {
+				t.Errorf("%s/%s/%s gpu_memory = %v, source %v", k.cloud, k.it, k.region, o.GPUMemoryGB, m)
+			}
+			checked[k.cloud]++
+		}
+		if s := gp.f(t, r, "price_spot_usd_per_hour"); s > 0 && s < o.OnDemandUSD {
+			spots[k] = append(spots[k], s)
+		}
+	}
+	for k, v := range spots {
+		sort.Float64s(v)
+		want := v[len(v)/2]
+		if len(v)%2 == 0 {
+			want = (v[len(v)/2-1] + v[len(v)/2]) / 2
+		}
+		o, _ := c.Offer(k.cloud, k.it, k.region)
+		check(k.cloud, k.it, k.region, "spot(median)", o.SpotUSD, math.Round(want*1e6)/1e6)
+	}
+
+	// aws_reserved.csv: best no-upfront 1y/3y.
+	ar := readSource(t, "aws_reserved.csv")
+	for _, r := range ar.rows {
+		o, ok := c.Offer("aws", ar.get(r, "instance_type"), ar.get(r, "region"))
+		if !ok || ar.get(r, "method") != "vantage_snapshot_via_tsaol" || o.ReservedDerived {
+			continue
+		}
+		check("aws", o.InstanceType, o.Region, "reserved_1y", o.Reserved1YUSD, ar.f(t, r, "best_1y_no_upfront"))
+		check("aws", o.InstanceType, o.Region, "reserved_3y", o.Reserved3YUSD, ar.f(t, r, "best_3y_no_upfront"))
+	}
+
+	// gcp_machine_totals.csv: whole-machine totals.
+	gt := readSource(t, "gcp_machine_totals.csv")
+	gcpListed := map[string]bool{}
+	for _, r := range gt.rows {
+		if gt.get(r, "offered_in_region_per_skypilot") == "yes" {
+			gcpListed[gt.get(r, "name")+"/"+gt.get(r, "region")] = true
+		}
+	}
+	for _, r := range gt.rows {
+		it, region := gt.get(r, "name"), gt.get(r, "region")
+		o, ok := c.Offer("gcp", it, region)
+		if gt.get(r, "offered_in_region_per_skypilot") != "yes" {
+			if ok && !gcpListed[it+"/"+region] {
+				t.Errorf("gcp %s/%s: offered but source says not listed", it, region)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("gcp %s/%s missing", it, region)
+			continue
+		}
+		check("gcp", it, region, "on_demand", o.OnDemandUSD, gt.f(t, r, "on_demand_usd_per_hour"))
+		if v := gt.f(t, r, "commit_1y_usd_per_hour"); v > 0 {
+			check("gcp", it, region, "reserved_1y", o.Reserved1YUSD, v)
+		}
+		if v := gt.f(t, r, "commit_3y_usd_per_hour"); v > 0 {
+			check("gcp", it, region, "reserved_3y", o.Reserved3YUSD, v)
+		}
+		check("gcp", it, region, "gpus", float64(o.GPUs), gt.f(t, r, "gpu_count"))
+		check("gcp", it, region, "vcpus", float64(o.VCPUs), gt.f(t, r, "vcpus"))
+		if s := gt.f(t, r, "spot_usd_per_hour"); s < o.OnDemandUSD {
+			check("gcp", it, region, "spot", o.SpotUSD, s)
+		}
+	}
+
+	// Azure on-demand.
+	az := readSource(t, "azure_gpu_ondemand_2026-06-18.csv")
+	for _, r := range az.rows {
+		if o, ok := c.Offer("azure", az.get(r, "sku"), az.get(r, "region")); ok {
+			check("azure", o.InstanceType, o.Region, "on_demand", o.OnDemandUSD, az.f(t, r, "on_demand_usd_per_hour"))
+		}
+	}
+
+	// AWS China: native CNY and the documented conversion.
+	cn := readSource(t, "cn_gpu_prices.csv")
+	rate := 0.0
+	for _, x := range c.ExchangeRates {
+		if x.Currency == "CNY" {
+			rate = x.UnitsPerUSD
+		}
+	}
+	for _, r := range cn.rows {
+		o, ok := c.Offer("aws", cn.get(r, "instance_type"), cn.get(r, "region"))
+		if !ok {
+			continue
+		}
+		od := cn.f(t, r, "on_demand_per_hour")
+		check("aws", o.InstanceType, o.Region, "native_on_demand", o.NativeOnDemand, od)
+		check("aws", o.InstanceType, o.Region, "on_demand(usd)", o.OnDemandUSD, math.Round(od/rate*1e6)/1e6)
+		if o.Currency != "CNY" {
+			t.Errorf("%s/%s currency %q", o.InstanceType, o.Region, o.Currency)
+		}
+	}
+
+	// RunPod: v8 preferred over v7 for the same data centre.
+	for _, r := range gp.rows {
+		if gp.get(r, "cloud") != "runpod" || gp.get(r, "catalog_version") != "v8" {
+			continue
+		}
+		o, ok := c.Offer("runpod", gp.get(r, "instance_type"), gp.get(r, "availability_zone"))
+		if !ok {
+			t.Errorf("runpod %s/%s missing", gp.get(r, "instance_type"), gp.get(r, "availability_zone"))
+			continue
+		}
+		check("runpod", o.InstanceType, o.Region, "on_demand(v8)", o.OnDemandUSD, gp.f(t, r, "price_on_demand_usd_per_hour"))
+	}
+
+	total := 0
+	for cl, n := range checked {
+		total += n
+		t.Logf("%s: %d values compared", cl, n)
+	}
+	for _, cl := range []string{"aws", "gcp", "azure", "lambda", "nebius", "oci", "runpod"} {
+		if checked[cl] == 0 {
+			t.Errorf("no %s values compared", cl)
+		}
+	}
+	if total < 30 {
+		t.Errorf("only %d values compared", total)
+	}
+}
+
+// ---------- validation ----------
+
+const (
+	fxMeta       = `{"catalog_date":"2026-01-02","catalog_date_source":"t","exchange_rates":[],"offer_sources":{"s":"test source"}}`
+	fxAccels     = `{"accelerators":[{"id":"H100","name":"H100","vendor":"NVIDIA","family":"hopper","aliases":["h100-sxm"],"memory_gb":80,"memory_type":"HBM3","memory_bandwidth_tbps":3.35,"peak_tflops":{"bf16":989},"tdp_watts":700,"interconnect":"NVLink","interconnect_gbps":900,"form_factor":"SXM","confidence":"high","source":"t"}]}`
+	fxClouds     = `{"clouds":[{"id":"aws","name":"AWS","pue":1.15,"pue_source":"t","egress_tiers":[],"inter_region_usd_per_gb":0.02,"block_storage_usd_per_gb_month":0.08,"object_storage_usd_per_gb_month":0.023,"pricing_models":["on_demand"],"reserved_1y_discount":0,"reserved_3y_discount":0,"spot":{"available":false,"interruptions_per_day":0,"notice_seconds":0,"max_runtime_hours":0,"source":"t"},"hipaa":true,"source":"t"}]}`
+	fxRegionsHdr = "cloud,region,city,country,geography,partition,compliance,grid_gco2e_per_kwh,grid_year,pue,source\n"
+	fxRegion     = "aws,us-east-1,Virginia,US,us,commercial,hipaa,379,2020,1.15,t\n"
+	fxOffersHdr  = "cloud,region,instance_type,accelerator,gpus,gpu_memory_gb,vcpus,memory_gb,network_gbps,fabric,on_demand_usd,spot_usd,reserved_1y_usd,reserved_3y_usd,reserved_derived,currency,native_on_demand,native_spot,native_reserved_1y,native_reserved_3y,source\n"
+	fxOffer      = "aws,us-east-1,p5.48xlarge,H100,8,640,192,2048,3200,efa,55.04,20,,,false,USD,,,,,s\n"
+)
+
+func fixture(regions, offers string) fstest.MapFS {
+	return fstest.MapFS{
+		catalog.FileMeta:         {Data: []byte(fxMeta)},
+		catalog.FileAccelerators: {Data: []byte(fxAccels)},
+		catalog.FileClouds:       {Data: []byte(fxClouds)},
+		catalog.FileRegions:      {Data: []byte(fxRegionsHdr + regions)},
+		catalog.FileOffers:       {Data: []byte(fxOffersHdr + offers)},
+	}
+}
+
+func TestLoadValidation(t *testing.T) {
+	c, err := catalog.Load(fixture(fxRegion, fxOffer))
+	if err != nil {
+		t.Fatalf("valid fixture: %v", err)
+	}
+	if o, ok := c.Offer("aws", "p5.48xlarge", "us-east-1"); !ok || o.Source != "test source" {
+		t.Fatalf("offer = %+v", o)
+	}
+	for _, tc := range []struct {
+		name, regions, offers, want string
+	}{
+		{"unknown accelerator", fxRegion, strings.Replace(fxOffer, "H100", "H1000", 1),
+			`offers.csv line 2: offer aws/p5.48xlarge/us-east-1: unknown accelerator "H1000" (did you mean "H100"?)`},
+		{"duplicate offer", fxRegion, fxOffer + fxOffer, `offers.csv line 3: offer aws/p5.48xlarge/us-east-1: duplicate offer`},
+		{"non-positive price", fxRegion, strings.Replace(fxOffer, "55.04", "-1", 1), `offers.csv line 2: offer aws/p5.48xlarge/us-east-1: field "on_demand_usd": must be > 0, got -1`},
+		{"zero price", fxRegion, strings.Replace(fxOffer, "55.04", "0", 1), `field "on_demand_usd": must be > 0, got 0`},
+		{"spot above on-demand", fxRegion, strings.Replace(fxOffer, ",20,", ",60,", 1), `field "spot_usd": 60 is not below on_demand_usd 55.04`},
+		{"region without metadata", fxRegion, strings.Replace(fxOffer, "us-east-1", "us-east-9", 1), `offer aws/p5.48xlarge/us-east-9: region "us-east-9" of cloud "aws" has no metadata`},
+		{"unknown cloud", fxRegion, strings.Replace(fxOffer, "aws", "awz", 1), `offer awz/p5.48xlarge/us-east-1: unknown cloud "awz" (did you mean "aws"?)`},
+		{"bad fabric", fxRegion, strings.Replace(fxOffer, "efa", "myrinet", 1), `field "fabric": must be efa, infiniband, roce or none, got "myrinet"`},
+		{"bad number", fxRegion, strings.Replace(fxOffer, ",8,", ",eight,", 1), `field "gpus": not an integer: "eight"`},
+		{"region of unknown cloud", fxRegion + "gcp,us-central1,Iowa,US,us,commercial,,400,2024,,t\n", fxOffer, `regions.csv line 3: region gcp/us-central1: unknown cloud "gcp"`},
+		{"bad partition", strings.Replace(fxRegion, "commercial", "public", 1), fxOffer, `field "partition": must be commercial, gov or china, got "public"`},
+		{"duplicate region", fxRegion + fxRegion, fxOffer, `regions.csv line 3: region aws/us-east-1: duplicate`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := catalog.Load(fixture(tc.regions, tc.offers))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v\nwant containing %s", err, tc.want)
+			}
+		})
+	}
+	// Missing file.
+	fx := fixture(fxRegion, fxOffer)
+	delete(fx, catalog.FileOffers)
+	if _, err := catalog.Load(fx); err == nil || !strings.Contains(err.Error(), "offers.csv") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// ---------- overlay ----------
+
+func TestOverlayExamples(t *testing.T) {
+	base := builtin(t)
+	before, _ := base.Offer("aws", "p5.48xlarge", "us-east-1")
+	beforePrice, nOffers := before.OnDemandUSD, len(base.Offers)
+
+	neg, err := base.WithOverlay(filepath.Join("..", "..", "examples", "catalog", "negotiated.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := neg.Offer("aws", "p5.48xlarge", "us-east-1")
+	if o.OnDemandUSD != 41.28 || o.Reserved1YUSD != 30 || o.GPUs != 8 || o.ReservedDerived {
+		t.Errorf("negotiated p5 = %+v", o)
+	}
+	if b, _ := base.Offer("aws", "p5.48xlarge", "us-east-1"); b.OnDemandUSD != beforePrice || len(base.Offers) != nOffers {
+		t.Errorf("receiver mutated")
+	}
+
+	op, err := base.WithOverlay(filepath.Join("..", "..", "examples", "catalog", "onprem.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := op.Offer("onprem", "dgx-h100", "dc1")
+	if !ok || o.Accelerator != "H100" || o.GPUMemoryGB != 640 || o.Fabric != catalog.FabricInfiniBand {
+		t.Errorf("onprem offer = %+v", o)
+	}
+	if _, ok := op.Cloud("onprem"); !ok || len(op.Offers) != nOffers+1 {
+		t.Errorf("onprem cloud missing or offer count %d", len(op.Offers))
+	}
+	if _, ok := base.Cloud("onprem"); ok {
+		t.Errorf("receiver mutated")
+	}
+
+	js := `{"offers":[{"cloud":"azure","instance_type":"Standard_ND96isr_H100_v5","region":"eastus","on_demand_usd":70}]}`
+	if _, err := base.WithOverlayBytes("prices.json", []byte(js)); err != nil {
+		t.Errorf("json overlay: %v", err)
+	}
+}
+
+func TestOverlayErrors(t *testing.T) {
+	base := builtin(t)
+	newOffer := func(extra string) string {
+		return "offers:\n  - cloud: aws\n    instance_type: x1\n    region: us-east-1\n    accelerator: H100\n    gpus: 8\n" + extra
+	}
+	for _, tc := range []struct {
+		name, file, body, want string
+	}{
+		{"malformed yaml", "c.yaml", "offers: [\n  - {cloud: aws", "c.yaml: malformed YAML"},
+		{"malformed json", "c.json", `{"offers": [`, "c.json: "},
+		{"unknown top-level field", "c.yaml", "offerz: []\n", `c.yaml: unknown field "offerz"`},
+		{"unknown offer field", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand: 3\n",
+			`c.yaml: offers[0] (aws/p5.48xlarge/us-east-1): unknown field "on_demand"`},
+		{"unknown accelerator", "c.yaml", yamlBody(newOffer("    on_demand_usd: 10\n")).replaceAcc("H1000"),
+			`c.yaml: offers[0] (aws/x1/us-east-1): unknown accelerator "H1000"`},
+		{"negative price", "catalog.yaml", "offers:\n  - cloud: onprem\n    instance_type: dgx-h100\n    region: dc1\n    on_demand_usd: -3\n",
+			`catalog.yaml: offers[0] (onprem/dgx-h100/dc1): `},
+		{"negative price existing", "catalog.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: -3\n",
+			`catalog.yaml: offers[0] (aws/p5.48xlarge/us-east-1): field "on_demand_usd": must be > 0, got -3`},
+		{"unknown cloud", "c.yaml", "offers:\n  - cloud: onprem\n    instance_type: dgx\n    region: dc1\n    accelerator: H100\n    gpus: 8\n    on_demand_usd: 20\n",
+			`c.yaml: offers[0] (onprem/dgx/dc1): unknown cloud "onprem"`},
+		{"new offer missing fields", "c.yaml", newOffer(""), `fields "accelerator", "gpus" and "on_demand_usd" are required`},
+		{"type error", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: cheap\n", `field "on_demand_usd"`},
+		{"spot above on-demand", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    spot_usd: 100\n", `field "spot_usd": 100 is not below on_demand_usd`},
+		{"bad region cloud", "c.yaml", "regions:\n  - cloud: nowhere\n    id: r1\n    country: DE\n    geography: eu\n", `regions[0] (nowhere/r1): unknown cloud "nowhere"`},
+		{"bad cloud pue", "c.yaml", "clouds:\n  - id: onprem\n    pue: 0.5\n", `clouds[0] (onprem): field "pue": must be >= 1, got 0.5`},
+		{"unknown extension", "c.txt", "{}", "unknown catalog file format"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := base.WithOverlayBytes(tc.file, []byte(tc.body))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v\nwant containing %s", err, tc.want)
+			}
+		})
+	}
+	if _, err := base.WithOverlay(filepath.Join(t.TempDir(), "missing.yaml")); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Errorf("missing file: %v", err)
+	}
+	// Nothing is half-applied: a file whose second entry fails leaves no trace.
+	body := "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: 1\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: -1\n"
+	if _, err := base.WithOverlayBytes("c.yaml", []byte(body)); err == nil {
+		t.Fatal("want error")
+	}
+	if o, _ := base.Offer("aws", "p5.48xlarge", "us-east-1"); o.OnDemandUSD == 1 {
+		t.Error("receiver mutated by a rejected overlay")
+	}
+}
+
+type yamlBody string
+
+func (s yamlBody) replaceAcc(id string) string {
+	return strings.Replace(string(s), "accelerator: H100", "accelerator: "+id, 1)
+}
+
+func TestClosest(t *testing.T) {
+	c := builtin(t)
+	for _, tc := range []struct {
+		in   string
+		want string
+	}{
+		{"H1000", "H100"}, {"a100-80", "A100-80GB"}, {"mi300", "MI300X"}, {"gaudi", "GAUDI2"},
+	} {
+		got := catalog.Closest(tc.in, c.AcceleratorIDs(), 3)
+		if len(got) == 0 || got[0] != tc.want {
+			t.Errorf("Closest(%q) = %v, want first %s", tc.in, got, tc.want)
+		}
+	}
+	if got := catalog.Closest("awz", c.CloudIDs(), 1); len(got) != 1 || got[0] != "aws" {
+		t.Errorf("Closest(awz) = %v", got)
+	}
+}
+
+// ---------- benchmarks ----------
+
+// BenchmarkLoad measures parse + validate + index of the built-in data
+// without the Builtin cache.
+func BenchmarkLoad(b *testing.B) {
+	sub, err := fs.Sub(os.DirFS("."), "data")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Read the files once so the benchmark measures parsing, not disk I/O.
+	mem := fstest.MapFS{}
+	for _, n := range []string{catalog.FileMeta, catalog.FileAccelerators, catalog.FileClouds, catalog.FileRegions, catalog.FileOffers} {
+		data, err := fs.ReadFile(sub, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mem[n] = &fstest.MapFile{Data: data}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := catalog.Load(mem); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestLoadMemory reports the heap retained by one loaded catalog.
+func TestLoadMemory(t *testing.T) {
+	sub, _ := fs.Sub(os.DirFS("."), "data")
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	c, err := catalog.Load(sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	live := int64(m1.HeapAlloc) - int64(m0.HeapAlloc)
+	t.Logf("live heap of one catalog: %.2f MB (%d offers)", float64(live)/1e6, len(c.Offers))
+	if live > 20e6 {
+		t.Errorf("catalog retains %d bytes", live)
+	}
+	runtime.KeepAlive(c)
+}
