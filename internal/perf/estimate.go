@@ -1,0 +1,324 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package perf
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// Hardware is a fixed hardware choice.
+type Hardware struct {
+	Accelerator *catalog.Accelerator
+	// GPUs is the total number of accelerators.
+	GPUs int
+	// GPUsPerNode is the number of accelerators sharing a scale-up domain
+	// (NVLink/Infinity Fabric/ICI); 0 = min(GPUs, 8).
+	GPUsPerNode int
+	// NetworkGbps is the scale-out bandwidth of one node in Gbit/s;
+	// 0 = network.default_network_gbps_per_gpu × GPUsPerNode (a modern
+	// RDMA cluster).
+	NetworkGbps float64
+	// Fabric is the scale-out network class; "" = derived from the
+	// per-GPU bandwidth (≥ infiniband_min → infiniband, ≥ roce_min → roce,
+	// otherwise none, i.e. TCP).
+	Fabric catalog.Fabric
+}
+
+// Binding values: what limits the estimate.
+const (
+	BindCompute   = "compute"
+	BindHBM       = "hbm_bandwidth"
+	BindNetwork   = "network"
+	BindMemory    = "memory"
+	BindLatency   = "latency"
+	BindKVCapcity = "kv_cache_memory"
+)
+
+// Estimate is the model's answer for one workload on one hardware choice.
+type Estimate struct {
+	// Fits reports whether weights, optimizer state and activations (or KV
+	// cache for one request) fit the GPU memory under the best layout.
+	Fits bool
+	// MemoryPerGPUGB is the memory one GPU needs under the chosen layout.
+	// Training: model states + activations; inference: weights + the KV
+	// cache of one request + workspace (the minimum to serve). Excludes the
+	// runtime reserve.
+	MemoryPerGPUGB float64
+	// UsableMemoryPerGPUGB is the GPU memory left after the runtime reserve.
+	UsableMemoryPerGPUGB float64
+	// MemoryShortfallGB is how much MemoryPerGPUGB exceeds the usable
+	// memory (0 when it fits).
+	MemoryShortfallGB float64
+
+	// TokensPerSecond: training / fine-tuning: tokens processed per second
+	// (no goodput loss); inference: the most output tokens/s all replicas
+	// sustain within the latency limits.
+	TokensPerSecond float64
+	// Hours is the training / fine-tuning wall-clock time including goodput
+	// losses (restarts, checkpoints). 0 for inference.
+	Hours float64
+	// Goodput is the fraction of wall-clock time doing useful training.
+	Goodput float64
+	// MFU is model-FLOPs utilisation: useful model FLOPs / (GPUs × dense
+	// peak at the precision).
+	MFU float64
+
+	// Inference only.
+	TTFTMs, TPOTMs float64
+	Replicas       int // replicas the GPUs hold
+	ReplicaGPUs    int // GPUs per replica
+	Batch          int // concurrent sequences per replica
+	// ReplicasNeeded is the number of replicas needed for the workload's
+	// tokens_per_second (0 when no target); MeetsTarget compares it with
+	// Replicas.
+	ReplicasNeeded int
+	MeetsTarget    bool
+
+	// Layout. GPUsUsed = TP·PP·DP (≤ GPUs; training may leave a remainder
+	// idle when the count does not factor).
+	TensorParallel, PipelineParallel, DataParallel int
+	GPUsUsed                                       int
+	Nodes                                          int
+
+	Binding     string
+	Explanation string
+}
+
+type hw struct {
+	acc       *catalog.Accelerator
+	gpus      int
+	gpn       int
+	nicGBps   float64 // per-GPU scale-out bytes/s achieved in collectives
+	fabric    catalog.Fabric
+	fab       FabricParams
+	linkBps   float64 // per-GPU scale-up bytes/s, one direction, achieved
+	usableGB  float64
+	memBps    float64
+	peakFlops float64
+}
+
+// normalize validates the hardware and fills its defaults.
+func (m *Model) normalize(h Hardware, precision string) (hw, error) {
+	if h.Accelerator == nil {
+		return hw{}, errors.New("perf: no accelerator given")
+	}
+	if h.GPUs < 1 {
+		return hw{}, fmt.Errorf("perf: gpu_count must be at least 1, got %d", h.GPUs)
+	}
+	if h.GPUsPerNode < 0 || h.NetworkGbps < 0 || math.IsNaN(h.NetworkGbps) {
+		return hw{}, errors.New("perf: gpus_per_node and network_gbps must not be negative")
+	}
+	a := h.Accelerator
+	peak, ok := a.PeakTFLOPS[precision]
+	if !ok || peak <= 0 {
+		return hw{}, &PrecisionError{Precision: precision, Accelerator: a.ID, Supported: SupportedPrecisions(a)}
+	}
+	x := hw{acc: a, gpus: h.GPUs, gpn: h.GPUsPerNode, fabric: h.Fabric, peakFlops: peak * 1e12}
+	if x.gpn == 0 {
+		x.gpn = min(h.GPUs, 8)
+	}
+	np := m.p.Network
+	perGPUGbps := np.DefaultGbpsPerGPU
+	if h.NetworkGbps > 0 {
+		perGPUGbps = h.NetworkGbps / float64(x.gpn)
+	}
+	if x.fabric == "" {
+		switch {
+		case perGPUGbps >= np.InfiniBandMinPerGPU:
+			x.fabric = catalog.FabricInfiniBand
+		case perGPUGbps >= np.RoCEMinPerGPU:
+			x.fabric = catalog.FabricRoCE
+		default:
+			x.fabric = catalog.FabricNone
+		}
+	}
+	fp, ok := m.p.Fabrics[string(x.fabric)]
+	if !ok {
+		return hw{}, fmt.Errorf("perf: unknown fabric %q (want efa, infiniband, roce or none)", x.fabric)
+	}
+	x.fab = fp
+	x.nicGBps = perGPUGbps / 8 * 1e9 * fp.Efficiency
+	link := a.InterconnectGBps
+	if link <= 0 {
+		link = np.PCIeFallbackGBps
+	}
+	x.linkBps = link / 2 * 1e9 * np.ScaleUpEfficiency
+	reserve := math.Max(a.MemoryGB*m.p.Memory.RuntimeReserveFraction, m.p.Memory.RuntimeReserveMinGB)
+	x.usableGB = math.Max(0, a.MemoryGB-reserve)
+	x.memBps = a.MemoryBandwidthTBps * 1e12
+	return x, nil
+}
+
+// PrecisionError reports a precision the accelerator cannot run.
+type PrecisionError struct {
+	Precision   string
+	Accelerator string
+	Supported   []string
+}
+
+func (e *PrecisionError) Error() string {
+	return fmt.Sprintf("precision %q is not supported by accelerator %s (supported: %s)",
+		e.Precision, e.Accelerator, strings.Join(e.Supported, ", "))
+}
+
+// SupportedPrecisions lists the precisions with a dense peak in the
+// catalog, in catalog.Precisions order.
+func SupportedPrecisions(a *catalog.Accelerator) []string {
+	var out []string
+	for _, p := range catalog.Precisions {
+		if a.PeakTFLOPS[p] > 0 {
+			out = append(out, p)
+		}
+	}
+	var extra []string
+	for p, v := range a.PeakTFLOPS {
+		if v > 0 && !contains(catalog.Precisions, p) {
+			extra = append(extra, p)
+		}
+	}
+	sort.Strings(extra)
+	return append(out, extra...)
+}
+
+// Estimate runs the model. The workload gets its defaults applied. It
+// returns an error only for unusable input: an invalid workload, no
+// accelerator, a non-positive GPU count, or a precision the accelerator
+// cannot run. A workload that does not fit is not an error: Fits is false.
+func (m *Model) Estimate(w Workload, h Hardware) (Estimate, error) {
+	if errs := w.Validate(); len(errs) > 0 {
+		return Estimate{}, fmt.Errorf("perf: invalid workload: %s", errs[0].Error())
+	}
+	w = w.WithDefaults()
+	x, err := m.normalize(h, w.Precision)
+	if err != nil {
+		return Estimate{}, err
+	}
+	if w.Kind == KindInference {
+		return m.inference(w, x), nil
+	}
+	return m.training(w, x), nil
+}
+
+// VRAMRequiredGB is the total accelerator memory in GB (decimal) a workload
+// of paramsB billion parameters needs on one device of unlimited size:
+// training / full fine-tuning: 16 bytes/param of mixed-precision Adam state
+// plus activations of one sequence of the default length with
+// recomputation; lora/qlora (kind "fine_tuning" uses the default method,
+// lora): frozen weights at the precision (4.5 bits for qlora) plus adapters
+// and their optimizer state plus activations; inference: weights at the
+// precision plus the KV cache of one default request (1,024 + 256 tokens).
+// The runtime reserve is added on top (the result divided by 1 − reserve).
+func (m *Model) VRAMRequiredGB(paramsB float64, precision, kind string) (float64, error) {
+	w := Workload{Kind: kind, ModelParamsB: paramsB, Precision: precision, TrainingTokensB: 1}
+	if errs := w.Validate(); len(errs) > 0 {
+		return 0, fmt.Errorf("%s", errs[0].Error())
+	}
+	w = w.WithDefaults()
+	arch := m.Architecture(w)
+	var gb float64
+	if w.Kind == KindInference {
+		gb = m.inferenceMinBytes(w, arch, 1, 1) / 1e9
+	} else {
+		gb = m.trainingBytes(w, arch, layout{tp: 1, pp: 1, dp: 1}) / 1e9
+	}
+	return gb / (1 - m.p.Memory.RuntimeReserveFraction), nil
+}
+
+// MinGPUsToFit returns the smallest GPU count (1, 2, 4 … gpusPerNode, then
+// whole nodes) on which the workload fits in memory, or 0 when it does not
+// fit on 4,096 nodes or the accelerator cannot run the precision.
+func (m *Model) MinGPUsToFit(w Workload, acc *catalog.Accelerator, gpusPerNode int) int {
+	w = w.WithDefaults()
+	if gpusPerNode < 1 {
+		gpusPerNode = 8
+	}
+	for _, g := range candidateCounts(gpusPerNode) {
+		x, err := m.normalize(Hardware{Accelerator: acc, GPUs: g, GPUsPerNode: min(g, gpusPerNode)}, w.Precision)
+		if err != nil {
+			return 0
+		}
+		if m.fitsOnly(w, x) {
+			return g
+		}
+	}
+	return 0
+}
+
+func candidateCounts(gpn int) []int {
+	var out []int
+	for g := 1; g < gpn; g *= 2 {
+		out = append(out, g)
+	}
+	for n := 1; n <= 4096; {
+		out = append(out, n*gpn)
+		if n < 16 {
+			n++
+		} else {
+			n *= 2
+		}
+	}
+	return out
+}
+
+func (m *Model) fitsOnly(w Workload, x hw) bool {
+	arch := m.Architecture(w)
+	if w.Kind == KindInference {
+		for _, l := range m.inferenceLayouts(x, arch) {
+			r := l.tp * l.pp
+			if m.inferenceMinBytes(w, arch, r, l.tp)/float64(r) <= x.usableGB*1e9 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, l := range m.trainingLayouts(x, arch) {
+		if m.trainingBytes(w, arch, l) <= x.usableGB*1e9 {
+			return true
+		}
+	}
+	return false
+}
+
+// exposed returns the fraction of extra time a communication phase adds
+// when it takes ratio × the compute time and a fraction overlap of it can
+// hide behind compute: max((1−overlap)·ratio, ratio − 1).
+func exposed(ratio, overlap float64) float64 {
+	return math.Max((1-overlap)*ratio, ratio-1)
+}
+
+func (m *Model) bytesPer(precision string) float64 { return m.p.BytesPerElement[precision] }
+
+// fmtInt formats n with thousands separators.
+func fmtInt(n float64) string {
+	s := fmt.Sprintf("%.0f", math.Round(n))
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func fmtNum(v float64) string {
+	if v >= 100 {
+		return fmtInt(v)
+	}
+	if v >= 10 {
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}

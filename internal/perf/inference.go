@@ -1,0 +1,274 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package perf
+
+import (
+	"fmt"
+	"math"
+)
+
+// inferenceLayouts enumerates replica shapes: TP ∈ {1,2,4,8,…} inside a
+// node, and PP > 1 only with a full node of TP (stages across nodes).
+func (m *Model) inferenceLayouts(x hw, arch Arch) []layout {
+	var out []layout
+	for tp := 1; tp <= x.gpn && tp <= x.gpus; tp *= 2 {
+		out = append(out, layout{tp: tp, pp: 1, dp: x.gpus / tp})
+	}
+	tp := out[len(out)-1].tp
+	for _, pp := range ppDegrees[1:] {
+		if tp*pp > x.gpus || pp > arch.Layers {
+			break
+		}
+		out = append(out, layout{tp: tp, pp: pp, dp: x.gpus / (tp * pp)})
+	}
+	return out
+}
+
+// kvBytesPerToken is 2 (K and V) · layers · kv_heads · head_dim · bytes.
+func (m *Model) kvBytesPerToken(w Workload, arch Arch) float64 {
+	b := math.Max(m.p.Memory.KVMinBytesPerElement, m.bytesPer(w.Precision))
+	return 2 * float64(arch.Layers*arch.KVHeads*arch.HeadDim) * b
+}
+
+// inferenceMinBytes is the memory of one replica of r GPUs (TP degree tp)
+// serving a single request: weights + KV of beam sequences of
+// input+output tokens + a prompt's activation workspace.
+func (m *Model) inferenceMinBytes(w Workload, arch Arch, r, tp int) float64 {
+	weights := w.ModelParamsB * 1e9 * m.bytesPer(w.Precision)
+	// Beams share the prompt's KV blocks (prefix sharing) and each
+	// generates its own continuation.
+	kv := m.kvBytesPerToken(w, arch) * float64(w.InputTokens+w.OutputTokens*w.BeamWidth)
+	work := m.p.Memory.InferenceActBytesPerTokenHd * float64(arch.Hidden) * float64(w.InputTokens) * float64(r) / float64(tp)
+	return weights + kv + work
+}
+
+type replicaPerf struct {
+	l                     layout
+	fits                  bool
+	minBytesPerGPU        float64
+	batch                 int // sequences in flight (incl. beams)
+	tokensPerS            float64
+	ttft, tpot            float64 // seconds
+	tMem, tCmp, tComm     float64
+	latencyBound, kvBound bool
+	latencyImpossible     bool
+}
+
+type stepModel struct {
+	m                      *Model
+	w                      Workload
+	x                      hw
+	arch                   Arch
+	r, tp, pp              float64
+	weights, kvTok, ctxAvg float64
+	nTotal, nAct           float64
+	fam                    FamilyParams
+	prefill                float64 // seconds per request prompt
+	moe                    float64 // compute-efficiency factor of expert GEMMs
+	last                   float64 // step time of the last step() call
+}
+
+func (s *stepModel) step(b float64) (tMem, tCmp, tComm float64) {
+	// Phase 1, the weight GEMMs: roofline of the weight bytes read (dense
+	// part always; for MoE the expected share of experts the b tokens
+	// touch) against 2·N_active FLOPs per token.
+	frac := s.nAct / s.nTotal
+	touched := frac + (1-frac)*(1-math.Pow(1-frac, b))
+	bw := s.r * s.x.memBps * s.fam.HBMEfficiency
+	gemmMem := s.weights * touched / bw
+	gemmCmp := b * 2 * s.nAct / (s.r * s.x.peakFlops * s.fam.DecodeComputeEfficiency * s.moe)
+	// Phase 2, attention: each sequence reads its KV cache (roofline
+	// against the attention FLOPs). The phases run one after the other.
+	h := float64(s.arch.Hidden)
+	attnMem := b * s.kvTok * s.ctxAvg / bw
+	attnCmp := b * 4 * float64(s.arch.Layers) * h * s.ctxAvg / (s.r * s.x.peakFlops * s.fam.DecodeComputeEfficiency)
+	tMem = math.Max(gemmMem, 0) + attnMem
+	tCmp = gemmCmp + attnCmp
+	ip := s.m.p.Inference
+	if s.tp > 1 {
+		perAR := ip.TPAllReduceLatencyUS*1e-6 + b*h*2*2*(s.tp-1)/s.tp/s.x.linkBps
+		tComm += 2 * float64(s.arch.Layers) * perAR
+	}
+	if s.pp > 1 {
+		tComm += (s.pp - 1) * (ip.PPHopLatencyUS*1e-6 + b*h*2/s.x.nicGBps)
+	}
+	s.last = math.Max(gemmMem, gemmCmp) + math.Max(attnMem, attnCmp) + tComm
+	return
+}
+
+// iteration returns the time of one continuous-batching iteration with b
+// sequences: one decode step plus the prefills of the requests that join
+// (b / (beam·output) per step).
+func (s *stepModel) iteration(b float64) float64 {
+	s.step(b)
+	return s.last + b/(float64(s.w.BeamWidth)*float64(s.w.OutputTokens))*s.prefill
+}
+
+func (m *Model) replica(w Workload, x hw, arch Arch, l layout) replicaPerf {
+	r := l.tp * l.pp
+	rp := replicaPerf{l: l}
+	minBytes := m.inferenceMinBytes(w, arch, r, l.tp)
+	rp.minBytesPerGPU = minBytes / float64(r)
+	avail := x.usableGB * 1e9 * float64(r)
+	if minBytes > avail {
+		return rp
+	}
+	rp.fits = true
+	ip := m.p.Inference
+	s := stepModel{m: m, w: w, x: x, arch: arch, r: float64(r), tp: float64(l.tp), pp: float64(l.pp),
+		fam: m.family(x.acc), nTotal: w.ModelParamsB * 1e9, nAct: w.ActiveParamsB * 1e9}
+	s.moe = 1
+	if s.nAct < s.nTotal {
+		s.moe = ip.MoEComputeFactor
+	}
+	s.weights = s.nTotal * m.bytesPer(w.Precision)
+	s.kvTok = m.kvBytesPerToken(w, arch)
+	s.ctxAvg = float64(w.InputTokens) + float64(w.OutputTokens)/2
+	in := float64(w.InputTokens)
+	h := float64(arch.Hidden)
+	pfFlops := 2*s.nAct*in + 2*float64(arch.Layers)*h*in*in
+	s.prefill = math.Max(pfFlops/(s.r*x.peakFlops*s.fam.PrefillEfficiency*s.moe),
+		s.weights/(s.r*x.memBps*s.fam.HBMEfficiency)/ip.PrefillBatchSequences)
+
+	beam := w.BeamWidth
+	perReq := s.kvTok * float64(w.InputTokens+w.OutputTokens*beam)
+	bMem := int((avail-minBytes)/perReq+1) * beam
+	bMax := min(bMem, ip.MaxBatch)
+	bMax -= bMax % beam
+	if bMax < beam {
+		bMax = beam
+	}
+	rp.kvBound = bMem <= ip.MaxBatch
+
+	ok := func(b int) (bool, float64, float64) {
+		it := s.iteration(float64(b))
+		ttft := s.prefill + it
+		good := true
+		if w.MaxTPOTMs > 0 && it*1e3 > w.MaxTPOTMs*ip.LatencyLimitHeadroom {
+			good = false
+		}
+		if w.MaxTTFTMs > 0 && ttft*1e3 > w.MaxTTFTMs*ip.LatencyLimitHeadroom {
+			good = false
+		}
+		return good, it, ttft
+	}
+	b := bMax
+	if good, _, _ := ok(bMax); !good {
+		rp.latencyBound = true
+		rp.kvBound = false
+		lo, hi := 1, bMax/beam // in requests; lo feasible?
+		if g, _, _ := ok(beam); !g {
+			rp.latencyImpossible = true
+			b = beam
+		} else {
+			for hi-lo > 1 {
+				mid := (lo + hi) / 2
+				if g, _, _ := ok(mid * beam); g {
+					lo = mid
+				} else {
+					hi = mid
+				}
+			}
+			b = lo * beam
+		}
+	}
+	_, it, ttft := ok(b)
+	rp.batch = b
+	rp.tpot, rp.ttft = it, ttft
+	rp.tMem, rp.tCmp, rp.tComm = s.step(float64(b))
+	rp.tokensPerS = float64(b) / float64(beam) / it
+	if rp.latencyImpossible {
+		rp.tokensPerS = 0
+	}
+	return rp
+}
+
+func (m *Model) inference(w Workload, x hw) Estimate {
+	arch := m.Architecture(w)
+	est := Estimate{UsableMemoryPerGPUGB: x.usableGB}
+	var best, smallest *replicaPerf
+	bestTotal := -1.0
+	for _, l := range m.inferenceLayouts(x, arch) {
+		rp := m.replica(w, x, arch, l)
+		if !rp.fits {
+			if smallest == nil || rp.minBytesPerGPU < smallest.minBytesPerGPU {
+				c := rp
+				smallest = &c
+			}
+			continue
+		}
+		replicas := x.gpus / (l.tp * l.pp)
+		total := float64(replicas) * rp.tokensPerS
+		if total > bestTotal*(1+1e-9) {
+			c := rp
+			best = &c
+			bestTotal = total
+		}
+	}
+	if best == nil {
+		r := smallest
+		est.MemoryPerGPUGB = r.minBytesPerGPU / 1e9
+		est.MemoryShortfallGB = est.MemoryPerGPUGB - x.usableGB
+		est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, 0
+		est.ReplicaGPUs = r.l.tp * r.l.pp
+		est.Binding = BindMemory
+		est.Explanation = fmt.Sprintf("does not fit: the %s weights and one request's KV cache need %s GB per GPU across %d× %s, %s GB more than the %s GB usable",
+			w.Precision, fmtNum(est.MemoryPerGPUGB), est.ReplicaGPUs, x.acc.ID, fmtNum(est.MemoryShortfallGB), fmtNum(x.usableGB))
+		return est
+	}
+	r := best
+	rg := r.l.tp * r.l.pp
+	est.Fits = true
+	est.MemoryPerGPUGB = r.minBytesPerGPU / 1e9
+	est.TensorParallel, est.PipelineParallel = r.l.tp, r.l.pp
+	est.ReplicaGPUs = rg
+	est.Replicas = x.gpus / rg
+	est.DataParallel = est.Replicas
+	est.GPUsUsed = est.Replicas * rg
+	est.Nodes = (est.GPUsUsed + x.gpn - 1) / x.gpn
+	est.Batch = r.batch
+	est.TokensPerSecond = bestTotal
+	est.TTFTMs = r.ttft * 1e3
+	est.TPOTMs = r.tpot * 1e3
+	// MFU of decode+prefill: model FLOPs delivered / peak.
+	flopsPerOut := 2 * w.ActiveParamsB * 1e9 * (1 + float64(w.InputTokens)/float64(w.OutputTokens))
+	est.MFU = bestTotal * flopsPerOut / (float64(est.GPUsUsed) * x.peakFlops)
+	perReplica := r.tokensPerS
+	if w.TokensPerSecond > 0 && perReplica > 0 {
+		est.ReplicasNeeded = int(math.Ceil(w.TokensPerSecond / perReplica))
+		est.MeetsTarget = est.ReplicasNeeded <= est.Replicas
+	}
+	var what string
+	switch {
+	case r.latencyImpossible:
+		est.Binding = BindLatency
+		what = "the latency limits cannot be met even with one request in flight"
+	case r.latencyBound:
+		est.Binding = BindLatency
+		what = fmt.Sprintf("batch %d limited by the latency limits", r.batch)
+	case r.tComm > math.Max(r.tMem, r.tCmp):
+		est.Binding = BindNetwork
+		what = "decode bound by tensor/pipeline-parallel communication"
+	case r.tMem >= r.tCmp:
+		est.Binding = BindHBM
+		what = "decode bound by HBM bandwidth"
+		if r.kvBound {
+			what += fmt.Sprintf(", batch %d capped by KV-cache memory", r.batch)
+		}
+	default:
+		est.Binding = BindCompute
+		what = "decode bound by compute"
+	}
+	s := fmt.Sprintf("%s; %d replica(s) of %d× %s (TP=%d, PP=%d) sustain %s output tok/s, TTFT %s ms, TPOT %s ms",
+		what, est.Replicas, rg, x.acc.ID, r.l.tp, r.l.pp, fmtInt(est.TokensPerSecond), fmtNum(est.TTFTMs), fmtNum(est.TPOTMs))
+	if w.TokensPerSecond > 0 {
+		if est.MeetsTarget {
+			s += fmt.Sprintf("; %d replica(s) meet %s tok/s", est.ReplicasNeeded, fmtInt(w.TokensPerSecond))
+		} else if est.ReplicasNeeded > 0 {
+			s += fmt.Sprintf("; %s tok/s needs %d replicas (%d GPUs)", fmtInt(w.TokensPerSecond), est.ReplicasNeeded, est.ReplicasNeeded*rg)
+		}
+	}
+	est.Explanation = s
+	return est
+}

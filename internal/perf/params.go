@@ -1,0 +1,217 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package perf
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// FamilyParams are the achieved fractions of datasheet peaks for one
+// accelerator architecture family.
+type FamilyParams struct {
+	// TrainMFU is the model-FLOPs utilisation of a large dense LLM training
+	// job on one well-connected node, as a fraction of the dense BF16 peak.
+	TrainMFU float64 `json:"train_mfu"`
+	// PrefillEfficiency is the achieved fraction of the dense peak at the
+	// serving precision while processing prompts.
+	PrefillEfficiency float64 `json:"prefill_efficiency"`
+	// DecodeComputeEfficiency is the achieved fraction of the dense peak when
+	// decode is compute bound (very large batches).
+	DecodeComputeEfficiency float64 `json:"decode_compute_efficiency"`
+	// HBMEfficiency is the achieved fraction of the datasheet memory
+	// bandwidth while streaming weights and KV cache in decode.
+	HBMEfficiency float64 `json:"hbm_efficiency"`
+}
+
+// FabricParams describe a scale-out network class.
+type FabricParams struct {
+	// LossPerNodeDoubling is the throughput lost per doubling of the node
+	// count (stragglers, synchronisation, collective latency).
+	LossPerNodeDoubling float64 `json:"loss_per_node_doubling"`
+	// Efficiency is the achieved fraction of the NIC line rate in collectives.
+	Efficiency float64 `json:"efficiency"`
+}
+
+type memoryParams struct {
+	RuntimeReserveFraction      float64 `json:"runtime_reserve_fraction"`
+	RuntimeReserveMinGB         float64 `json:"runtime_reserve_min_gb"`
+	AdamBytesPerParam           float64 `json:"adam_bytes_per_param"`
+	CheckpointBytesPerTokenHid  float64 `json:"checkpoint_bytes_per_token_hidden_layer"`
+	WorkingBytesPerTokenHidden  float64 `json:"working_bytes_per_token_hidden"`
+	Zero3GatheredLayers         float64 `json:"zero3_gathered_layers"`
+	LoRAAdapterFraction         float64 `json:"lora_adapter_fraction"`
+	AdapterStateBytesPerParam   float64 `json:"adapter_state_bytes_per_param"`
+	QLoRABitsPerParam           float64 `json:"qlora_bits_per_param"`
+	InferenceActBytesPerTokenHd float64 `json:"inference_activation_bytes_per_token_hidden"`
+	KVMinBytesPerElement        float64 `json:"kv_min_bytes_per_element"`
+}
+
+type architectureParams struct {
+	LayersPerCubeRootParam float64 `json:"layers_per_cube_root_param"`
+	MinLayers              int     `json:"min_layers"`
+	HeadDim                int     `json:"head_dim"`
+	DefaultKVHeads         int     `json:"default_kv_heads"`
+	HiddenMultiple         int     `json:"hidden_multiple"`
+}
+
+type trainingParams struct {
+	FlopsPerParamToken     float64 `json:"flops_per_param_token"`
+	LoRAFlopsPerParamToken float64 `json:"lora_flops_per_param_token"`
+	QLoRADequantOverhead   float64 `json:"qlora_dequant_overhead"`
+	SmallModelHalfParamsB  float64 `json:"small_model_half_params_b"`
+	GlobalBatchTokens      float64 `json:"global_batch_tokens"`
+	PipelineInterleave     float64 `json:"pipeline_interleave"`
+	TPCommOverlap          float64 `json:"tp_comm_overlap"`
+	TPAllReducesPerLayer   float64 `json:"tp_allreduces_per_layer_token"`
+	DPCommOverlap          float64 `json:"dp_comm_overlap"`
+	FineTuneBatchTokens    float64 `json:"fine_tuning_global_batch_tokens"`
+	Zero3TransfersPerStep  float64 `json:"zero3_transfers_per_step"`
+	MemoryPressureThresh   float64 `json:"memory_pressure_threshold"`
+	MemoryPressurePenalty  float64 `json:"memory_pressure_penalty"`
+}
+
+type networkParams struct {
+	DefaultGbpsPerGPU   float64 `json:"default_network_gbps_per_gpu"`
+	InfiniBandMinPerGPU float64 `json:"infiniband_min_gbps_per_gpu"`
+	RoCEMinPerGPU       float64 `json:"roce_min_gbps_per_gpu"`
+	ScaleUpEfficiency   float64 `json:"scale_up_efficiency"`
+	PCIeFallbackGBps    float64 `json:"pcie_fallback_gbytes_per_s"`
+}
+
+type inferenceParams struct {
+	MaxBatch              int     `json:"max_batch"`
+	LatencyLimitHeadroom  float64 `json:"latency_limit_headroom"`
+	TPAllReduceLatencyUS  float64 `json:"tp_allreduce_latency_us"`
+	PPHopLatencyUS        float64 `json:"pp_hop_latency_us"`
+	PrefillBatchSequences float64 `json:"prefill_batch_sequences"`
+	MoEComputeFactor      float64 `json:"moe_compute_factor"`
+}
+
+type goodputParams struct {
+	InterruptionsPerGPUHour  float64 `json:"interruptions_per_gpu_hour"`
+	HoursLostPerInterruption float64 `json:"hours_lost_per_interruption"`
+	CheckpointOverhead       float64 `json:"checkpoint_overhead_fraction"`
+	CheckpointMinJobHours    float64 `json:"checkpoint_min_job_hours"`
+}
+
+// Params is the parsed content of perf_model.json. Every efficiency
+// constant of the model lives here; see SOURCES.md for provenance.
+type Params struct {
+	Version               int                     `json:"version"`
+	BytesPerElement       map[string]float64      `json:"bytes_per_element"`
+	Memory                memoryParams            `json:"memory"`
+	Architecture          architectureParams      `json:"architecture"`
+	Families              map[string]FamilyParams `json:"families"`
+	FamilyAliases         map[string]string       `json:"family_aliases"`
+	LowPrecisionMFUFactor map[string]float64      `json:"low_precision_mfu_factor"`
+	Training              trainingParams          `json:"training"`
+	Fabrics               map[string]FabricParams `json:"fabrics"`
+	Network               networkParams           `json:"network"`
+	Inference             inferenceParams         `json:"inference"`
+	Goodput               goodputParams           `json:"goodput"`
+}
+
+// Model is the loaded benchmark model. It is immutable and safe for
+// concurrent use.
+type Model struct {
+	p Params
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultModel *Model
+	defaultErr   error
+)
+
+// Default returns the model with the built-in constants of
+// internal/catalog/data/perf_model.json, parsed once.
+func Default() (*Model, error) {
+	defaultOnce.Do(func() {
+		raw, err := catalog.ReadDataFile("perf_model.json")
+		if err != nil {
+			defaultErr = fmt.Errorf("perf: reading perf_model.json: %w", err)
+			return
+		}
+		defaultModel, defaultErr = Load(raw)
+	})
+	return defaultModel, defaultErr
+}
+
+// Load parses model constants in the perf_model.json format. It is exported
+// for calibration tooling and tests that vary a constant.
+func Load(raw []byte) (*Model, error) {
+	var p Params
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, fmt.Errorf("perf: parsing model constants: %w", err)
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return &Model{p: p}, nil
+}
+
+// Params returns a copy of the model constants (maps are shared; do not
+// modify them).
+func (m *Model) Params() Params { return m.p }
+
+// WithParams returns a model using the given constants, after validation.
+func WithParams(p Params) (*Model, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return &Model{p: p}, nil
+}
+
+func (p *Params) validate() error {
+	if _, ok := p.Families["default"]; !ok {
+		return fmt.Errorf("perf: model constants lack families.default")
+	}
+	for name, f := range p.Families {
+		for _, v := range []float64{f.TrainMFU, f.PrefillEfficiency, f.DecodeComputeEfficiency, f.HBMEfficiency} {
+			if !(v > 0 && v <= 1) {
+				return fmt.Errorf("perf: family %q has an efficiency outside (0, 1]", name)
+			}
+		}
+	}
+	for _, prec := range catalog.Precisions {
+		if p.BytesPerElement[prec] <= 0 {
+			return fmt.Errorf("perf: bytes_per_element lacks %q", prec)
+		}
+		if p.LowPrecisionMFUFactor[prec] <= 0 {
+			return fmt.Errorf("perf: low_precision_mfu_factor lacks %q", prec)
+		}
+	}
+	for _, f := range []catalog.Fabric{catalog.FabricInfiniBand, catalog.FabricEFA, catalog.FabricRoCE, catalog.FabricNone} {
+		if _, ok := p.Fabrics[string(f)]; !ok {
+			return fmt.Errorf("perf: fabrics lacks %q", f)
+		}
+	}
+	if p.Architecture.HeadDim <= 0 || p.Architecture.DefaultKVHeads <= 0 || p.Architecture.LayersPerCubeRootParam <= 0 {
+		return fmt.Errorf("perf: architecture constants must be positive")
+	}
+	if p.Inference.MaxBatch < 1 || p.Training.GlobalBatchTokens <= 0 {
+		return fmt.Errorf("perf: inference.max_batch and training.global_batch_tokens must be positive")
+	}
+	return nil
+}
+
+// family returns the efficiency constants for an accelerator, resolving the
+// catalog family through family_aliases and falling back to "default".
+func (m *Model) family(acc *catalog.Accelerator) FamilyParams {
+	key := strings.ToLower(acc.Family)
+	if f, ok := m.p.Families[key]; ok {
+		return f
+	}
+	if a, ok := m.p.FamilyAliases[key]; ok {
+		if f, ok := m.p.Families[a]; ok {
+			return f
+		}
+	}
+	return m.p.Families["default"]
+}
