@@ -24,6 +24,13 @@ var (
 	validPricingModels = map[PricingModel]bool{OnDemand: true, Spot: true, Reserved1Y: true, Reserved3Y: true}
 )
 
+// namedValue pairs a field name with its value so checks run in a fixed
+// order (deterministic error messages).
+type namedValue struct {
+	name string
+	v    float64
+}
+
 func fieldMust(field, cond string, got any) error {
 	return fmt.Errorf("field %q: %s, got %v", field, cond, got)
 }
@@ -69,16 +76,16 @@ func validateCloud(c *Cloud) error {
 			return fmt.Errorf("field %q: tier %d must not be negative", "egress_tiers", i)
 		}
 	}
-	for f, v := range map[string]float64{"inter_region_usd_per_gb": c.InterRegionUSDPerGB,
-		"block_storage_usd_per_gb_month": c.BlockStorageUSDPerGBMonth, "object_storage_usd_per_gb_month": c.ObjectStorageUSDPerGBMonth,
-		"spot.interruptions_per_day": c.Spot.InterruptionsPerDay, "spot.max_runtime_hours": c.Spot.MaxRuntimeHours} {
-		if v < 0 {
-			return fieldMust(f, "must be >= 0", v)
+	for _, fv := range []namedValue{{"inter_region_usd_per_gb", c.InterRegionUSDPerGB},
+		{"block_storage_usd_per_gb_month", c.BlockStorageUSDPerGBMonth}, {"object_storage_usd_per_gb_month", c.ObjectStorageUSDPerGBMonth},
+		{"spot.interruptions_per_day", c.Spot.InterruptionsPerDay}, {"spot.max_runtime_hours", c.Spot.MaxRuntimeHours}} {
+		if fv.v < 0 {
+			return fieldMust(fv.name, "must be >= 0", fv.v)
 		}
 	}
-	for f, v := range map[string]float64{"reserved_1y_discount": c.Reserved1YDiscount, "reserved_3y_discount": c.Reserved3YDiscount} {
-		if v < 0 || v >= 1 {
-			return fieldMust(f, "must be in [0, 1)", v)
+	for _, fv := range []namedValue{{"reserved_1y_discount", c.Reserved1YDiscount}, {"reserved_3y_discount", c.Reserved3YDiscount}} {
+		if fv.v < 0 || fv.v >= 1 {
+			return fieldMust(fv.name, "must be in [0, 1)", fv.v)
 		}
 	}
 	return nil
@@ -166,12 +173,12 @@ func (c *Catalog) validateOffer(o *Offer) error {
 	case o.OnDemandUSD <= 0:
 		return fieldMust("on_demand_usd", "must be > 0", o.OnDemandUSD)
 	}
-	for f, v := range map[string]float64{"spot_usd": o.SpotUSD, "reserved_1y_usd": o.Reserved1YUSD, "reserved_3y_usd": o.Reserved3YUSD} {
-		if v < 0 {
-			return fieldMust(f, "must be > 0 (or 0/absent when not sold)", v)
+	for _, fv := range []namedValue{{"spot_usd", o.SpotUSD}, {"reserved_1y_usd", o.Reserved1YUSD}, {"reserved_3y_usd", o.Reserved3YUSD}} {
+		if fv.v < 0 {
+			return fieldMust(fv.name, "must be > 0 (or 0/absent when not sold)", fv.v)
 		}
-		if v >= o.OnDemandUSD && v > 0 {
-			return fmt.Errorf("field %q: %v is not below on_demand_usd %v", f, v, o.OnDemandUSD)
+		if fv.v >= o.OnDemandUSD && fv.v > 0 {
+			return fmt.Errorf("field %q: %v is not below on_demand_usd %v", fv.name, fv.v, o.OnDemandUSD)
 		}
 	}
 	if o.Currency == "" {
