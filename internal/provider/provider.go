@@ -83,10 +83,15 @@ func (p *gpuProvider) Metadata(_ context.Context, _ provider.MetadataRequest, re
 }
 
 func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	desc := "The `gpu` provider chooses, costs and describes GPU infrastructure across clouds. " +
+		"It calls no cloud API: every answer comes from a built-in, dated catalog (optionally overlaid with `catalog_file`) " +
+		"and a calibrated benchmark model, so `terraform plan` is offline and deterministic. All arguments are optional."
+	if cat, err := p.builtin(); err == nil {
+		desc += fmt.Sprintf("\n\nThis version's built-in catalog is dated **%s** (%d clouds, %d accelerators, %d priced offers).",
+			cat.Date.Format(time.DateOnly), len(cat.Clouds), len(cat.Accelerators), len(cat.Offers))
+	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The `gpu` provider chooses, costs and describes GPU infrastructure across clouds. " +
-			"It calls no cloud API: every answer comes from a built-in, dated catalog (optionally overlaid with `catalog_file`) " +
-			"and a calibrated benchmark model, so `terraform plan` is offline and deterministic. All arguments are optional.",
+		MarkdownDescription: desc,
 		Attributes: map[string]schema.Attribute{
 			"catalog_file": schema.StringAttribute{
 				Optional: true,
@@ -105,7 +110,6 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				ElementType: types.Float64Type,
 				MarkdownDescription: "Fraction off list price per cloud, for enterprise agreements: `{ aws = 0.12 }` takes 12 % off every AWS price. " +
 					"Each value must be in [0, 1).",
-				Validators: nil,
 			},
 			"carbon_price_usd_per_tonne": schema.Float64Attribute{
 				Optional:            true,
@@ -206,18 +210,24 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 }
 
 func (p *gpuProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		NewClusterSpecResource,
+	}
 }
 
 func (p *gpuProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewOffersDataSource,
 		NewAcceleratorsDataSource,
+		NewTCODataSource,
 	}
 }
 
 func (p *gpuProvider) Functions(_ context.Context) []func() function.Function {
-	return []func() function.Function{}
+	return []func() function.Function{
+		NewHourlyPriceUSDFunction,
+		NewInstanceTypeFunction,
+	}
 }
 
 func quoteList(ss []string) string {

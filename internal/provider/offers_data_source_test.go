@@ -1,0 +1,143 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+func TestAccOffersDataSource(t *testing.T) {
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p5, ok := cat.Offer("aws", "p5.48xlarge", "us-east-1")
+	if !ok {
+		t.Fatal("catalog lacks aws p5.48xlarge in us-east-1")
+	}
+	// Expected counts come from the catalog, computed independently of the
+	// data source's filter code.
+	countAWSH100 := 0
+	for _, o := range cat.Offers {
+		if o.Cloud == "aws" && o.Accelerator == "H100" && o.GPUs >= 8 {
+			countAWSH100++
+		}
+	}
+
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: `
+data "gpu_offers" "p5" {
+  clouds       = ["aws"]
+  regions      = ["us-east-1"]
+  accelerators = ["h100-sxm"]
+  min_gpus     = 8
+}
+data "gpu_offers" "aws_h100" {
+  clouds       = ["aws"]
+  accelerators = ["H100"]
+  min_gpus     = 8
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.gpu_offers.p5", tfjsonpath.New("offers"), knownvalue.ListPartial(map[int]knownvalue.Check{
+						0: knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"cloud":           knownvalue.StringExact("aws"),
+							"region":          knownvalue.StringExact("us-east-1"),
+							"instance_type":   knownvalue.StringExact(p5.InstanceType),
+							"accelerator":     knownvalue.StringExact("H100"),
+							"gpus":            knownvalue.Int64Exact(8),
+							"gpu_memory_gb":   knownvalue.Float64Exact(640),
+							"vcpus":           knownvalue.Int64Exact(192),
+							"memory_gb":       knownvalue.Float64Exact(p5.MemoryGB),
+							"network_gbps":    knownvalue.Float64Exact(3200),
+							"on_demand_usd":   knownvalue.Float64Exact(55.04),
+							"spot_usd":        priceCheck(p5.SpotUSD),
+							"reserved_1y_usd": priceCheck(p5.Reserved1YUSD),
+							"reserved_3y_usd": priceCheck(p5.Reserved3YUSD),
+						}),
+					})),
+					statecheck.ExpectKnownValue("data.gpu_offers.aws_h100", tfjsonpath.New("offers"), knownvalue.ListSizeExact(countAWSH100)),
+				},
+			},
+			{
+				Config:      `data "gpu_offers" "bad" { clouds = ["amazon"] }`,
+				ExpectError: regexp.MustCompile(`(?s)Unknown cloud.*clouds\[0\] = "amazon"`),
+			},
+			{
+				Config:      `data "gpu_offers" "bad" { regions = ["us-east-9"] }`,
+				ExpectError: regexp.MustCompile(`(?s)Unknown region.*regions\[0\] = "us-east-9".*Closest: .*"us-east-1"`),
+			},
+			{
+				Config:      `data "gpu_offers" "bad" { min_gpus = 0 }`,
+				ExpectError: regexp.MustCompile(`(?s)min_gpus.*at least 1`),
+			},
+			{
+				// Provider-level discounts apply to every price.
+				Config: `
+provider "gpu" {
+  discounts = { aws = 0.25 }
+}
+data "gpu_offers" "p5" {
+  clouds        = ["aws"]
+  regions       = ["us-east-1"]
+  accelerators  = ["H100"]
+  min_gpus      = 8
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.gpu_offers.p5", tfjsonpath.New("offers").AtSliceIndex(0).AtMapKey("on_demand_usd"),
+						knownvalue.Float64Exact(41.28)), // 55.04 × (1 − 0.25)
+				},
+			},
+			{
+				// Provider-level allow-list: gcp is excluded even when asked for.
+				Config: `
+provider "gpu" {
+  clouds = ["aws"]
+}
+data "gpu_offers" "gcp" {
+  clouds = ["gcp"]
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.gpu_offers.gcp", tfjsonpath.New("offers"), knownvalue.ListSizeExact(0)),
+				},
+			},
+			{
+				Config: `
+data "gpu_offers" "big" {
+  min_gpu_memory_gb = 141
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.gpu_offers.big", tfjsonpath.New("offers"), everyOffer(func(o map[string]any) error {
+						gpus, _ := o["gpus"].(float64)
+						mem, _ := o["gpu_memory_gb"].(float64)
+						if gpus == 0 || mem/gpus < 141 {
+							return fmt.Errorf("offer %v/%v has %v GB per GPU", o["cloud"], o["instance_type"], mem/gpus)
+						}
+						return nil
+					})),
+				},
+			},
+		},
+	})
+}
+
+// priceCheck expects the rounded catalog price, or null when not sold.
+func priceCheck(v float64) knownvalue.Check {
+	if v <= 0 {
+		return knownvalue.Null()
+	}
+	return knownvalue.Float64Exact(math.Round(v*1e4) / 1e4)
+}
