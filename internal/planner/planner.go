@@ -54,13 +54,33 @@ type offerInfo struct {
 	// sold lists the pricing models the offer is sold under, canonical order.
 	sold      []catalog.PricingModel
 	memPerGPU float64
+	// Pricing coefficients, from the cost model (see price in recommend.go
+	// and TestPricingMatchesCostModel): list price per pricing model
+	// (index pmIndex), spot billed hours per useful hour, energy per node
+	// running hour per workload kind (index kindIndex), kg CO2e per kWh.
+	price      [4]float64
+	spotFactor float64
+	kwhPerHour [3]float64
+	kgPerKWh   float64
+}
+
+// kindIndex maps a workload kind to its slot in offerInfo.kwhPerHour.
+func kindIndex(kind string) int {
+	switch kind {
+	case KindFineTuning:
+		return 1
+	case KindInference:
+		return 2
+	}
+	return 0
 }
 
 // hwGroup is one distinct hardware shape: offers of the same instance type
 // in different regions (and identical instances of different clouds) share
 // the benchmark estimates.
 type hwGroup struct {
-	hw Hardware
+	hw  Hardware
+	fam int // index of the (accelerator, GPUs per node) family
 }
 
 // Planner ranks the offers of one catalog. Build it once per catalog with
@@ -75,6 +95,9 @@ type Planner struct {
 	regionClouds                          map[string][]string // region ID -> clouds having it
 	geos                                  map[string]bool
 	date                                  string
+	families                              int
+	hoursPerMonth                         float64
+	termHours                             [4]float64 // per pmIndex; 0 = no commitment
 }
 
 // New precomputes the planner's view of a catalog: offers sorted in the
@@ -90,7 +113,10 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 			return nil, err
 		}
 	}
-	p := &Planner{cat: cat, cost: cm, regionClouds: map[string][]string{}, geos: map[string]bool{}}
+	p := &Planner{cat: cat, cost: cm, regionClouds: map[string][]string{}, geos: map[string]bool{}, hoursPerMonth: cm.HoursPerMonth}
+	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
+		p.termHours[pmIndex(pm)] = cm.TermMonths[pm] * cm.HoursPerMonth
+	}
 	if !cat.Date.IsZero() {
 		p.date = cat.Date.Format("2006-01-02")
 	}
@@ -101,6 +127,7 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 		fab  catalog.Fabric
 	}
 	groupOf := map[gkey]int{}
+	famOf := map[gkey]int{}
 	for _, o := range cat.Offers {
 		if o == nil || o.GPUs <= 0 {
 			continue
@@ -128,19 +155,44 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 			oi.comp |= compHIPAA
 		}
 		oi.sold = cost.OfferedModels(o)
+		if len(oi.sold) == 0 {
+			continue
+		}
 		oi.memPerGPU = o.GPUMemoryGB / float64(o.GPUs)
+		for _, pm := range oi.sold {
+			oi.price[pmIndex(pm)], _ = o.Price(pm)
+		}
+		oi.spotFactor = cm.SpotRiskFactor(oi.cloud)
+		for k, kind := range []string{KindTraining, KindFineTuning, KindInference} {
+			jr, err := cm.JobCost(cost.JobInput{Offer: o, Cloud: oi.cloud, Region: oi.region, Accelerator: oi.accel,
+				Nodes: 1, Hours: 1, PricingModel: oi.sold[0], Workload: kind})
+			if err != nil {
+				return nil, err
+			}
+			oi.kwhPerHour[k] = jr.EnergyKWh
+		}
+		if oi.region != nil && oi.region.GridGCO2ePerKWh > 0 {
+			oi.kgPerKWh = oi.region.GridGCO2ePerKWh / 1000
+		}
 		k := gkey{oi.accel.ID, o.GPUs, o.NetworkGbps, o.Fabric}
 		g, ok := groupOf[k]
 		if !ok {
 			g = len(p.groups)
 			groupOf[k] = g
-			p.groups = append(p.groups, hwGroup{hw: Hardware{
+			fk := gkey{acc: oi.accel.ID, gpn: o.GPUs}
+			fam, ok := famOf[fk]
+			if !ok {
+				fam = len(famOf)
+				famOf[fk] = fam
+			}
+			p.groups = append(p.groups, hwGroup{fam: fam, hw: Hardware{
 				Accelerator: oi.accel, GPUsPerNode: o.GPUs, Nodes: 1, NetworkGbps: o.NetworkGbps, Fabric: o.Fabric,
 			}})
 		}
 		oi.group = g
 		p.offers = append(p.offers, oi)
 	}
+	p.families = len(famOf)
 	sort.SliceStable(p.offers, func(i, j int) bool {
 		a, b := p.offers[i].o, p.offers[j].o
 		if a.Cloud != b.Cloud {

@@ -24,29 +24,36 @@ func RoundHours(v float64) float64 { return math.Round(v*100) / 100 }
 func RoundRatio(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 // score returns the objective value of a candidate (lower is better).
-func (r *run) score(c *Candidate, mins *[3]float64) float64 {
+func (r *run) score(c *lite, mins *[4]float64) float64 {
 	switch r.req.Objective {
 	case ObjectiveTime:
 		if r.inf {
-			return roundTo(c.TPOTMs, 0.01)
+			return roundTo(c.opt.est.TPOTMs, 0.01)
 		}
-		return RoundHours(c.EstimatedHours)
+		return RoundHours(c.hours)
 	case ObjectiveCarbon:
-		return RoundUSD(c.EstimatedCO2eKg)
+		if !c.co2Known {
+			return math.Inf(1) // unknown carbon ranks after every known figure
+		}
+		return RoundUSD(c.co2)
 	case ObjectiveBalanced:
 		w := BalancedWeights
-		return RoundRatio(w.Cost*ratio(c.EstimatedCostUSD, mins[0]) +
-			w.Time*ratio(r.timeOf(c), mins[1]) + w.Carbon*ratio(c.EstimatedCO2eKg, mins[2]))
+		co2 := c.co2
+		if !c.co2Known {
+			co2 = mins[3] // unknown carbon counts as the worst known figure
+		}
+		return RoundRatio(w.Cost*ratio(c.cost, mins[0]) +
+			w.Time*ratio(r.timeOf(c), mins[1]) + w.Carbon*ratio(co2, mins[2]))
 	}
-	return RoundUSD(c.EstimatedCostUSD)
+	return RoundUSD(c.cost)
 }
 
 // timeOf is the time axis: hours for jobs, time per output token for serving.
-func (r *run) timeOf(c *Candidate) float64 {
+func (r *run) timeOf(c *lite) float64 {
 	if r.inf {
-		return c.TPOTMs
+		return c.opt.est.TPOTMs
 	}
-	return c.EstimatedHours
+	return c.hours
 }
 
 // ratio is v / best, 1 when both are 0 (an axis nobody can improve on, such
@@ -61,24 +68,31 @@ func ratio(v, best float64) float64 {
 // nodes, pricing model), so keeping the first of equal scores is the
 // documented tie-break.
 func (r *run) rank() []Candidate {
-	var mins [3]float64
+	// mins: best cost, time and known CO2e, and the worst known CO2e.
+	var mins [4]float64
 	if r.req.Objective == ObjectiveBalanced {
-		mins = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+		mins = [4]float64{math.Inf(1), math.Inf(1), math.Inf(1), 0}
 		for i := range r.cand {
 			c := &r.cand[i]
-			mins[0] = math.Min(mins[0], c.EstimatedCostUSD)
+			mins[0] = math.Min(mins[0], c.cost)
 			mins[1] = math.Min(mins[1], r.timeOf(c))
-			mins[2] = math.Min(mins[2], c.EstimatedCO2eKg)
+			if c.co2Known {
+				mins[2] = math.Min(mins[2], c.co2)
+				mins[3] = math.Max(mins[3], c.co2)
+			}
+		}
+		if math.IsInf(mins[2], 1) { // nobody's carbon is known: the axis drops out
+			mins[2], mins[3] = 0, 0
 		}
 	}
 	top := r.req.Top
 	idx := make([]int, 0, top+1)
 	for i := range r.cand {
 		c := &r.cand[i]
-		c.Score = r.score(c, &mins)
-		// Insert after every index with a score <= c.Score.
+		c.score = r.score(c, &mins)
+		// Insert after every index with a score <= c.score.
 		pos := len(idx)
-		for pos > 0 && r.cand[idx[pos-1]].Score > c.Score {
+		for pos > 0 && r.cand[idx[pos-1]].score > c.score {
 			pos--
 		}
 		if pos >= top {
@@ -93,7 +107,7 @@ func (r *run) rank() []Candidate {
 	}
 	out := make([]Candidate, len(idx))
 	for k, i := range idx {
-		out[k] = r.cand[i]
+		out[k] = r.candidate(&r.cand[i])
 	}
 	for k := range out {
 		out[k].Explanation = r.explain(out, k)
@@ -141,13 +155,13 @@ func (r *run) explain(out []Candidate, k int) string {
 	if r.inf {
 		fmt.Fprintf(&b, "%s bound by %s; ", decodeOrPrefill(bound), bound)
 		gpr := c.TotalGPUs / max(1, c.Replicas)
-		if gpr >= 1 && c.Replicas > 1 {
+		if c.Replicas > 1 {
 			fmt.Fprintf(&b, "%s replicas of %d× %s", thousands(float64(c.Replicas), 0), gpr, c.Accelerator)
 		} else {
-			fmt.Fprintf(&b, "1 replica on %d× %s", c.TotalGPUs, c.Accelerator)
+			fmt.Fprintf(&b, "1 replica of %d× %s", gpr, c.Accelerator)
 		}
-		fmt.Fprintf(&b, " on %d× %s meet %s tok/s (capacity %s tok/s, %s ms per output token)",
-			c.Nodes, c.InstanceType, thousands(r.req.Workload.TokensPerSecond, 0), thousands(c.TokensPerSecond, 0), trimFloat(c.TPOTMs, 1))
+		fmt.Fprintf(&b, " (%d× %s) serve %s tok/s against a %s tok/s target at %s ms per output token",
+			c.Nodes, c.InstanceType, thousands(c.TokensPerSecond, 0), thousands(r.req.Workload.TokensPerSecond, 0), trimFloat(c.TPOTMs, 1))
 	} else {
 		fmt.Fprintf(&b, "bound by %s; %d× %s", bound, c.TotalGPUs, c.Accelerator)
 		if c.Nodes > 1 {
@@ -160,8 +174,17 @@ func (r *run) explain(out []Candidate, k int) string {
 		} else {
 			fmt.Fprintf(&b, " finish in %s h", thousands(c.EstimatedHours, 1))
 		}
-		if c.offer != nil && c.PricingModel == catalog.Spot {
-			fmt.Fprintf(&b, " including spot rework (×%s)", trimFloat(r.p.cost.SpotRiskFactor(c.offer.cloud), 3))
+	}
+	if c.offer != nil && c.PricingModel == catalog.Spot {
+		if f := r.p.cost.SpotRiskFactor(c.offer.cloud); f >= 1.0005 {
+			fmt.Fprintf(&b, ", spot hours risk-adjusted ×%s for interruptions", trimFloat(f, 3))
+		}
+	}
+	if !c.CO2eKnown && c.offer != nil {
+		if c.offer.accel.TDPWatts <= 0 {
+			fmt.Fprintf(&b, ", CO2e unknown (no power figure for %s in the catalog)", c.Accelerator)
+		} else {
+			fmt.Fprintf(&b, ", CO2e unknown (no grid intensity for %s in the catalog)", c.Region)
 		}
 	}
 	if c.PricingModel == catalog.Reserved1Y || c.PricingModel == catalog.Reserved3Y {
@@ -203,6 +226,9 @@ func (r *run) rankPhrase(out []Candidate, k int) string {
 		}
 	case ObjectiveCarbon:
 		diff = thousands(c.EstimatedCO2eKg-best.EstimatedCO2eKg, 2) + " kg CO2e more than the best"
+		if !c.CO2eKnown {
+			diff = "ranked after every candidate of known CO2e"
+		}
 	default:
 		diff = "score " + trimFloat(c.Score, 4) + " vs " + trimFloat(best.Score, 4)
 	}
@@ -243,10 +269,12 @@ func trimFloat(v float64, decimals int) string {
 
 // ---- no candidate ----
 
-func describe(c *Candidate) string {
-	if c.Cloud == "" {
-		return fmt.Sprintf("%d× %s (%d nodes of %d)", c.TotalGPUs, c.Accelerator, c.Nodes, c.GPUsPerNode)
+// describe names the candidate of a nearest miss.
+func (r *run) describe(m *miss) string {
+	if m.hw != nil {
+		return fmt.Sprintf("%d× %s (%d node%s of %d)", m.n*m.hw.GPUsPerNode, m.hw.Accelerator.ID, m.n, plural(m.n), m.hw.GPUsPerNode)
 	}
+	c := r.candidate(&m.c)
 	return fmt.Sprintf("%d× %s on %s %s in %s (%s, %d node%s)", c.TotalGPUs, c.Accelerator, c.Cloud, c.InstanceType, c.Region,
 		c.PricingModel, c.Nodes, plural(c.Nodes))
 }
@@ -315,7 +343,7 @@ func (r *run) noCandidate() error {
 			if l.reason == ReasonDeadline {
 				val = thousands(l.m.v, 1)
 			}
-			msg := fmt.Sprintf("%s = %s: "+l.what+".", l.reason, trimFloat(l.limit, 2), describe(&l.m.c), val)
+			msg := fmt.Sprintf("%s = %s: "+l.what+".", l.reason, trimFloat(l.limit, 2), r.describe(l.m), val)
 			if l.m.v > l.limit {
 				return set(l.reason, msg)
 			}
@@ -350,14 +378,14 @@ func (r *run) noCandidate() error {
 		if binding == ReasonMaxNodes {
 			lim, unit = c.MaxNodes, "nodes"
 		}
-		msg = fmt.Sprintf("%s = %d: the smallest deployment that holds the workload, %s, is larger.", binding, lim, describe(&r.mSize.c))
+		msg = fmt.Sprintf("%s = %d: the smallest deployment that holds the workload, %s, is larger.", binding, lim, r.describe(&r.mSize))
 		if !r.mSize.set {
 			msg = fmt.Sprintf("%s = %d: no allowed offer holds the workload within %d %s.", binding, lim, lim, unit)
 		}
 	case ReasonLatency:
 		msg = "no allowed accelerator meets the workload's latency limits"
 		if r.mTPOT.set {
-			msg += fmt.Sprintf(": the lowest time per output token is %s ms on %s", trimFloat(r.mTPOT.v, 2), describe(&r.mTPOT.c))
+			msg += fmt.Sprintf(": the lowest time per output token is %s ms on %s", trimFloat(r.mTPOT.v, 2), r.describe(&r.mTPOT))
 		}
 		msg += "."
 	case ReasonDoesNotFit:

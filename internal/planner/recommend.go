@@ -6,9 +6,10 @@ package planner
 import (
 	"errors"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
-	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 )
 
 // filters is a request compiled for the hot loop.
@@ -49,17 +50,41 @@ func setOf(ss []string, norm func(string) string) map[string]bool {
 	return m
 }
 
+// lite is a feasible candidate in the hot loop: numbers and references
+// only. Full Candidates are built for the top N and the nearest misses.
+type lite struct {
+	oi       *offerInfo
+	opt      *option
+	pm       catalog.PricingModel
+	co2Known bool
+	hourly   float64 // all nodes, after discount
+	hours    float64 // wall-clock (spot: with rework); inference: hours per month
+	cost     float64 // job total (inference: per month), with the carbon cost
+	co2      float64 // kg (inference: per month)
+	carbon   float64 // carbon cost USD
+	score    float64
+}
+
 // miss remembers the best value of a metric among physically feasible
 // candidates, for the "nearest miss" of a no-candidate error.
 type miss struct {
 	set bool
 	v   float64
-	c   Candidate
+	c   lite
+	hw  *Hardware // for misses without an offer (max_nodes, max_gpus, latency)
+	n   int       // nodes, with hw
+	e   Estimate  // with hw
 }
 
-func (m *miss) offer(v float64, c *Candidate) {
+func (m *miss) offer(v float64, c *lite) {
 	if !m.set || v < m.v {
 		m.set, m.v, m.c = true, v, *c
+	}
+}
+
+func (m *miss) offerHW(v float64, hw Hardware, nodes int, e Estimate) {
+	if !m.set || v < m.v {
+		m.set, m.v, m.hw, m.n, m.e = true, v, &hw, nodes, e
 	}
 }
 
@@ -69,16 +94,73 @@ type run struct {
 	f    filters
 	gr   []groupResult
 	inf  bool
+	kind int
 	hpm  float64 // hours per month
 	hzn  float64 // inference pricing horizon in months
-	cand []Candidate
+	cand []lite
 	rej  [32]int
-	// nearest misses by metric: hourly, hours, total, co2e; and the
-	// smallest deployment refused by max_nodes / max_gpus.
+	// nearest misses by metric: hourly, hours, total, co2e, time per output
+	// token; and the smallest deployment refused by max_nodes / max_gpus.
 	mHourly, mHours, mTotal, mCO2, mTPOT miss
 	mSize                                miss
 	physOK                               int // (offer, pm) pairs that passed physics
+
+	phys   []physics // one per worker
+	needed []bool    // per group: some offer of it passed the offer-level filters
 }
+
+// physics evaluates hardware groups for one worker. Groups of the same
+// accelerator and node size (a family) always go to the same worker, so
+// the memo is per worker.
+type physics struct {
+	r *run
+	// Per-request memo of the benchmark model: instances of the same
+	// accelerator and size share estimates across clouds, and a single node
+	// does not use the scale-out network, so one-node estimates are keyed
+	// without it (TestSingleNodeEstimateIgnoresNetwork guards this).
+	est    map[estKey]estVal
+	minGPU map[estKey]int
+	// nearest misses found while evaluating physics.
+	mSize, mTPOT miss
+}
+
+type estKey struct {
+	acc   *catalog.Accelerator
+	gpn   int
+	nodes int
+	gbps  float64
+	fab   catalog.Fabric
+}
+
+type estVal struct {
+	e   Estimate
+	err error
+}
+
+func (r *physics) estimate(hw Hardware) (Estimate, error) {
+	k := estKey{acc: hw.Accelerator, gpn: hw.GPUsPerNode, nodes: hw.Nodes}
+	if hw.Nodes > 1 {
+		k.gbps, k.fab = hw.NetworkGbps, hw.Fabric
+	}
+	if v, ok := r.est[k]; ok {
+		return v.e, v.err
+	}
+	e, err := r.r.req.Estimator.Estimate(hw)
+	r.est[k] = estVal{e, err}
+	return e, err
+}
+
+func (r *physics) minGPUs(acc *catalog.Accelerator, gpn int) int {
+	k := estKey{acc: acc, gpn: gpn}
+	if v, ok := r.minGPU[k]; ok {
+		return v
+	}
+	n := r.r.req.Estimator.MinGPUs(acc, gpn)
+	r.minGPU[k] = n
+	return n
+}
+
+var scratch = sync.Pool{New: func() any { return &run{} }}
 
 // Recommend ranks every candidate for the request. It returns InputErrors
 // for bad input and *NoCandidateError when nothing survives the filters.
@@ -95,14 +177,23 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 	if req.Top == 0 {
 		req.Top = DefaultTop
 	}
-	r := &run{p: p, req: &req, gr: make([]groupResult, len(p.groups)), inf: req.Workload.Kind == KindInference}
-	r.hpm = p.cost.HoursPerMonth
-	r.hzn = p.cost.TermMonths[catalog.Reserved1Y]
-	if r.hzn <= 0 {
-		r.hzn = 12
+	r := scratch.Get().(*run)
+	defer scratch.Put(r)
+	cand, gr, phys, needed := r.cand[:0], r.gr[:0], r.phys, r.needed
+	*r = run{p: p, req: &req, cand: cand, phys: phys,
+		inf: req.Workload.Kind == KindInference, kind: kindIndex(req.Workload.Kind)}
+	if cap(gr) < len(p.groups) {
+		gr = make([]groupResult, len(p.groups))
+		needed = make([]bool, len(p.groups))
 	}
+	r.gr, r.needed = gr[:len(p.groups)], needed[:len(p.groups)]
+	for i := range r.gr {
+		r.gr[i] = groupResult{options: r.gr[i].options[:0]}
+		r.needed[i] = false
+	}
+	r.hpm = p.hoursPerMonth
+	r.hzn = p.termHours[pmIndex(catalog.Reserved1Y)] / p.hoursPerMonth
 	r.compile()
-	r.cand = make([]Candidate, 0, 256)
 	r.scan()
 	if len(r.cand) == 0 {
 		return nil, r.noCandidate()
@@ -175,7 +266,24 @@ func (r *run) offerReason(oi *offerInfo) string {
 
 func (r *run) reject(reason string, n int) { r.rej[reasonIndex(reason)] += n }
 
+// scan runs the filters over every offer. Phase 1 finds the hardware
+// groups some offer needs; phase 2 evaluates their physics, in parallel
+// over families; phase 3 prices and filters every candidate in tie-break
+// order.
 func (r *run) scan() {
+	for i := range r.p.offers {
+		oi := &r.p.offers[i]
+		if r.needed[oi.group] || r.offerReason(oi) != "" {
+			continue
+		}
+		for _, pm := range oi.sold {
+			if r.f.pms[pmIndex(pm)] {
+				r.needed[oi.group] = true
+				break
+			}
+		}
+	}
+	r.physicsAll()
 	for i := range r.p.offers {
 		oi := &r.p.offers[i]
 		if reason := r.offerReason(oi); reason != "" {
@@ -195,7 +303,7 @@ func (r *run) scan() {
 		if nAllowed == 0 {
 			continue
 		}
-		g := r.group(oi.group)
+		g := &r.gr[oi.group]
 		if len(g.options) == 0 {
 			r.reject(g.reason, nAllowed)
 			continue
@@ -211,6 +319,7 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	c := &r.req.Constraints
 	var worst [4]int // per pricing model: furthest reason index reached by a failing node count
 	var ok [4]bool
+	disc := 1 - r.req.Discounts[oi.o.Cloud]
 	for oIdx := range g.options {
 		opt := &g.options[oIdx]
 		for _, pm := range oi.sold {
@@ -218,28 +327,30 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 			if !r.f.pms[pi] {
 				continue
 			}
-			cand, err := r.price(oi, opt, pm)
-			if err != nil {
+			l := r.price(oi, opt, pm, pi, disc)
+			if !finite(l.cost) || !finite(l.hours) || !finite(l.co2) {
 				worst[pi] = max(worst[pi], reasonIndex(ReasonEstimateFailed))
 				continue
 			}
-			r.mHourly.offer(cand.HourlyCostUSD, &cand)
-			r.mTotal.offer(cand.EstimatedCostUSD, &cand)
-			r.mCO2.offer(cand.EstimatedCO2eKg, &cand)
+			r.mHourly.offer(l.hourly, &l)
+			r.mTotal.offer(l.cost, &l)
+			if l.co2Known {
+				r.mCO2.offer(l.co2, &l)
+			}
 			if r.inf {
-				r.mTPOT.offer(cand.TPOTMs, &cand)
+				r.mTPOT.offer(opt.est.TPOTMs, &l)
 			} else {
-				r.mHours.offer(cand.EstimatedHours, &cand)
+				r.mHours.offer(l.hours, &l)
 			}
 			reason := ""
 			switch {
-			case c.MaxHourlyCostUSD > 0 && cand.HourlyCostUSD > c.MaxHourlyCostUSD:
+			case c.MaxHourlyCostUSD > 0 && l.hourly > c.MaxHourlyCostUSD:
 				reason = ReasonMaxHourlyCost
-			case !r.inf && c.DeadlineHours > 0 && cand.EstimatedHours > c.DeadlineHours:
+			case !r.inf && c.DeadlineHours > 0 && l.hours > c.DeadlineHours:
 				reason = ReasonDeadline
-			case c.MaxTotalCostUSD > 0 && cand.EstimatedCostUSD > c.MaxTotalCostUSD:
+			case c.MaxTotalCostUSD > 0 && l.cost > c.MaxTotalCostUSD:
 				reason = ReasonMaxTotalCost
-			case c.MaxCO2eKg > 0 && cand.EstimatedCO2eKg > c.MaxCO2eKg:
+			case c.MaxCO2eKg > 0 && (!l.co2Known || l.co2 > c.MaxCO2eKg):
 				reason = ReasonMaxCO2e
 			}
 			if reason != "" {
@@ -247,7 +358,7 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 				continue
 			}
 			ok[pi] = true
-			r.cand = append(r.cand, cand)
+			r.cand = append(r.cand, l)
 		}
 	}
 	for _, pm := range oi.sold {
@@ -258,77 +369,149 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	}
 }
 
-// price builds the candidate of one offer, node count and pricing model.
-func (r *run) price(oi *offerInfo, opt *option, pm catalog.PricingModel) (Candidate, error) {
+// ceilTolerance keeps 24.000000001 months at 2 one-year terms, as the cost
+// model does.
+const ceilTolerance = 1e-9
+
+// price applies the cost model (cost.Model.JobCost) to one candidate with
+// the offer's precomputed coefficients; TestPricingMatchesCostModel keeps
+// the two identical. Training and fine-tuning are priced for the job's
+// hours. Inference is priced over the shortest commitment term (12 months)
+// and reported per month, so a reservation is billed its whole term and a
+// 3-year one costs three times its hourly rate.
+func (r *run) price(oi *offerInfo, opt *option, pm catalog.PricingModel, pi int, disc float64) lite {
 	hours := opt.est.Hours
-	months := 0.0
 	if r.inf {
-		// Serving is priced over the shortest commitment term and reported
-		// per month, so a reservation is billed its whole term.
-		months = r.hzn
-		hours = r.hpm * months
+		hours = r.hpm * r.hzn
 	}
-	in := cost.JobInput{
-		Offer: oi.o, Cloud: oi.cloud, Region: oi.region, Accelerator: oi.accel,
-		Nodes: opt.nodes, Hours: hours, PricingModel: pm,
-		Discount: r.req.Discounts[oi.o.Cloud], Workload: r.req.Workload.Kind,
-		CarbonPriceUSDPerTonne: r.req.CarbonPriceUSDPerTonne,
+	nodes := float64(opt.nodes)
+	hourly := oi.price[pi] * disc
+	billed, running := hours, hours
+	switch pm {
+	case catalog.Spot:
+		billed = hours * oi.spotFactor
+		running = billed
+	case catalog.Reserved1Y, catalog.Reserved3Y:
+		term := r.p.termHours[pi]
+		billed = math.Max(1, math.Ceil(hours/term-ceilTolerance)) * term
 	}
-	jr, err := r.p.cost.JobCost(in)
-	if err != nil {
-		return Candidate{}, err
+	l := lite{oi: oi, opt: opt, pm: pm, hourly: hourly * nodes, hours: running}
+	energy := nodes * running * oi.kwhPerHour[r.kind]
+	l.co2 = energy * oi.kgPerKWh
+	l.co2Known = energy > 0 && oi.kgPerKWh > 0
+	l.carbon = l.co2 / 1000 * r.req.CarbonPriceUSDPerTonne
+	l.cost = nodes*billed*hourly + l.carbon
+	if r.inf {
+		l.hours = r.hpm
+		l.cost /= r.hzn
+		l.co2 /= r.hzn
+		l.carbon /= r.hzn
 	}
-	c := Candidate{
+	return l
+}
+
+// candidate expands a lite candidate.
+func (r *run) candidate(l *lite) Candidate {
+	oi, opt := l.oi, l.opt
+	return Candidate{
 		Cloud: oi.o.Cloud, Region: oi.o.Region, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
-		GPUsPerNode: oi.o.GPUs, Nodes: opt.nodes, TotalGPUs: opt.nodes * oi.o.GPUs, PricingModel: pm,
-		HourlyCostUSD:    jr.HourlyUSD * float64(opt.nodes),
-		EstimatedHours:   jr.RunningHours,
-		EstimatedCostUSD: jr.ComputeUSD + jr.CarbonCostUSD,
-		EstimatedCO2eKg:  jr.CO2eKg,
-		CarbonCostUSD:    jr.CarbonCostUSD,
+		GPUsPerNode: oi.o.GPUs, Nodes: opt.nodes, TotalGPUs: opt.nodes * oi.o.GPUs, PricingModel: l.pm,
+		HourlyCostUSD:    l.hourly,
+		EstimatedHours:   l.hours,
+		EstimatedCostUSD: l.cost,
+		EstimatedCO2eKg:  l.co2,
+		CO2eKnown:        l.co2Known,
+		CarbonCostUSD:    l.carbon,
 		TokensPerSecond:  opt.tps,
 		MemoryPerGPUGB:   opt.est.MemoryPerGPUGB,
 		Replicas:         opt.replicas,
 		TTFTMs:           opt.est.TTFTMs,
 		TPOTMs:           opt.est.TPOTMs,
+		Score:            l.score,
 		bound:            opt.est.Bound,
 		offer:            oi,
 	}
-	if r.inf {
-		c.EstimatedHours = r.hpm
-		c.EstimatedCostUSD /= months
-		c.EstimatedCO2eKg /= months
-		c.CarbonCostUSD /= months
-	}
-	if !finite(c.EstimatedCostUSD) || !finite(c.EstimatedHours) || !finite(c.EstimatedCO2eKg) {
-		return Candidate{}, errors.New("planner: non-finite estimate")
-	}
-	return c, nil
 }
 
-// group evaluates the physics of one hardware group once per request.
-func (r *run) group(i int) *groupResult {
-	g := &r.gr[i]
-	if g.done {
-		return g
+// physicsAll evaluates every needed group, spreading families over up to
+// GOMAXPROCS workers (results do not depend on the split: each group is
+// evaluated by exactly one worker, and misses merge in worker order with
+// ties kept by the lower group index).
+func (r *run) physicsAll() {
+	workers := min(runtime.GOMAXPROCS(0), maxWorkers, r.p.families)
+	needed := 0
+	for _, n := range r.needed {
+		if n {
+			needed++
+		}
 	}
-	g.done = true
-	hw := r.p.groups[i].hw
-	if r.inf {
+	if needed < minParallelGroups {
+		workers = 1
+	}
+	for len(r.phys) < workers {
+		r.phys = append(r.phys, physics{est: make(map[estKey]estVal, 256), minGPU: make(map[estKey]int, 64)})
+	}
+	for w := 0; w < workers; w++ {
+		ph := &r.phys[w]
+		clear(ph.est)
+		clear(ph.minGPU)
+		ph.r, ph.mSize, ph.mTPOT = r, miss{}, miss{}
+	}
+	work := func(w int) {
+		ph := &r.phys[w]
+		for i, n := range r.needed {
+			if n && r.p.groups[i].fam%workers == w {
+				ph.group(i)
+			}
+		}
+	}
+	if workers == 1 {
+		work(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := 1; w < workers; w++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); work(w) }()
+		}
+		work(0)
+		wg.Wait()
+	}
+	for w := 0; w < workers; w++ {
+		ph := &r.phys[w]
+		if ph.mSize.set {
+			r.mSize.offerHW(ph.mSize.v, *ph.mSize.hw, ph.mSize.n, ph.mSize.e)
+		}
+		if ph.mTPOT.set {
+			r.mTPOT.offerHW(ph.mTPOT.v, *ph.mTPOT.hw, ph.mTPOT.n, ph.mTPOT.e)
+		}
+	}
+}
+
+// maxWorkers bounds the goroutines of one recommendation; minParallelGroups
+// is the fewest groups worth a second goroutine.
+const (
+	maxWorkers        = 4
+	minParallelGroups = 8
+)
+
+// group evaluates the physics of one hardware group.
+func (r *physics) group(i int) {
+	g := &r.r.gr[i]
+	hw := r.r.p.groups[i].hw
+	if r.r.inf {
 		r.inferenceOptions(g, hw)
 	} else {
 		r.trainingOptions(g, hw)
 	}
-	return g
 }
 
 // minNodes returns the fewest nodes of the hardware that hold the workload,
 // or 0 with a reason when none do. The estimator's MinGPUs answers without
 // running the full model.
-func (r *run) minNodes(g *groupResult, hw Hardware) (int, *Estimate, string) {
+func (r *physics) minNodes(g *groupResult, hw Hardware) (int, *Estimate, string) {
 	gpn := hw.GPUsPerNode
-	limit := r.f.maxNodes
-	if n := r.req.Estimator.MinGPUs(hw.Accelerator, gpn); n > 0 {
+	limit := r.r.f.maxNodes
+	if n := r.minGPUs(hw.Accelerator, gpn); n > 0 {
 		g.minGPUs = n
 		return ceilDiv(n, gpn), nil, ""
 	}
@@ -336,7 +519,7 @@ func (r *run) minNodes(g *groupResult, hw Hardware) (int, *Estimate, string) {
 	// on a node tells which.
 	h := hw
 	h.Nodes = 1
-	e, err := r.req.Estimator.Estimate(h)
+	e, err := r.estimate(h)
 	if err != nil {
 		return 0, nil, rejectReason(err)
 	}
@@ -349,14 +532,14 @@ func (r *run) minNodes(g *groupResult, hw Hardware) (int, *Estimate, string) {
 
 // limitReason checks a node count against max_nodes / max_gpus and the
 // fabric; "" when allowed.
-func (r *run) limitReason(hw Hardware, nodes int, applyDefault bool) string {
+func (r *physics) limitReason(hw Hardware, nodes int, applyDefault bool) string {
 	switch {
-	case nodes > r.f.maxNodes && (r.f.userMaxNodes || applyDefault):
-		if r.f.userMaxNodes {
+	case nodes > r.r.f.maxNodes && (r.r.f.userMaxNodes || applyDefault):
+		if r.r.f.userMaxNodes {
 			return ReasonMaxNodes
 		}
 		return ReasonDoesNotFit
-	case r.f.maxGPUs > 0 && nodes*hw.GPUsPerNode > r.f.maxGPUs:
+	case r.r.f.maxGPUs > 0 && nodes*hw.GPUsPerNode > r.r.f.maxGPUs:
 		return ReasonMaxGPUs
 	case nodes > 1 && hw.Fabric == catalog.FabricNone:
 		return ReasonNoFabric
@@ -364,16 +547,16 @@ func (r *run) limitReason(hw Hardware, nodes int, applyDefault bool) string {
 	return ""
 }
 
-func (r *run) noteSize(hw Hardware, nodes int) {
-	// Remember the smallest refused deployment for max_nodes / max_gpus messages.
-	c := Candidate{Accelerator: hw.Accelerator.ID, GPUsPerNode: hw.GPUsPerNode, Nodes: nodes, TotalGPUs: nodes * hw.GPUsPerNode}
-	r.mSize.offer(float64(c.TotalGPUs), &c)
+// noteSize remembers the smallest refused deployment for max_nodes /
+// max_gpus messages.
+func (r *physics) noteSize(hw Hardware, nodes int) {
+	r.mSize.offerHW(float64(nodes*hw.GPUsPerNode), hw, nodes, Estimate{})
 }
 
 // trainingOptions: the fewest nodes that fit, then every power of two above
 // it up to max_nodes / max_gpus; a count that is slower than the previous
 // one (communication dominates) ends the series.
-func (r *run) trainingOptions(g *groupResult, hw Hardware) {
+func (r *physics) trainingOptions(g *groupResult, hw Hardware) {
 	first, probed, reason := r.minNodes(g, hw)
 	if first == 0 {
 		g.reason = reason
@@ -385,7 +568,7 @@ func (r *run) trainingOptions(g *groupResult, hw Hardware) {
 		return
 	}
 	prevHours := math.Inf(1)
-	for nodes := first; nodes <= r.f.maxNodes; {
+	for nodes := first; nodes <= r.r.f.maxNodes; {
 		if r.limitReason(hw, nodes, true) != "" {
 			break
 		}
@@ -396,7 +579,7 @@ func (r *run) trainingOptions(g *groupResult, hw Hardware) {
 			h := hw
 			h.Nodes = nodes
 			var err error
-			if e, err = r.req.Estimator.Estimate(h); err != nil {
+			if e, err = r.estimate(h); err != nil {
 				if len(g.options) == 0 {
 					g.reason = rejectReason(err)
 				}
@@ -433,7 +616,7 @@ const maxServingUnits = 100000
 // inferenceOptions: the fewest nodes that hold one replica form a serving
 // unit; the benchmark model says how many output tokens/s a unit sustains
 // within the latency limits; units are added until the target is met.
-func (r *run) inferenceOptions(g *groupResult, hw Hardware) {
+func (r *physics) inferenceOptions(g *groupResult, hw Hardware) {
 	unit, probed, reason := r.minNodes(g, hw)
 	if unit == 0 {
 		g.reason = reason
@@ -450,7 +633,7 @@ func (r *run) inferenceOptions(g *groupResult, hw Hardware) {
 		h := hw
 		h.Nodes = unit
 		var err error
-		if e, err = r.req.Estimator.Estimate(h); err != nil {
+		if e, err = r.estimate(h); err != nil {
 			g.reason = rejectReason(err)
 			return
 		}
@@ -461,10 +644,12 @@ func (r *run) inferenceOptions(g *groupResult, hw Hardware) {
 		return
 	case !e.MeetsLatency || !(e.TokensPerSecond > 0) || !finite(e.TokensPerSecond):
 		g.reason = ReasonLatency
-		r.mTPOT.offer(e.TPOTMs, &Candidate{Accelerator: hw.Accelerator.ID, GPUsPerNode: hw.GPUsPerNode, Nodes: unit, TPOTMs: e.TPOTMs, TTFTMs: e.TTFTMs})
+		if e.TPOTMs > 0 {
+			r.mTPOT.offerHW(e.TPOTMs, hw, unit, e)
+		}
 		return
 	}
-	target := r.req.Workload.TokensPerSecond
+	target := r.r.req.Workload.TokensPerSecond
 	units := 1
 	if target > 0 {
 		u := math.Ceil(target/e.TokensPerSecond - 1e-9)

@@ -127,7 +127,10 @@ type Candidate struct {
 	EstimatedHours   float64
 	EstimatedCostUSD float64
 	EstimatedCO2eKg  float64
-	CarbonCostUSD    float64
+	// CO2eKnown is false when the catalog lacks the accelerator's power or
+	// the region's grid intensity: EstimatedCO2eKg is then 0 and meaningless.
+	CO2eKnown     bool
+	CarbonCostUSD float64
 	TokensPerSecond  float64
 	MemoryPerGPUGB   float64
 	Replicas         int

@@ -1,0 +1,54 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
+)
+
+var (
+	once    sync.Once
+	thePl   *planner.Planner
+	theModl *perf.Model
+	setupE  error
+)
+
+// builtin returns a planner over the built-in catalog and the perf model.
+func builtin(tb testing.TB) (*planner.Planner, *perf.Model) {
+	tb.Helper()
+	once.Do(func() {
+		var cat *catalog.Catalog
+		if cat, setupE = catalog.Builtin(); setupE != nil {
+			return
+		}
+		if theModl, setupE = perf.Default(); setupE != nil {
+			return
+		}
+		thePl, setupE = planner.New(cat, nil)
+	})
+	if setupE != nil {
+		tb.Fatal(setupE)
+	}
+	return thePl, theModl
+}
+
+// request builds a request for a perf workload.
+func request(tb testing.TB, w perf.Workload, c planner.Constraints, obj planner.Objective) planner.Request {
+	tb.Helper()
+	_, m := builtin(tb)
+	est, pw := planner.NewPerfEstimator(m, w)
+	return planner.Request{Workload: pw, Estimator: est, Constraints: c, Objective: obj}
+}
+
+var (
+	llama70BLoRA = perf.Workload{Kind: "fine_tuning", ModelParamsB: 70, TrainingTokensB: 1, FineTuningMethod: "lora"}
+	llama8BPre   = perf.Workload{Kind: "training", ModelParamsB: 8, TrainingTokensB: 100}
+	serve8B      = perf.Workload{Kind: "inference", ModelParamsB: 8, TokensPerSecond: 5000}
+	serve70B     = perf.Workload{Kind: "inference", ModelParamsB: 70, TokensPerSecond: 20000, MaxTPOTMs: 50}
+)
