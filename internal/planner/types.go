@@ -129,14 +129,14 @@ type Candidate struct {
 	EstimatedCO2eKg  float64
 	// CO2eKnown is false when the catalog lacks the accelerator's power or
 	// the region's grid intensity: EstimatedCO2eKg is then 0 and meaningless.
-	CO2eKnown     bool
-	CarbonCostUSD float64
-	TokensPerSecond  float64
-	MemoryPerGPUGB   float64
-	Replicas         int
-	TTFTMs           float64
-	TPOTMs           float64
-	Explanation      string
+	CO2eKnown       bool
+	CarbonCostUSD   float64
+	TokensPerSecond float64
+	MemoryPerGPUGB  float64
+	Replicas        int
+	TTFTMs          float64
+	TPOTMs          float64
+	Explanation     string
 
 	// Score is the objective's value (lower is better).
 	Score float64
