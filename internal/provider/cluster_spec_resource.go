@@ -1,0 +1,467 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/spec"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithImportState = (*clusterSpecResource)(nil)
+)
+
+// NewClusterSpecResource returns the gpu_cluster_spec resource.
+func NewClusterSpecResource() resource.Resource {
+	return &clusterSpecResource{}
+}
+
+// clusterSpecResource is a logical resource: it lives in state and calls no
+// cloud. Every computed attribute is filled in ModifyPlan from the inputs
+// and the catalog, so plans show real values.
+type clusterSpecResource struct {
+	data *providerData
+}
+
+var (
+	storageAttrTypes = map[string]attr.Type{
+		"block_gb":  types.Int64Type,
+		"object_gb": types.Int64Type,
+	}
+	equivalentAttrTypes = map[string]attr.Type{
+		"instance_type":   types.StringType,
+		"region":          types.StringType,
+		"hourly_cost_usd": types.Float64Type,
+	}
+)
+
+func (r *clusterSpecResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_cluster_spec"
+}
+
+func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	pricingModels := make([]string, len(catalog.PricingModels))
+	for i, pm := range catalog.PricingModels {
+		pricingModels[i] = string(pm)
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A portable, cloud-neutral description of a GPU cluster kept in Terraform state, rendered onto one cloud's instance type. " +
+			"It calls no cloud API. Every computed attribute is known at plan time, so `terraform plan` shows the instance type and the cost. " +
+			"Changing `cloud`, `region`, `nodes` or `pricing_model` is an in-place update. `spec_json` is the neutral document " +
+			"(`apiVersion: gpuplan.io/v1`, `kind: GPUCluster`; see the [cluster spec guide](../guides/cluster-spec.md)), " +
+			"and `equivalents` shows the same cluster on every other cloud that sells the hardware. When the chosen cloud lacks the hardware, " +
+			"the plan fails naming the clouds (or GPU counts, regions, pricing models) that exist: nothing is ever substituted silently.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "Identifier of the cluster spec: the `name`.",
+			},
+			"name": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Name of the cluster, written to `metadata.name` of the spec, for example `\"llm-train\"`. " +
+					"1 to 253 characters, no control characters.",
+				Validators: []validator.String{stringvalidator.LengthBetween(1, spec.MaxNameLength)},
+			},
+			"cloud": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Cloud to render the cluster onto, a catalog cloud ID such as `aws`, `gcp` or `azure`. " +
+					"Changing it is an in-place update; the plan shows the new instance type and cost.",
+			},
+			"region": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Region of `cloud`, in the cloud's own codes (for example `us-east-1`, `europe-west4`, `eastus`). " +
+					"When unset, the region where the instance is cheapest under `pricing_model` is chosen (ties by region code) " +
+					"and recomputed whenever `cloud` or the hardware changes. When set, the instance must be offered there: " +
+					"otherwise the error names the regions that have it.",
+			},
+			"accelerator": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Accelerator ID or alias, case-insensitive, for example `H100`, `A100-80GB`, `L4`, `MI300X` " +
+					"(see the `gpu_accelerators` data source). The spec records the canonical ID.",
+			},
+			"gpus_per_node": schema.Int64Attribute{
+				Required: true,
+				MarkdownDescription: fmt.Sprintf("Accelerators per node, for example `8`. It must be a size `cloud` sells for the accelerator: "+
+					"otherwise the error names the sizes that exist. 1 to %d.", spec.MaxGPUsPerNode),
+				Validators: []validator.Int64{int64validator.Between(1, spec.MaxGPUsPerNode)},
+			},
+			"nodes": schema.Int64Attribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             int64default.StaticInt64(1),
+				MarkdownDescription: fmt.Sprintf("Number of nodes. Default `1`; 1 to %d.", spec.MaxNodes),
+				Validators:          []validator.Int64{int64validator.Between(1, spec.MaxNodes)},
+			},
+			"pricing_model": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  stringdefault.StaticString(string(catalog.OnDemand)),
+				MarkdownDescription: "How compute is bought: `on_demand` (default), `spot`, `reserved_1y` or `reserved_3y` " +
+					"(the cloud's 1-/3-year commitment, priced per effective hour). The cloud must sell the instance that way: " +
+					"otherwise the error names the pricing models available.",
+				Validators: []validator.String{stringvalidator.OneOf(pricingModels...)},
+			},
+			"storage": schema.SingleNestedAttribute{
+				Optional: true,
+				Computed: true,
+				Default: objectdefault.StaticValue(types.ObjectValueMust(storageAttrTypes, map[string]attr.Value{
+					"block_gb": types.Int64Value(0), "object_gb": types.Int64Value(0),
+				})),
+				MarkdownDescription: "Storage the cluster keeps, priced into `monthly_cost_usd` at the cloud's block and object list prices. " +
+					"Default: none, for example `{ block_gb = 2000, object_gb = 50000 }`.",
+				Attributes: map[string]schema.Attribute{
+					"block_gb": schema.Int64Attribute{
+						Optional: true, Computed: true, Default: int64default.StaticInt64(0),
+						MarkdownDescription: "Block storage (volumes attached to the nodes) in GB, in total. Default `0`.",
+						Validators:          []validator.Int64{int64validator.Between(0, 2147483647)},
+					},
+					"object_gb": schema.Int64Attribute{
+						Optional: true, Computed: true, Default: int64default.StaticInt64(0),
+						MarkdownDescription: "Object storage (datasets, checkpoints) in GB. Default `0`.",
+						Validators:          []validator.Int64{int64validator.Between(0, 2147483647)},
+					},
+				},
+			},
+			"labels": schema.MapAttribute{
+				Optional:    true,
+				Computed:    true,
+				ElementType: types.StringType,
+				Default:     mapdefault.StaticValue(types.MapValueMust(types.StringType, map[string]attr.Value{})),
+				MarkdownDescription: fmt.Sprintf("Free-form labels written to `metadata.labels` of the spec, for example `{ team = \"research\" }`. "+
+					"At most %d; keys without spaces. Default: none.", spec.MaxLabels),
+			},
+			"instance_type": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The cloud's instance type for the accelerator and GPUs per node, for example `p5.48xlarge`. " +
+					"When the cloud sells several, the cheapest under `pricing_model` in the region (ties by name).",
+			},
+			"hourly_cost_usd": schema.Float64Attribute{
+				Computed: true,
+				MarkdownDescription: "Hourly compute cost of the whole cluster (`nodes` instances) in USD under `pricing_model`, " +
+					"after the provider's `discounts`; rounded to 1/10,000 USD.",
+			},
+			"monthly_cost_usd": schema.Float64Attribute{
+				Computed: true,
+				MarkdownDescription: "Monthly cost in USD: `hourly_cost_usd` around the clock for the cost model's hours per month (730) " +
+					"plus `storage` at the cloud's list prices, after the provider's `discounts`; rounded to cents.",
+			},
+			"spec_json": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The neutral cluster spec as compact JSON with a stable key order (`apiVersion: gpuplan.io/v1`, `kind: GPUCluster`): " +
+					"accelerator, GPUs per node, nodes, GPU memory, interconnect class, pricing model, storage and labels. The spec section names no cloud; " +
+					"`metadata.annotations` record the cloud and region of this placement, so the value can be passed to `terraform import` as is. " +
+					"Schema: `docs/cluster-spec.schema.json`.",
+			},
+			"equivalents": schema.MapNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The same cluster on every other cloud that sells the accelerator with this many GPUs per node under `pricing_model`, " +
+					"keyed by cloud ID, each in its cheapest region. Limited to the provider-level `clouds` allow-list when it is set; " +
+					"prices after the provider's `discounts`. Empty when no other cloud has the hardware.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"instance_type": schema.StringAttribute{Computed: true,
+						MarkdownDescription: "That cloud's instance type, for example `Standard_ND96isr_H100_v5`."},
+					"region": schema.StringAttribute{Computed: true,
+						MarkdownDescription: "That cloud's cheapest region for the instance under `pricing_model`."},
+					"hourly_cost_usd": schema.Float64Attribute{Computed: true,
+						MarkdownDescription: "Hourly compute cost of the whole cluster there in USD, after `discounts`; rounded to 1/10,000 USD."},
+				}},
+			},
+		},
+	}
+}
+
+func (r *clusterSpecResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan fills every computed attribute from the inputs, so the plan
+// shows them. Unknown inputs make the computed attributes unknown.
+func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan, cfg clusterSpecModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The region the user asked for comes from the configuration: the
+	// planned value of an Optional+Computed attribute may be the resolved
+	// region of the prior state, which must be recomputed when the cloud changes.
+	plan.Region = cfg.Region
+
+	if r.data == nil || !plan.inputsKnown(ctx) {
+		plan.setUnknown()
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	sreq, diags := plan.request(ctx)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.render(sreq, &plan); err != nil {
+		var se *spec.Error
+		if errors.As(err, &se) {
+			resp.Diagnostics.AddAttributeError(path.Root(se.Field), se.Summary, se.Detail)
+		} else {
+			resp.Diagnostics.AddError("Cluster Spec Rendering Failed", err.Error())
+		}
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// render resolves the request and writes every computed attribute of m.
+// A request the catalog cannot satisfy returns a *spec.Error.
+func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel) error {
+	model, err := cost.DefaultModel()
+	if err != nil {
+		return fmt.Errorf("the provider's embedded cost model is invalid; this is a provider bug, please report it: %w", err)
+	}
+	rend, err := spec.Render(r.data.Catalog, req, spec.Options{
+		Discounts:     r.data.Discounts,
+		Clouds:        r.data.Clouds,
+		HoursPerMonth: model.HoursPerMonth,
+	})
+	if err != nil {
+		return err
+	}
+	js, err := rend.Document.JSON()
+	if err != nil {
+		return fmt.Errorf("encoding the spec as JSON failed; this is a provider bug, please report it: %w", err)
+	}
+	eqs := make(map[string]attr.Value, len(rend.Equivalents))
+	for _, e := range rend.Equivalents {
+		eqs[e.Cloud] = types.ObjectValueMust(equivalentAttrTypes, map[string]attr.Value{
+			"instance_type":   types.StringValue(e.InstanceType),
+			"region":          types.StringValue(e.Region),
+			"hourly_cost_usd": types.Float64Value(roundPrice(e.HourlyUSD)),
+		})
+	}
+	m.ID = types.StringValue(req.Name)
+	m.Region = types.StringValue(rend.Placement.Region)
+	m.InstanceType = types.StringValue(rend.Placement.InstanceType)
+	m.HourlyCostUSD = types.Float64Value(roundPrice(rend.Placement.HourlyUSD))
+	m.MonthlyCostUSD = types.Float64Value(roundUSD(rend.Placement.MonthlyUSD))
+	m.SpecJSON = types.StringValue(js)
+	m.Equivalents = types.MapValueMust(types.ObjectType{AttrTypes: equivalentAttrTypes}, eqs)
+	return nil
+}
+
+func (r *clusterSpecResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	// Everything was computed in ModifyPlan: the planned values are the state.
+	resp.State.Raw = req.Plan.Raw.Copy()
+}
+
+func (r *clusterSpecResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+	// A logical resource: nothing outside Terraform can change it, so the
+	// state is kept as it is (the framework copies it to the response).
+}
+
+func (r *clusterSpecResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.State.Raw = req.Plan.Raw.Copy()
+}
+
+func (r *clusterSpecResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	// Nothing to destroy outside Terraform; the framework removes the state.
+}
+
+// ImportState accepts the spec JSON, optionally prefixed by the cloud and
+// region to place it on: '<spec_json>', '<cloud>:<spec_json>' or
+// '<cloud>/<region>:<spec_json>'. Without a prefix the document's
+// annotations gpuplan.io/cloud and gpuplan.io/region say where it is placed.
+func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.data == nil {
+		resp.Diagnostics.AddError("Provider Not Configured", "The gpu provider must be configured before importing a gpu_cluster_spec.")
+		return
+	}
+	cloud, region, js, err := splitImportID(req.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID", err.Error()+"\n\n"+importIDHelp)
+		return
+	}
+	doc, err := spec.Parse([]byte(js))
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid Cluster Spec", fmt.Sprintf("The spec JSON in the import ID is not a valid %s %s document: %s", spec.APIVersion, spec.Kind, err))
+		return
+	}
+	sreq, err := spec.RequestFromDocument(r.data.Catalog, doc, cloud, region)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid Cluster Spec", fmt.Sprintf("The spec JSON in the import ID cannot be placed: %s\n\n%s", err, importIDHelp))
+		return
+	}
+	var m clusterSpecModel
+	if err := r.render(sreq, &m); err != nil {
+		var se *spec.Error
+		if errors.As(err, &se) {
+			field := se.Field
+			if f, ok := spec.DocumentField[se.Field]; ok && (cloud == "" || (se.Field != spec.FieldCloud && se.Field != spec.FieldRegion)) {
+				field = f
+			}
+			resp.Diagnostics.AddError(se.Summary, fmt.Sprintf("%s: %s", field, se.Detail))
+		} else {
+			resp.Diagnostics.AddError("Cluster Spec Rendering Failed", err.Error())
+		}
+		return
+	}
+	m.Name = types.StringValue(sreq.Name)
+	m.Cloud = types.StringValue(sreq.Cloud)
+	m.Accelerator = types.StringValue(sreq.Accelerator)
+	m.GPUsPerNode = types.Int64Value(int64(sreq.GPUsPerNode))
+	m.Nodes = types.Int64Value(int64(sreq.Nodes))
+	m.PricingModel = types.StringValue(string(sreq.PricingModel))
+	m.Storage = types.ObjectValueMust(storageAttrTypes, map[string]attr.Value{
+		"block_gb":  types.Int64Value(sreq.Storage.BlockGB),
+		"object_gb": types.Int64Value(sreq.Storage.ObjectGB),
+	})
+	labels := make(map[string]attr.Value, len(sreq.Labels))
+	for k, v := range sreq.Labels {
+		labels[k] = types.StringValue(v)
+	}
+	m.Labels = types.MapValueMust(types.StringType, labels)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+const importIDHelp = "The import ID is the spec JSON (as in the spec_json attribute), optionally prefixed by where to place it: " +
+	"'<spec_json>' (placed by its metadata.annotations \"gpuplan.io/cloud\" and \"gpuplan.io/region\"), " +
+	"'<cloud>:<spec_json>' (cheapest region of that cloud) or '<cloud>/<region>:<spec_json>'."
+
+// splitImportID separates the optional "<cloud>[/<region>]:" prefix from the spec JSON.
+func splitImportID(id string) (cloud, region, js string, err error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return "", "", "", errors.New("the import ID is empty")
+	}
+	if strings.HasPrefix(id, "{") {
+		return "", "", id, nil
+	}
+	prefix, rest, ok := strings.Cut(id, ":")
+	if !ok || !strings.HasPrefix(strings.TrimSpace(rest), "{") {
+		return "", "", "", fmt.Errorf("the import ID %q is neither spec JSON (starting with '{') nor '<cloud>:<spec_json>'", truncate(id, 60))
+	}
+	cloud, region, _ = strings.Cut(prefix, "/")
+	cloud, region = strings.TrimSpace(cloud), strings.TrimSpace(region)
+	if cloud == "" || strings.ContainsAny(cloud, " {}\"") || strings.ContainsAny(region, " {}\"") ||
+		(strings.Contains(prefix, "/") && region == "") {
+		return "", "", "", fmt.Errorf("the import ID prefix %q is not '<cloud>' or '<cloud>/<region>'", truncate(prefix, 60))
+	}
+	return cloud, region, strings.TrimSpace(rest), nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+type clusterSpecModel struct {
+	ID             types.String  `tfsdk:"id"`
+	Name           types.String  `tfsdk:"name"`
+	Cloud          types.String  `tfsdk:"cloud"`
+	Region         types.String  `tfsdk:"region"`
+	Accelerator    types.String  `tfsdk:"accelerator"`
+	GPUsPerNode    types.Int64   `tfsdk:"gpus_per_node"`
+	Nodes          types.Int64   `tfsdk:"nodes"`
+	PricingModel   types.String  `tfsdk:"pricing_model"`
+	Storage        types.Object  `tfsdk:"storage"`
+	Labels         types.Map     `tfsdk:"labels"`
+	InstanceType   types.String  `tfsdk:"instance_type"`
+	HourlyCostUSD  types.Float64 `tfsdk:"hourly_cost_usd"`
+	MonthlyCostUSD types.Float64 `tfsdk:"monthly_cost_usd"`
+	SpecJSON       types.String  `tfsdk:"spec_json"`
+	Equivalents    types.Map     `tfsdk:"equivalents"`
+}
+
+type storageModel struct {
+	BlockGB  types.Int64 `tfsdk:"block_gb"`
+	ObjectGB types.Int64 `tfsdk:"object_gb"`
+}
+
+// inputsKnown reports whether every input is known (null is known).
+func (m *clusterSpecModel) inputsKnown(ctx context.Context) bool {
+	for _, v := range []attr.Value{m.Name, m.Cloud, m.Region, m.Accelerator, m.GPUsPerNode, m.Nodes, m.PricingModel, m.Storage, m.Labels} {
+		if v.IsUnknown() {
+			return false
+		}
+	}
+	if !m.Storage.IsNull() {
+		var st storageModel
+		if diags := m.Storage.As(ctx, &st, basetypes.ObjectAsOptions{}); diags.HasError() || st.BlockGB.IsUnknown() || st.ObjectGB.IsUnknown() {
+			return false
+		}
+	}
+	for _, v := range m.Labels.Elements() {
+		if v.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}
+
+// setUnknown marks every computed attribute unknown, keeping a region the user set.
+func (m *clusterSpecModel) setUnknown() {
+	m.ID = types.StringUnknown()
+	if m.Region.IsNull() {
+		m.Region = types.StringUnknown()
+	}
+	m.InstanceType = types.StringUnknown()
+	m.HourlyCostUSD = types.Float64Unknown()
+	m.MonthlyCostUSD = types.Float64Unknown()
+	m.SpecJSON = types.StringUnknown()
+	m.Equivalents = types.MapUnknown(types.ObjectType{AttrTypes: equivalentAttrTypes})
+}
+
+// request converts known inputs to a spec.Request.
+func (m *clusterSpecModel) request(ctx context.Context) (spec.Request, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	req := spec.Request{
+		Name:         m.Name.ValueString(),
+		Cloud:        m.Cloud.ValueString(),
+		Region:       m.Region.ValueString(),
+		Accelerator:  m.Accelerator.ValueString(),
+		GPUsPerNode:  int(m.GPUsPerNode.ValueInt64()),
+		Nodes:        1,
+		PricingModel: catalog.PricingModel(m.PricingModel.ValueString()),
+	}
+	if !m.Nodes.IsNull() {
+		req.Nodes = int(m.Nodes.ValueInt64())
+	}
+	if !m.Storage.IsNull() {
+		var st storageModel
+		diags.Append(m.Storage.As(ctx, &st, basetypes.ObjectAsOptions{})...)
+		req.Storage = spec.Storage{BlockGB: st.BlockGB.ValueInt64(), ObjectGB: st.ObjectGB.ValueInt64()}
+	}
+	if !m.Labels.IsNull() {
+		req.Labels = map[string]string{}
+		diags.Append(m.Labels.ElementsAs(ctx, &req.Labels, false)...)
+	}
+	return req, diags
+}

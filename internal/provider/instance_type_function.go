@@ -1,0 +1,99 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/spec"
+)
+
+var _ function.Function = (*instanceTypeFunction)(nil)
+
+// NewInstanceTypeFunction returns the instance_type function.
+func NewInstanceTypeFunction() function.Function {
+	return &instanceTypeFunction{}
+}
+
+type instanceTypeFunction struct{}
+
+func (f *instanceTypeFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "instance_type"
+}
+
+func (f *instanceTypeFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "The instance type a cloud sells for an accelerator and a number of GPUs per node",
+		MarkdownDescription: "Returns the instance type `cloud` sells for `accelerator` with exactly `gpus_per_node` accelerators, from the provider's " +
+			"built-in catalog (functions receive no provider configuration, so `catalog_file` does not apply). When the cloud sells several, " +
+			"the one with the lowest on-demand price in any region wins, ties by name: the same choice `gpu_cluster_spec` makes for " +
+			"`pricing_model = \"on_demand\"` without a region. Nothing is substituted: an accelerator the cloud lacks is an error naming the " +
+			"clouds that have it, and a GPU count it does not sell is an error naming the sizes it does. Requires Terraform 1.8 or later.",
+		Parameters: []function.Parameter{
+			function.StringParameter{
+				Name:                "cloud",
+				MarkdownDescription: "Catalog cloud ID, for example `\"aws\"`, `\"gcp\"`, `\"azure\"`.",
+			},
+			function.StringParameter{
+				Name:                "accelerator",
+				MarkdownDescription: "Accelerator ID or alias, case-insensitive, for example `\"H100\"` or `\"a100-80gb\"`.",
+			},
+			function.Int64Parameter{
+				Name:                "gpus_per_node",
+				MarkdownDescription: "Accelerators per instance, for example `8`.",
+			},
+		},
+		Return: function.StringReturn{},
+	}
+}
+
+// instanceTypeArgs maps the spec's request fields to argument positions.
+var instanceTypeArgs = map[string]int64{
+	spec.FieldCloud:       0,
+	spec.FieldAccelerator: 1,
+	spec.FieldGPUsPerNode: 2,
+}
+
+func (f *instanceTypeFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var cloud, accelerator string
+	var gpus int64
+	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &cloud, &accelerator, &gpus))
+	if resp.Error != nil {
+		return
+	}
+	cat, err := builtinCatalog()
+	if err != nil {
+		resp.Error = function.NewFuncError("The provider's built-in catalog failed to load; this is a provider bug, please report it: " + err.Error())
+		return
+	}
+	if gpus < 1 || gpus > spec.MaxGPUsPerNode {
+		resp.Error = function.NewArgumentFuncError(2, fmt.Sprintf("Invalid GPUs Per Node: gpus_per_node must be between 1 and %d, got %d", spec.MaxGPUsPerNode, gpus))
+		return
+	}
+	it, err := spec.InstanceType(cat, cloud, accelerator, int(gpus))
+	if err != nil {
+		var se *spec.Error
+		if idx, ok := instanceTypeArgs[fieldOf(err, &se)]; ok {
+			// Terraform ends the message with its own period.
+			resp.Error = function.NewArgumentFuncError(idx, se.Summary+": "+strings.TrimSuffix(se.Detail, "."))
+			return
+		}
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, it))
+}
+
+// fieldOf returns the request field of a *spec.Error ("" for other errors).
+func fieldOf(err error, se **spec.Error) string {
+	if errors.As(err, se) {
+		return (*se).Field
+	}
+	return ""
+}
