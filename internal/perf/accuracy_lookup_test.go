@@ -4,19 +4,18 @@
 package perf_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
-// accuracyLookup resolves accelerators for the accuracy report.
+// accuracyLookup resolves accelerators for the accuracy report from the
+// built-in catalog, so the report measures what users get.
 func accuracyLookup(t *testing.T) accLookup {
-	fx := fixtureAccelerators(t)
-	return func(id string) (*catalog.Accelerator, bool) {
-		a, ok := fx[strings.ToUpper(id)]
-		return a, ok
+	t.Helper()
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
 	}
+	return cat.Accelerator
 }
-
-const reportHeader = "# Benchmark model accuracy\n\n"

@@ -167,6 +167,11 @@ func inferenceCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, [
 		}
 		count := int(num(r["accelerator_count"]))
 		nodes := max(1, int(num(r["nodes"])))
+		if nodes > 1 {
+			// Juniper's multi-node rows give accelerators per node (8×
+			// H100 on 2 and 4 nodes deliver 2× and 4× a single node).
+			count *= nodes
+		}
 		published := num(r["result"])
 		if r["unit"] == "Samples/s" {
 			published *= float64(shape.out) // GPT-J v4.0 reports samples/s

@@ -99,6 +99,7 @@ type hw struct {
 	fabric    catalog.Fabric
 	fab       FabricParams
 	linkBps   float64 // per-GPU scale-up bytes/s, one direction, achieved
+	pcieBps   float64 // for PCIe cards: bytes/s of TP groups wider than 2 (0 = same as linkBps)
 	usableGB  float64
 	memBps    float64
 	peakFlops float64
@@ -150,6 +151,12 @@ func (m *Model) normalize(h Hardware, precision string) (hw, error) {
 		link = np.PCIeFallbackGBps
 	}
 	x.linkBps = link / 2 * 1e9 * np.ScaleUpEfficiency
+	// PCIe cards (H100 PCIe/NVL, L40S, …) bridge at most pairs of GPUs; a
+	// wider tensor-parallel group talks over PCIe.
+	if strings.Contains(strings.ToLower(a.FormFactor), "pcie") {
+		x.pcieBps = np.PCIeFallbackGBps / 2 * 1e9 * np.ScaleUpEfficiency
+		x.pcieBps = math.Min(x.pcieBps, x.linkBps)
+	}
 	reserve := math.Max(a.MemoryGB*m.p.Memory.RuntimeReserveFraction, m.p.Memory.RuntimeReserveMinGB)
 	x.usableGB = math.Max(0, a.MemoryGB-reserve)
 	x.memBps = a.MemoryBandwidthTBps * 1e12
@@ -291,6 +298,15 @@ func (m *Model) fitsOnly(w Workload, x hw) bool {
 // hide behind compute: max((1−overlap)·ratio, ratio − 1).
 func exposed(ratio, overlap float64) float64 {
 	return math.Max((1-overlap)*ratio, ratio-1)
+}
+
+// tpLink is the per-GPU bytes/s available to a tensor-parallel group of
+// size tp.
+func (x hw) tpLink(tp int) float64 {
+	if tp > 2 && x.pcieBps > 0 {
+		return x.pcieBps
+	}
+	return x.linkBps
 }
 
 func (m *Model) bytesPer(precision string) float64 { return m.p.BytesPerElement[precision] }

@@ -67,6 +67,7 @@ type stepModel struct {
 	prefill                float64 // seconds per request prompt
 	moe                    float64 // compute-efficiency factor of expert GEMMs
 	last                   float64 // step time of the last step() call
+	readCtx                float64 // KV tokens read per sequence per step (beams share the prompt)
 }
 
 func (s *stepModel) step(b float64) (tMem, tCmp, tComm float64) {
@@ -81,13 +82,13 @@ func (s *stepModel) step(b float64) (tMem, tCmp, tComm float64) {
 	// Phase 2, attention: each sequence reads its KV cache (roofline
 	// against the attention FLOPs). The phases run one after the other.
 	h := float64(s.arch.Hidden)
-	attnMem := b * s.kvTok * s.ctxAvg / bw
+	attnMem := b * s.kvTok * s.readCtx / bw
 	attnCmp := b * 4 * float64(s.arch.Layers) * h * s.ctxAvg / (s.r * s.x.peakFlops * s.fam.DecodeComputeEfficiency)
 	tMem = math.Max(gemmMem, 0) + attnMem
 	tCmp = gemmCmp + attnCmp
 	ip := s.m.p.Inference
 	if s.tp > 1 {
-		perAR := ip.TPAllReduceLatencyUS*1e-6 + b*h*2*2*(s.tp-1)/s.tp/s.x.linkBps
+		perAR := ip.TPAllReduceLatencyUS*1e-6 + b*h*2*2*(s.tp-1)/s.tp/s.x.tpLink(int(s.tp))
 		tComm += 2 * float64(s.arch.Layers) * perAR
 	}
 	if s.pp > 1 {
@@ -125,6 +126,9 @@ func (m *Model) replica(w Workload, x hw, arch Arch, l layout) replicaPerf {
 	s.weights = s.nTotal * m.bytesPer(w.Precision)
 	s.kvTok = m.kvBytesPerToken(w, arch)
 	s.ctxAvg = float64(w.InputTokens) + float64(w.OutputTokens)/2
+	// Beam search keeps one copy of the prompt's KV per request (shared
+	// by its beams), so per sequence the prompt is read 1/beam times.
+	s.readCtx = float64(w.InputTokens)/float64(w.BeamWidth) + float64(w.OutputTokens)/2
 	in := float64(w.InputTokens)
 	h := float64(arch.Hidden)
 	pfFlops := 2*s.nAct*in + 2*float64(arch.Layers)*h*in*in

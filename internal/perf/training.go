@@ -17,9 +17,8 @@ func (l layout) gpus() int { return l.tp * l.pp * l.dp }
 var ppDegrees = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128}
 
 // trainingLayouts enumerates TP ∈ {1,2,4,8,…} ≤ GPUs per node (TP never
-// crosses a node), PP up to the layer count, and DP = ⌊GPUs/(TP·PP)⌋ (more
-// data parallelism never lowers throughput in the model, so the largest
-// DP is the only candidate for each TP·PP).
+// crosses a node), PP up to the layer count, and DP filling all GPUs, the
+// whole nodes, or one node (GPUs beyond the layout stay idle).
 func (m *Model) trainingLayouts(x hw, arch Arch) []layout {
 	var out []layout
 	for tp := 1; tp <= x.gpn && tp <= x.gpus; tp *= 2 {
@@ -32,7 +31,17 @@ func (m *Model) trainingLayouts(x hw, arch Arch) []layout {
 				// TP are dominated by the layout with a larger TP.
 				continue
 			}
-			out = append(out, layout{tp: tp, pp: pp, dp: x.gpus / (tp * pp)})
+			// DP candidates: every GPU, whole nodes only (a partly filled
+			// node drags the scale-out network in), one node only.
+			seen := 0
+			for _, used := range []int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)} {
+				dp := used / (tp * pp)
+				if dp < 1 || dp == seen {
+					continue
+				}
+				seen = dp
+				out = append(out, layout{tp: tp, pp: pp, dp: dp})
+			}
 		}
 	}
 	return out
@@ -213,7 +222,7 @@ func (m *Model) trainLayout(w Workload, x hw, arch Arch, l layout, base, perToke
 	if l.tp > 1 {
 		t := float64(l.tp)
 		h := float64(arch.Hidden)
-		commPerTokLayer := tp.TPAllReducesPerLayer * 2 * (t - 1) / t * h * 2 / x.linkBps
+		commPerTokLayer := tp.TPAllReducesPerLayer * 2 * (t - 1) / t * h * 2 / x.tpLink(l.tp)
 		compPerTokLayer := tp.FlopsPerParamToken * 12 * h * h / t / (x.peakFlops * base)
 		r.tpExposed = exposed(commPerTokLayer/compPerTokLayer, tp.TPCommOverlap)
 		mfu /= 1 + r.tpExposed
