@@ -35,9 +35,11 @@ percentile ≤ 35 % for each group; a unit test fails CI when the median exceeds
 The constants in ` + "`internal/catalog/data/perf_model.json`" + ` are few and physical: per accelerator family the
 achieved fraction of the dense peak in training (MFU), prefill and compute-bound decode, and of the HBM
 bandwidth in decode; per fabric the loss per doubling of nodes; overlap fractions for tensor- and
-data-parallel communication; an MoE expert-GEMM efficiency factor. They were set by hand-guided coordinate
-search on the median absolute error of the rows above, one family at a time (Hopper first, as it has the
-most rows), and then frozen; no constant is per row or per submitter. Families with few or no rows
+data-parallel communication; an MoE expert-GEMM efficiency factor. They were fitted by the helper
+` + "`go test ./internal/perf -run TestFitConstants -args -fit`" + ` (coordinate search with multiplicative steps,
+minimising median + ½·p90 absolute error per group), then rounded and frozen. HBM efficiencies (0.70–0.75)
+and the latency headroom (0.5) were held at physical values rather than fitted, so single-stream latency
+stays realistic. No constant is per row or per submitter. Families with few or no rows
 (Blackwell, CDNA3, Gaudi, TPU, Ada) rest on one to a dozen results and carry more uncertainty; families
 with none (Trainium, Inferentia, Volta, Turing, Pascal) use the documented defaults.
 
