@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
@@ -57,7 +58,7 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 		return
 	}
 	offer, _, _, ok := resolveOffer(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
-		resp.Error = function.NewArgumentFuncError(int64(arg), summary+": "+detail)
+		resp.Error = function.NewArgumentFuncError(int64(arg), summary+": "+strings.TrimSuffix(detail, "."))
 	})
 	if !ok {
 		return
@@ -68,7 +69,7 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 		known = known || k == pm
 	}
 	if !known {
-		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Unknown Pricing Model: pricing_model = %q; allowed: %s. Closest: %s.",
+		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Unknown Pricing Model: pricing_model = %q; allowed: %s. Closest: %s",
 			model, quoteList(pricingModelNames()), quoteList(catalog.Closest(model, pricingModelNames(), 1))))
 		return
 	}
@@ -79,7 +80,7 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 		for i, s := range sold {
 			names[i] = string(s)
 		}
-		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Pricing Model Not Offered: %s %s in %s has no %q price in the catalog; it is sold as: %s.",
+		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Pricing Model Not Offered: %s %s in %s has no %q price in the catalog; it is sold as: %s",
 			cloudID, it, regionID, model, quoteList(names)))
 		return
 	}
