@@ -1,0 +1,76 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package cost_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+)
+
+// A real offer: p5.48xlarge (8 × H100) in us-east-1, listed at $55.04/h
+// on-demand (pricing_notes.md section 5). One instance, one month, all the
+// time: 730 h × 55.04 = 40,179.20. Energy: 730 × 8 × 0.7 kW × 0.8 × PUE
+// 1.15 (us-east-1) = 3,760.96 kWh.
+func TestTCOBuiltinP5(t *testing.T) {
+	t.Parallel()
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := cat.Offer("aws", "p5.48xlarge", "us-east-1")
+	if !ok || o.OnDemandUSD != 55.04 {
+		t.Fatalf("catalog p5.48xlarge us-east-1 = %+v", o)
+	}
+	cl, _ := cat.Cloud("aws")
+	rg, _ := cat.Region("aws", "us-east-1")
+	acc, _ := cat.Accelerator(o.Accelerator)
+	res, err := cost.TCO(cost.Input{Offer: o, Cloud: cl, Region: rg, Accelerator: acc, InstanceCount: 1, Months: 1, Utilization: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	approx(t, "total", res.TotalUSD, 40179.2)
+	approx(t, "per GPU-hour", res.CostPerGPUHourUSD, 55.04/8)
+	approx(t, "kWh", res.EnergyKWh, 730*8*0.7*0.8*rg.PUE)
+}
+
+// Every priced offer of the built-in catalog goes through TCO and JobCost
+// under each model it sells, with finite results and a breakdown that sums
+// to the total.
+func TestTCOWholeBuiltinCatalog(t *testing.T) {
+	t.Parallel()
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range cat.Offers {
+		cl, ok := cat.Cloud(o.Cloud)
+		if !ok {
+			t.Fatalf("offer %s/%s: unknown cloud", o.Cloud, o.InstanceType)
+		}
+		rg, _ := cat.Region(o.Cloud, o.Region)
+		acc, _ := cat.Accelerator(o.Accelerator)
+		for _, pm := range cost.OfferedModels(o) {
+			res, err := cost.TCO(cost.Input{Offer: o, Cloud: cl, Region: rg, Accelerator: acc, InstanceCount: 2, Months: 7,
+				Utilization: 0.6, PricingMix: map[catalog.PricingModel]float64{pm: 1}, BlockGB: 100, EgressGBPerMonth: 500,
+				CarbonPriceUSDPerTonne: 50})
+			if err != nil {
+				t.Fatalf("%s/%s/%s %s: %v", o.Cloud, o.InstanceType, o.Region, pm, err)
+			}
+			var sum float64
+			for _, l := range res.Breakdown {
+				sum += l.USD
+			}
+			if math.IsNaN(res.TotalUSD) || math.IsInf(res.TotalUSD, 0) || res.TotalUSD <= 0 ||
+				math.Abs(sum-res.TotalUSD) > 1e-6*res.TotalUSD {
+				t.Fatalf("%s/%s/%s %s: total %v, breakdown sum %v", o.Cloud, o.InstanceType, o.Region, pm, res.TotalUSD, sum)
+			}
+			if _, err := cost.JobCost(cost.JobInput{Offer: o, Cloud: cl, Region: rg, Accelerator: acc, Nodes: 1, Hours: 10, PricingModel: pm}); err != nil {
+				t.Fatalf("%s/%s/%s %s: JobCost: %v", o.Cloud, o.InstanceType, o.Region, pm, err)
+			}
+		}
+	}
+}
