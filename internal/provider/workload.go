@@ -1,0 +1,171 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+)
+
+// The workload object is shared by gpu_estimate and gpu_recommendation
+// (DESIGN.md). Field-level rules are schema validators, so `terraform
+// validate` reports them; cross-field rules (training needs
+// training_tokens_b, ...) run in each data source's ValidateConfig through
+// validateWorkload, which reuses perf.Workload.Validate.
+
+// workloadModel is the Terraform shape of the workload object.
+type workloadModel struct {
+	Kind                    types.String  `tfsdk:"kind"`
+	ModelParametersB        types.Float64 `tfsdk:"model_parameters_b"`
+	ActiveParametersB       types.Float64 `tfsdk:"active_parameters_b"`
+	Precision               types.String  `tfsdk:"precision"`
+	SequenceLength          types.Int64   `tfsdk:"sequence_length"`
+	TrainingTokensB         types.Float64 `tfsdk:"training_tokens_b"`
+	FineTuningMethod        types.String  `tfsdk:"fine_tuning_method"`
+	TokensPerSecond         types.Float64 `tfsdk:"tokens_per_second"`
+	InputTokens             types.Int64   `tfsdk:"input_tokens"`
+	OutputTokens            types.Int64   `tfsdk:"output_tokens"`
+	MaxTimeToFirstTokenMs   types.Float64 `tfsdk:"max_time_to_first_token_ms"`
+	MaxTimePerOutputTokenMs types.Float64 `tfsdk:"max_time_per_output_token_ms"`
+	Layers                  types.Int64   `tfsdk:"layers"`
+	HiddenSize              types.Int64   `tfsdk:"hidden_size"`
+	KVHeads                 types.Int64   `tfsdk:"kv_heads"`
+}
+
+// workloadAttribute is the `workload` schema. tokensPerSecondRequired
+// only changes the documentation; the rule itself is in validateWorkload.
+func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribute {
+	positive := []validator.Float64{float64validator.AtLeast(0), float64validator.NoneOf(0)}
+	positiveInt := []validator.Int64{int64validator.AtLeast(1)}
+	tps := "Inference: aggregate output tokens per second to serve across all users, for example `5000`."
+	if tokensPerSecondRequired {
+		tps += " Required when `kind = \"inference\"`."
+	} else {
+		tps += " Optional here: without it the estimate reports what the GPUs sustain."
+	}
+	return schema.SingleNestedAttribute{
+		Required: true,
+		MarkdownDescription: "What to run. Sizes are in billions (`_b`) of parameters or tokens; " +
+			"unset optional fields take the defaults below.",
+		Attributes: map[string]schema.Attribute{
+			"kind": schema.StringAttribute{Required: true,
+				MarkdownDescription: "`training` (pre-training from scratch), `fine_tuning` or `inference`.",
+				Validators:          []validator.String{stringvalidator.OneOf(perf.Kinds...)}},
+			"model_parameters_b": schema.Float64Attribute{Required: true,
+				MarkdownDescription: "Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for Mixtral 8x7B.",
+				Validators:          positive},
+			"active_parameters_b": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B). Default: `model_parameters_b`.",
+				Validators:          positive},
+			"precision": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Numeric precision of weights and math: `fp32`, `tf32`, `bf16`, `fp16`, `fp8`, `fp4`, `int8` or `int4`. " +
+					"Default `bf16`. The accelerator must support it (A100 has no `fp8`).",
+				Validators: []validator.String{stringvalidator.OneOf(catalog.Precisions...)}},
+			"sequence_length": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Training / fine-tuning sequence length in tokens. Default `4096`.",
+				Validators:          positiveInt},
+			"training_tokens_b": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "Training and fine-tuning: tokens to process, billions (epochs × dataset tokens), for example `2000` for 2T tokens. Required for those kinds.",
+				Validators:          positive},
+			"fine_tuning_method": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters). Default `lora`.",
+				Validators:          []validator.String{stringvalidator.OneOf(perf.Methods...)}},
+			"tokens_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: tps, Validators: positive},
+			"input_tokens": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Inference: mean prompt length in tokens. Default `1024`.", Validators: positiveInt},
+			"output_tokens": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Inference: mean generated length in tokens. Default `256`.", Validators: positiveInt},
+			"max_time_to_first_token_ms": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "Inference: latency limit on time to first token, milliseconds. Default: no limit.", Validators: positive},
+			"max_time_per_output_token_ms": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "Inference: latency limit per generated token, milliseconds (50 ms ≈ 20 tokens/s per user). Default: no limit.", Validators: positive},
+			"layers": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Architecture override: transformer layers. Default: derived from the parameter count.", Validators: positiveInt},
+			"hidden_size": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Architecture override: model width. Default: derived from the parameter count.", Validators: positiveInt},
+			"kv_heads": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Architecture override: key/value heads (grouped-query attention). Default: derived.", Validators: positiveInt},
+		},
+	}
+}
+
+// toPerf converts the model (null = zero = default) to the planning type.
+func (m workloadModel) toPerf() perf.Workload {
+	return perf.Workload{
+		Kind:             m.Kind.ValueString(),
+		ModelParamsB:     m.ModelParametersB.ValueFloat64(),
+		ActiveParamsB:    m.ActiveParametersB.ValueFloat64(),
+		Precision:        m.Precision.ValueString(),
+		SequenceLength:   int(m.SequenceLength.ValueInt64()),
+		TrainingTokensB:  m.TrainingTokensB.ValueFloat64(),
+		FineTuningMethod: m.FineTuningMethod.ValueString(),
+		TokensPerSecond:  m.TokensPerSecond.ValueFloat64(),
+		InputTokens:      int(m.InputTokens.ValueInt64()),
+		OutputTokens:     int(m.OutputTokens.ValueInt64()),
+		MaxTTFTMs:        m.MaxTimeToFirstTokenMs.ValueFloat64(),
+		MaxTPOTMs:        m.MaxTimePerOutputTokenMs.ValueFloat64(),
+		Layers:           int(m.Layers.ValueInt64()),
+		HiddenSize:       int(m.HiddenSize.ValueInt64()),
+		KVHeads:          int(m.KVHeads.ValueInt64()),
+	}.WithDefaults()
+}
+
+// unknownFields names the workload attributes whose value is not known yet
+// (during validate or plan with values from other resources).
+func (m workloadModel) unknownFields() map[string]bool {
+	vals := map[string]attr.Value{
+		"kind": m.Kind, "model_parameters_b": m.ModelParametersB, "active_parameters_b": m.ActiveParametersB,
+		"precision": m.Precision, "sequence_length": m.SequenceLength, "training_tokens_b": m.TrainingTokensB,
+		"fine_tuning_method": m.FineTuningMethod, "tokens_per_second": m.TokensPerSecond,
+		"input_tokens": m.InputTokens, "output_tokens": m.OutputTokens,
+		"max_time_to_first_token_ms": m.MaxTimeToFirstTokenMs, "max_time_per_output_token_ms": m.MaxTimePerOutputTokenMs,
+		"layers": m.Layers, "hidden_size": m.HiddenSize, "kv_heads": m.KVHeads,
+	}
+	unknown := map[string]bool{}
+	for k, v := range vals {
+		if v.IsUnknown() {
+			unknown[k] = true
+		}
+	}
+	return unknown
+}
+
+// validateWorkload reports cross-field workload problems as attribute
+// errors under root (for example workload.training_tokens_b). Problems with
+// a field whose value is unknown are left for the next phase. It returns
+// false when an error was reported.
+func validateWorkload(m workloadModel, root path.Path, requireTokensPerSecond bool, diags *diag.Diagnostics) bool {
+	unknown := m.unknownFields()
+	ok := true
+	for _, fe := range m.toPerfRaw().Validate(perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond}) {
+		if unknown[fe.Field] || (unknown["kind"] && (fe.Field == "training_tokens_b" || fe.Field == "tokens_per_second")) {
+			continue
+		}
+		diags.AddAttributeError(root.AtName(fe.Field), "Invalid Workload",
+			fmt.Sprintf("workload.%s = %s: %s.", fe.Field, fe.Value, fe.Message))
+		ok = false
+	}
+	return ok
+}
+
+// toPerfRaw is toPerf without defaults, so Validate sees what the user wrote.
+func (m workloadModel) toPerfRaw() perf.Workload {
+	w := m.toPerf()
+	w.ActiveParamsB = m.ActiveParametersB.ValueFloat64()
+	w.Precision = m.Precision.ValueString()
+	w.FineTuningMethod = m.FineTuningMethod.ValueString()
+	return w
+}
