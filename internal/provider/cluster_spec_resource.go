@@ -158,7 +158,8 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"instance_type": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The cloud's instance type for the accelerator and GPUs per node, for example `p5.48xlarge`. " +
-					"When the cloud sells several, the cheapest under `pricing_model` in the region (ties by name).",
+					"When the cloud sells several, the cheapest under `pricing_model` in the region (ties by name); for more than one node, " +
+					"instance types with an RDMA fabric (EFA, InfiniBand, RoCE) are preferred when the cloud sells any.",
 			},
 			"hourly_cost_usd": schema.Float64Attribute{
 				Computed: true,

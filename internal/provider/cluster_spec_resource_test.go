@@ -52,8 +52,10 @@ func csOracle(t *testing.T, cat *catalog.Catalog, cloud, acc string, gpus, nodes
 		if !ok {
 			continue
 		}
-		if best == nil || p < bestP || (p == bestP && (o.InstanceType < best.InstanceType ||
-			(o.InstanceType == best.InstanceType && o.Region < best.Region))) {
+		// More than one node: an RDMA fabric first, then price.
+		plain := func(o *catalog.Offer) bool { return nodes > 1 && o.Fabric == catalog.FabricNone }
+		if best == nil || (plain(best) && !plain(o)) || (plain(best) == plain(o) && (p < bestP || (p == bestP && (o.InstanceType < best.InstanceType ||
+			(o.InstanceType == best.InstanceType && o.Region < best.Region))))) {
 			best, bestP = o, p
 		}
 	}

@@ -107,8 +107,11 @@ type Rendering struct {
 
 // Render resolves a request against the catalog: the cloud's instance
 // type for the accelerator and GPUs per node, in the given region or the
-// cheapest one, priced under the pricing model. It never substitutes
-// hardware: when the cloud lacks it the *Error names what exists.
+// cheapest one, priced under the pricing model. The choice is the lowest
+// price, ties by instance type then region; for more than one node,
+// instance types with an RDMA fabric (EFA, InfiniBand, RoCE) come first
+// when the cloud sells any. It never substitutes hardware: when the cloud
+// lacks it the *Error names what exists.
 func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error) {
 	if req.PricingModel == "" {
 		req.PricingModel = catalog.OnDemand
@@ -303,14 +306,17 @@ func ScaleUpClass(a *catalog.Accelerator) string {
 // otherwise, without the suffix when the catalog has no bandwidth.
 func ScaleOutClass(o *catalog.Offer) string {
 	kind := "ethernet"
-	switch o.Fabric {
-	case catalog.FabricEFA, catalog.FabricInfiniBand, catalog.FabricRoCE:
+	if isRDMA(o.Fabric) {
 		kind = "rdma"
 	}
 	if g := int64(math.Round(o.NetworkGbps)); g > 0 {
 		return kind + "-" + strconv.FormatInt(g, 10) + "g"
 	}
 	return kind
+}
+
+func isRDMA(f catalog.Fabric) bool {
+	return f == catalog.FabricEFA || f == catalog.FabricInfiniBand || f == catalog.FabricRoCE
 }
 
 type placed struct {
@@ -428,6 +434,14 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 				cloud, acc.ID, gpus, region, quoted(regionsOf(sized)))
 		}
 	}
+	// A multi-node cluster needs its scale-out network: prefer instance
+	// types with an RDMA fabric when the cloud sells one for the hardware.
+	rank := func(o *catalog.Offer) int {
+		if nodes > 1 && !isRDMA(o.Fabric) {
+			return 1
+		}
+		return 0
+	}
 	var best *catalog.Offer
 	var bestPrice float64
 	models := map[catalog.PricingModel]bool{}
@@ -441,8 +455,8 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 		if !ok {
 			continue
 		}
-		if best == nil || p < bestPrice ||
-			(p == bestPrice && (o.InstanceType < best.InstanceType || (o.InstanceType == best.InstanceType && o.Region < best.Region))) {
+		if best == nil || rank(o) < rank(best) || (rank(o) == rank(best) && (p < bestPrice ||
+			(p == bestPrice && (o.InstanceType < best.InstanceType || (o.InstanceType == best.InstanceType && o.Region < best.Region))))) {
 			best, bestPrice = o, p
 		}
 	}

@@ -52,6 +52,12 @@ func TestRenderChoosesInstanceRegionAndPrice(t *testing.T) {
 			wantScaleOut: "ethernet-400g", wantEq: []string{"beta"},
 		},
 		{
+			name: "several nodes prefer an RDMA fabric over a cheaper plain network",
+			req:  base(func(r *spec.Request) { r.Region = "r-east"; r.Nodes = 2 }), opts: opts(),
+			wantIT: "a1.8x", wantRegion: "r-east", wantHourly: 20, wantMonthly: 20 * 730,
+			wantScaleOut: "rdma-3200g", wantEq: []string{"beta"},
+		},
+		{
 			name: "spot priced where spot is sold; no other cloud sells spot",
 			req:  base(func(r *spec.Request) { r.PricingModel = catalog.Spot }), opts: opts(),
 			wantIT: "a1.8x", wantRegion: "r-east", wantHourly: 4, wantMonthly: 4 * 730,

@@ -64,7 +64,11 @@ func TestSchemaValidatesRenderedDocuments(t *testing.T) {
 		base(nil),
 		base(func(r *spec.Request) { r.PricingModel = catalog.Spot; r.Labels = map[string]string{"x": "y"} }),
 		base(func(r *spec.Request) { r.Cloud = "gamma"; r.Accelerator = "Y10"; r.GPUsPerNode = 1 }),
-		base(func(r *spec.Request) { r.Cloud = "beta"; r.PricingModel = catalog.Reserved1Y; r.Storage.ObjectGB = 1 << 30 }),
+		base(func(r *spec.Request) {
+			r.Cloud = "beta"
+			r.PricingModel = catalog.Reserved1Y
+			r.Storage.ObjectGB = 1 << 30
+		}),
 	}
 	for i, req := range reqs {
 		r, err := spec.Render(cat, req, opts())
