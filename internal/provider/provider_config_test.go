@@ -20,7 +20,7 @@ import (
 
 // configureWith runs the provider's Configure with the given attribute
 // values (others null) and a clock fixed at now.
-func configureWith(t *testing.T, now time.Time, values map[string]tftypes.Value) diag.Diagnostics {
+func configureWith(t testing.TB, now time.Time, values map[string]tftypes.Value) diag.Diagnostics {
 	t.Helper()
 	ctx := context.Background()
 	p := &gpuProvider{version: "test", now: func() time.Time { return now }, builtin: catalog.Builtin}
