@@ -220,6 +220,7 @@ func (p *gpuProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewOffersDataSource,
 		NewAcceleratorsDataSource,
 		NewTCODataSource,
+		NewRecommendationDataSource,
 	}
 }
 

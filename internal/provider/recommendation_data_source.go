@@ -1,0 +1,469 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = (*recommendationDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig = (*recommendationDataSource)(nil)
+)
+
+// NewRecommendationDataSource returns the gpu_recommendation data source.
+func NewRecommendationDataSource() datasource.DataSource {
+	return &recommendationDataSource{}
+}
+
+type recommendationDataSource struct {
+	data *providerData
+}
+
+func (d *recommendationDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_recommendation"
+}
+
+var (
+	candidateAttrTypes = map[string]attr.Type{
+		"cloud":              types.StringType,
+		"region":             types.StringType,
+		"instance_type":      types.StringType,
+		"accelerator":        types.StringType,
+		"gpus_per_node":      types.Int64Type,
+		"nodes":              types.Int64Type,
+		"total_gpus":         types.Int64Type,
+		"pricing_model":      types.StringType,
+		"hourly_cost_usd":    types.Float64Type,
+		"estimated_hours":    types.Float64Type,
+		"estimated_cost_usd": types.Float64Type,
+		"estimated_co2e_kg":  types.Float64Type,
+		"tokens_per_second":  types.Float64Type,
+		"memory_per_gpu_gb":  types.Float64Type,
+		"explanation":        types.StringType,
+	}
+	candidateType = types.ObjectType{AttrTypes: candidateAttrTypes}
+	rejectedType  = types.ObjectType{AttrTypes: map[string]attr.Type{"reason": types.StringType, "count": types.Int64Type}}
+)
+
+// exclusiveJurisdictions are compliance regimes tied to disjoint
+// jurisdictions: asking for two of them can never be met.
+var exclusiveJurisdictions = []string{
+	catalog.ComplianceGDPR, catalog.ComplianceUKGDPR, catalog.ComplianceSwissFADP,
+	catalog.ComplianceMLPS2, catalog.ComplianceFedRAMPHigh,
+}
+
+func candidateAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"cloud":         schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
+		"region":        schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's region code."},
+		"instance_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
+		"accelerator":   schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID, for example `H100`."},
+		"gpus_per_node": schema.Int64Attribute{Computed: true, MarkdownDescription: "Accelerators per instance."},
+		"nodes":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Instances (nodes). For inference: nodes per replica × replicas."},
+		"total_gpus":    schema.Int64Attribute{Computed: true, MarkdownDescription: "`nodes × gpus_per_node`."},
+		"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "`on_demand`, `spot`, `reserved_1y` or `reserved_3y`."},
+		"hourly_cost_usd": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Price of all nodes for one hour under the pricing model, after the provider's `discounts`, USD (cents)."},
+		"estimated_hours": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Training / fine-tuning: wall-clock hours of the job, spot including the risk-adjusted rework of interruptions. " +
+				"Inference: the hours of one serving month (730)."},
+		"estimated_cost_usd": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Training / fine-tuning: the job's compute cost (reserved pricing bills its whole term). " +
+				"Inference: the monthly cost of serving the target, averaged over a 12-month horizon (a 3-year reservation bills all 36 months). " +
+				"Includes the carbon cost when the provider sets `carbon_price_usd_per_tonne`. USD, cents."},
+		"estimated_co2e_kg": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Location-based kg CO2e of the job (inference: per month); null when the catalog lacks the accelerator's power or the region's grid intensity."},
+		"tokens_per_second": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Training: tokens processed per second. Inference: output tokens/s the deployment sustains within the latency limits (≥ the target)."},
+		"memory_per_gpu_gb": schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory each GPU needs for the workload under the chosen layout, GB."},
+		"explanation":       schema.StringAttribute{Computed: true, MarkdownDescription: "One sentence: the binding resource, what the hardware achieves and why the candidate ranks where it does."},
+	}
+}
+
+func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	names := func(desc string, v ...validator.List) schema.ListAttribute {
+		return schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: desc,
+			Validators: append([]validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues()}, v...)}
+	}
+	positive := func(desc string) schema.Float64Attribute {
+		return schema.Float64Attribute{Optional: true, MarkdownDescription: desc + " Must be greater than 0; omit for no limit.",
+			Validators: []validator.Float64{float64validator.AtLeast(minPositive)}}
+	}
+	objectives := make([]string, len(planner.Objectives))
+	for i, o := range planner.Objectives {
+		objectives[i] = string(o)
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Recommends where and on what to run a workload: every offer of the catalog × node count × pricing model is " +
+			"checked against the constraints and physics (memory fit, a scale-out fabric for multi-node training, the inference throughput and " +
+			"latency targets), scored by `objective` and explained. The provider's `clouds` allow-list and `discounts` apply. " +
+			"When nothing fits, planning fails with an error naming the binding constraint and the nearest miss.\n\n" +
+			"Rejection reasons (`rejected[*].reason`, stable): " + strings.Join(quoteEach(planner.Reasons, "`"), ", ") + ". " +
+			"Each `(offer, pricing model)` pair with no surviving node count is counted once, under the furthest filter one of its node counts reached.\n\n" +
+			"Node counts tried: training and fine-tuning, the fewest nodes that hold the workload, then every power of two above it up to " +
+			"`max_nodes` (default 128) while the job keeps getting faster; inference, the fewest nodes that hold one replica form a serving unit, " +
+			"and units are added until `tokens_per_second` is met.\n\n" +
+			"Objectives: `cost` (lowest `estimated_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
+			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e). " +
+			"Ties: cloud, region, instance type, nodes, then pricing model.",
+		Attributes: map[string]schema.Attribute{
+			"workload": recWorkloadAttribute(),
+			"constraints": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "Limits on the candidates; every attribute is optional.",
+				Attributes: map[string]schema.Attribute{
+					"clouds":       names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
+					"regions":      names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
+					"geographies":  names("Only regions in these geography buckets, for example `[\"eu\", \"uk\"]`."),
+					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
+					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`.",
+						listvalidator.ValueStringsAre(stringvalidator.OneOf(pricingModelNames()...))),
+					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
+						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
+						"The jurisdictions (all but `hipaa`) exclude each other.",
+						listvalidator.ValueStringsAre(stringvalidator.OneOf(planner.ComplianceRegimes...))),
+					"max_hourly_cost_usd": positive("Most USD per hour for all nodes together."),
+					"max_total_cost_usd":  positive("Most USD for the whole job (inference: per month)."),
+					"deadline_hours":      positive("Latest wall-clock hours for a training or fine-tuning job (spot: risk-adjusted)."),
+					"max_gpus": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most GPUs in total.",
+						Validators: []validator.Int64{int64validator.AtLeast(1)}},
+					"max_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most instances (nodes). Default: 128 for training; unlimited for inference.",
+						Validators: []validator.Int64{int64validator.AtLeast(1)}},
+					"min_gpu_memory_gb": schema.Float64Attribute{Optional: true, MarkdownDescription: "Least memory per accelerator, GB.",
+						Validators: []validator.Float64{float64validator.AtLeast(0)}},
+					"min_network_gbps": schema.Float64Attribute{Optional: true, MarkdownDescription: "Least scale-out bandwidth per node, Gbit/s.",
+						Validators: []validator.Float64{float64validator.AtLeast(0)}},
+					"max_co2e_kg": positive("Most kg CO2e for the job (inference: per month); candidates of unknown CO2e are rejected."),
+				},
+			},
+			"objective": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "What the ranking minimises: `cost` (default), `time`, `carbon` or `balanced`.",
+				Validators:          []validator.String{stringvalidator.OneOf(objectives...)}},
+			"top": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: fmt.Sprintf("How many candidates to return, 1–%d. Default %d.", planner.MaxTop, planner.DefaultTop),
+				Validators:          []validator.Int64{int64validator.Between(1, planner.MaxTop)}},
+			"best": schema.SingleNestedAttribute{Computed: true, Attributes: candidateAttributes(),
+				MarkdownDescription: "The top candidate (`candidates[0]`)."},
+			"candidates": schema.ListNestedAttribute{Computed: true,
+				NestedObject:        schema.NestedAttributeObject{Attributes: candidateAttributes()},
+				MarkdownDescription: "The best `top` candidates, ranked."},
+			"rejected": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "Rejection counts by reason, largest first: `(offer, pricing model)` pairs removed by each filter.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"reason": schema.StringAttribute{Computed: true, MarkdownDescription: "A stable reason string (see above)."},
+					"count":  schema.Int64Attribute{Computed: true, MarkdownDescription: "How many `(offer, pricing model)` pairs it removed."},
+				}}},
+			"catalog_date": schema.StringAttribute{Computed: true, MarkdownDescription: "Snapshot date of the catalog the answer comes from, `YYYY-MM-DD`."},
+		},
+	}
+}
+
+// minPositive is the smallest accepted positive limit (a cent, a minute).
+const minPositive = 0.01
+
+func quoteEach(ss []string, q string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = q + s + q
+	}
+	return out
+}
+
+func (d *recommendationDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig catches, at `terraform validate`, what needs no catalog:
+// compliance regimes of exclusive jurisdictions.
+func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var comp types.List
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("constraints").AtName("compliance"), &comp)...)
+	if resp.Diagnostics.HasError() || comp.IsNull() || comp.IsUnknown() {
+		return
+	}
+	var seen []string
+	for i, v := range comp.Elements() {
+		s, ok := v.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		x := s.ValueString()
+		for _, ex := range exclusiveJurisdictions {
+			if x != ex {
+				continue
+			}
+			for _, prev := range seen {
+				resp.Diagnostics.AddAttributeError(path.Root("constraints").AtName("compliance").AtListIndex(i), "Contradictory Constraints",
+					fmt.Sprintf("compliance lists both %q and %q: a region cannot be in both jurisdictions (%s; %s). Keep one.",
+						prev, x, complianceMeaning(prev), complianceMeaning(x)))
+			}
+			seen = append(seen, x)
+		}
+	}
+}
+
+func complianceMeaning(x string) string {
+	return map[string]string{
+		catalog.ComplianceGDPR: "gdpr needs an EU/EEA region", catalog.ComplianceUKGDPR: "uk_gdpr a UK region",
+		catalog.ComplianceSwissFADP: "swiss_fadp a Swiss region", catalog.ComplianceMLPS2: "mlps2 a mainland-China region",
+		catalog.ComplianceFedRAMPHigh: "fedramp_high a US government partition",
+	}[x]
+}
+
+// planners caches one planner per catalog (the built-in one, or an overlay).
+var planners sync.Map // *catalog.Catalog -> *planner.Planner
+
+func plannerFor(cat *catalog.Catalog) (*planner.Planner, error) {
+	if p, ok := planners.Load(cat); ok {
+		return p.(*planner.Planner), nil //nolint:forcetypeassert // only *planner.Planner is stored
+	}
+	cm, err := cost.DefaultModel()
+	if err != nil {
+		return nil, err
+	}
+	p, err := planner.New(cat, cm)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := planners.LoadOrStore(cat, p)
+	return actual.(*planner.Planner), nil //nolint:forcetypeassert // only *planner.Planner is stored
+}
+
+func (d *recommendationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m recommendationModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || d.data == nil || m.Workload == nil {
+		return
+	}
+	pl, err := plannerFor(d.data.Catalog)
+	if err != nil {
+		resp.Diagnostics.AddError("Planner Failed To Start", "This is a provider bug, please report it: "+err.Error())
+		return
+	}
+	pm, err := perf.Default()
+	if err != nil {
+		resp.Diagnostics.AddError("Benchmark Model Failed To Load", "This is a provider bug, please report it: "+err.Error())
+		return
+	}
+	w := m.Workload.toPerf()
+	for _, fe := range w.Validate(perf.ValidateOptions{RequireTokensPerSecond: true}) {
+		resp.Diagnostics.AddAttributeError(path.Root("workload").AtName(fe.Field), "Invalid Workload", fmt.Sprintf("%s = %s: %s.", fe.Field, fe.Value, fe.Message))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	est, pw := planner.NewPerfEstimator(pm, w)
+	preq := planner.Request{
+		Workload: pw, Estimator: est,
+		Objective:              planner.Objective(m.Objective.ValueString()),
+		Top:                    int(m.Top.ValueInt64()),
+		AllowedClouds:          d.data.Clouds,
+		Discounts:              d.data.Discounts,
+		CarbonPriceUSDPerTonne: d.data.CarbonPriceUSDPerTonne,
+	}
+	if m.Constraints != nil {
+		resp.Diagnostics.Append(m.Constraints.toPlanner(ctx, &preq.Constraints)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	res, err := pl.Recommend(preq)
+	if err != nil {
+		addPlannerError(&resp.Diagnostics, err)
+		return
+	}
+	m.Best = candidateValue(&res.Best, &resp.Diagnostics)
+	cands := make([]attr.Value, len(res.Candidates))
+	for i := range res.Candidates {
+		cands[i] = candidateValue(&res.Candidates[i], &resp.Diagnostics)
+	}
+	m.Candidates = types.ListValueMust(candidateType, cands)
+	rej := make([]attr.Value, len(res.Rejected))
+	for i, r := range res.Rejected {
+		rej[i] = types.ObjectValueMust(rejectedType.AttrTypes, map[string]attr.Value{
+			"reason": types.StringValue(r.Reason), "count": types.Int64Value(int64(r.Count)),
+		})
+	}
+	m.Rejected = types.ListValueMust(rejectedType, rej)
+	m.CatalogDate = types.StringValue(res.CatalogDate)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object {
+	co2 := types.Float64Null()
+	if c.CO2eKnown {
+		co2 = types.Float64Value(roundUSD(c.EstimatedCO2eKg))
+	}
+	obj, dd := types.ObjectValue(candidateAttrTypes, map[string]attr.Value{
+		"cloud":              types.StringValue(c.Cloud),
+		"region":             types.StringValue(c.Region),
+		"instance_type":      types.StringValue(c.InstanceType),
+		"accelerator":        types.StringValue(c.Accelerator),
+		"gpus_per_node":      types.Int64Value(int64(c.GPUsPerNode)),
+		"nodes":              types.Int64Value(int64(c.Nodes)),
+		"total_gpus":         types.Int64Value(int64(c.TotalGPUs)),
+		"pricing_model":      types.StringValue(string(c.PricingModel)),
+		"hourly_cost_usd":    types.Float64Value(roundUSD(c.HourlyCostUSD)),
+		"estimated_hours":    types.Float64Value(roundHours(c.EstimatedHours)),
+		"estimated_cost_usd": types.Float64Value(roundUSD(c.EstimatedCostUSD)),
+		"estimated_co2e_kg":  co2,
+		"tokens_per_second":  types.Float64Value(roundHours(c.TokensPerSecond)),
+		"memory_per_gpu_gb":  types.Float64Value(roundHours(c.MemoryPerGPUGB)),
+		"explanation":        types.StringValue(c.Explanation),
+	})
+	diags.Append(dd...)
+	return obj
+}
+
+// fieldPath turns a planner field ("constraints.regions[2]") into a path.
+var fieldPart = regexp.MustCompile(`^([a-z0-9_]+)(?:\[(\d+)\])?$`)
+
+func fieldPath(field string) (path.Path, bool) {
+	if field == "" {
+		return path.Empty(), false
+	}
+	var p path.Path
+	for i, part := range strings.Split(field, ".") {
+		m := fieldPart.FindStringSubmatch(part)
+		if m == nil {
+			return path.Empty(), false
+		}
+		if i == 0 {
+			p = path.Root(m[1])
+		} else {
+			p = p.AtName(m[1])
+		}
+		if m[2] != "" {
+			n, _ := strconv.Atoi(m[2])
+			p = p.AtListIndex(n)
+		}
+	}
+	return p, true
+}
+
+func addPlannerError(diags *diag.Diagnostics, err error) {
+	add := func(field, summary, detail string) {
+		if p, ok := fieldPath(field); ok {
+			diags.AddAttributeError(p, summary, detail)
+		} else {
+			diags.AddError(summary, detail)
+		}
+	}
+	var ie planner.InputErrors
+	var nc *planner.NoCandidateError
+	switch {
+	case errors.As(err, &ie):
+		for _, e := range ie {
+			add(e.Field, e.Summary, e.Detail)
+		}
+	case errors.As(err, &nc):
+		add(nc.Field, "No GPU Offer Satisfies The Constraints", nc.Detail)
+	default:
+		diags.AddError("Recommendation Failed", "This is a provider bug, please report it: "+err.Error())
+	}
+}
+
+func (c *constraintsModel) toPlanner(ctx context.Context, out *planner.Constraints) diag.Diagnostics {
+	var diags diag.Diagnostics
+	list := func(l types.List) []string {
+		if l.IsNull() || l.IsUnknown() {
+			return nil
+		}
+		var ss []string
+		diags.Append(l.ElementsAs(ctx, &ss, false)...)
+		return ss
+	}
+	out.Clouds = list(c.Clouds)
+	out.Regions = list(c.Regions)
+	out.Geographies = list(c.Geographies)
+	out.Accelerators = list(c.Accelerators)
+	for _, s := range list(c.PricingModels) {
+		out.PricingModels = append(out.PricingModels, catalog.PricingModel(s))
+	}
+	if out.PricingModels == nil && !c.PricingModels.IsNull() {
+		out.PricingModels = []catalog.PricingModel{}
+	}
+	out.Compliance = list(c.Compliance)
+	f := func(v types.Float64) float64 {
+		if v.IsNull() || v.IsUnknown() {
+			return 0
+		}
+		x := v.ValueFloat64()
+		if math.IsNaN(x) {
+			return -1
+		}
+		return x
+	}
+	i := func(v types.Int64) int {
+		if v.IsNull() || v.IsUnknown() {
+			return 0
+		}
+		x := v.ValueInt64()
+		if x > math.MaxInt32 {
+			x = math.MaxInt32
+		}
+		return int(x)
+	}
+	out.MaxHourlyCostUSD = f(c.MaxHourlyCostUSD)
+	out.MaxTotalCostUSD = f(c.MaxTotalCostUSD)
+	out.DeadlineHours = f(c.DeadlineHours)
+	out.MaxGPUs = i(c.MaxGPUs)
+	out.MaxNodes = i(c.MaxNodes)
+	out.MinGPUMemoryGB = f(c.MinGPUMemoryGB)
+	out.MinNetworkGbps = f(c.MinNetworkGbps)
+	out.MaxCO2eKg = f(c.MaxCO2eKg)
+	return diags
+}
+
+type constraintsModel struct {
+	Clouds           types.List    `tfsdk:"clouds"`
+	Regions          types.List    `tfsdk:"regions"`
+	Geographies      types.List    `tfsdk:"geographies"`
+	Accelerators     types.List    `tfsdk:"accelerators"`
+	PricingModels    types.List    `tfsdk:"pricing_models"`
+	MaxHourlyCostUSD types.Float64 `tfsdk:"max_hourly_cost_usd"`
+	MaxTotalCostUSD  types.Float64 `tfsdk:"max_total_cost_usd"`
+	DeadlineHours    types.Float64 `tfsdk:"deadline_hours"`
+	MaxGPUs          types.Int64   `tfsdk:"max_gpus"`
+	MaxNodes         types.Int64   `tfsdk:"max_nodes"`
+	MinGPUMemoryGB   types.Float64 `tfsdk:"min_gpu_memory_gb"`
+	MinNetworkGbps   types.Float64 `tfsdk:"min_network_gbps"`
+	Compliance       types.List    `tfsdk:"compliance"`
+	MaxCO2eKg        types.Float64 `tfsdk:"max_co2e_kg"`
+}
+
+type recommendationModel struct {
+	Workload    *recWorkloadModel `tfsdk:"workload"`
+	Constraints *constraintsModel `tfsdk:"constraints"`
+	Objective   types.String      `tfsdk:"objective"`
+	Top         types.Int64       `tfsdk:"top"`
+	Best        types.Object      `tfsdk:"best"`
+	Candidates  types.List        `tfsdk:"candidates"`
+	Rejected    types.List        `tfsdk:"rejected"`
+	CatalogDate types.String      `tfsdk:"catalog_date"`
+}
