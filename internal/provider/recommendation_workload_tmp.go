@@ -32,8 +32,12 @@ type recWorkloadModel struct {
 }
 
 func recWorkloadAttribute() schema.SingleNestedAttribute {
-	f := func(d string) schema.Float64Attribute { return schema.Float64Attribute{Optional: true, MarkdownDescription: d} }
-	i := func(d string) schema.Int64Attribute { return schema.Int64Attribute{Optional: true, MarkdownDescription: d} }
+	f := func(d string) schema.Float64Attribute {
+		return schema.Float64Attribute{Optional: true, MarkdownDescription: d}
+	}
+	i := func(d string) schema.Int64Attribute {
+		return schema.Int64Attribute{Optional: true, MarkdownDescription: d}
+	}
 	return schema.SingleNestedAttribute{Required: true, MarkdownDescription: "The workload.",
 		Attributes: map[string]schema.Attribute{
 			"kind":                         schema.StringAttribute{Required: true, MarkdownDescription: "`training`, `fine_tuning` or `inference`."},
