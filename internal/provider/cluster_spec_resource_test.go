@@ -184,7 +184,8 @@ func csSpecJSON(want map[string]any) knownvalue.Check {
 				return fmt.Errorf("spec_json %s = %v, want %v in %s", k, got[k], want[k], s)
 			}
 		}
-		if strings.Contains(s, `"spec":{`) && strings.Contains(s[strings.Index(s, `"spec":{`):], `"`+want["cloud"].(string)+`"`) {
+		cloud, _ := want["cloud"].(string)
+		if i := strings.Index(s, `"spec":{`); i < 0 || strings.Contains(s[i:], `"`+cloud+`"`) {
 			return fmt.Errorf("the spec section names the cloud: %s", s)
 		}
 		return nil

@@ -32,7 +32,7 @@ func (f *instanceTypeFunction) Definition(_ context.Context, _ function.Definiti
 		Summary: "The instance type a cloud sells for an accelerator and a number of GPUs per node",
 		MarkdownDescription: "Returns the instance type `cloud` sells for `accelerator` with exactly `gpus_per_node` accelerators, from the provider's " +
 			"built-in catalog (functions receive no provider configuration, so `catalog_file` does not apply). When the cloud sells several, " +
-			"the one with the lowest on-demand price in any region wins, ties by name: the same choice `gpu_cluster_spec` makes for " +
+			"the one with the lowest on-demand price in any region wins, ties by name: the same choice `gpu_cluster_spec` makes for a single node with " +
 			"`pricing_model = \"on_demand\"` without a region. Nothing is substituted: an accelerator the cloud lacks is an error naming the " +
 			"clouds that have it, and a GPU count it does not sell is an error naming the sizes it does. Requires Terraform 1.8 or later.",
 		Parameters: []function.Parameter{

@@ -154,7 +154,7 @@ func schemaProps(s map[string]any, prefix string, out, required map[string]bool)
 		if slices.Contains(req, any(name)) {
 			required[p] = true
 		}
-		if m, ok := sub.(map[string]any); ok {
+		if m := asObject(sub); m != nil {
 			schemaProps(m, p, out, required)
 		}
 	}
@@ -221,13 +221,13 @@ func validate(s map[string]any, v any, at string) error {
 		switch kw {
 		case "$schema", "$id", "title", "description":
 		case "type":
-			err = checkType(arg.(string), v)
+			err = checkType(asString(arg), v)
 		case "const":
 			if !reflect.DeepEqual(arg, v) {
 				err = fmt.Errorf("want %v", arg)
 			}
 		case "enum":
-			if !slices.ContainsFunc(arg.([]any), func(e any) bool { return reflect.DeepEqual(e, v) }) {
+			if !slices.ContainsFunc(asList(arg), func(e any) bool { return reflect.DeepEqual(e, v) }) {
 				err = fmt.Errorf("%v not in %v", v, arg)
 			}
 		case "minLength", "maxLength", "pattern":
@@ -237,15 +237,15 @@ func validate(s map[string]any, v any, at string) error {
 			}
 			switch kw {
 			case "minLength":
-				if float64(len([]rune(str))) < arg.(float64) {
+				if float64(len([]rune(str))) < asNumber(arg) {
 					err = fmt.Errorf("shorter than %v", arg)
 				}
 			case "maxLength":
-				if float64(len([]rune(str))) > arg.(float64) {
+				if float64(len([]rune(str))) > asNumber(arg) {
 					err = fmt.Errorf("longer than %v", arg)
 				}
 			case "pattern":
-				if !regexp.MustCompile(arg.(string)).MatchString(str) {
+				if !regexp.MustCompile(asString(arg)).MatchString(str) {
 					err = fmt.Errorf("%q does not match %s", str, arg)
 				}
 			}
@@ -254,7 +254,7 @@ func validate(s map[string]any, v any, at string) error {
 			if !ok {
 				break
 			}
-			lim := arg.(float64)
+			lim := asNumber(arg)
 			if (kw == "minimum" && n < lim) || (kw == "maximum" && n > lim) || (kw == "exclusiveMinimum" && n <= lim) {
 				err = fmt.Errorf("%v violates %s %v", n, kw, lim)
 			}
@@ -298,15 +298,15 @@ func checkType(want string, v any) error {
 func checkObject(kw string, arg any, obj map[string]any, s map[string]any, at string) error {
 	switch kw {
 	case "required":
-		for _, r := range arg.([]any) {
-			if _, ok := obj[r.(string)]; !ok {
+		for _, r := range asList(arg) {
+			if _, ok := obj[asString(r)]; !ok {
 				return fmt.Errorf("missing %q", r)
 			}
 		}
 	case "properties":
-		for name, sub := range arg.(map[string]any) {
+		for name, sub := range asObject(arg) {
 			if val, ok := obj[name]; ok {
-				if err := validate(sub.(map[string]any), val, at+"."+name); err != nil {
+				if err := validate(asObject(sub), val, at+"."+name); err != nil {
 					return err
 				}
 			}
@@ -329,22 +329,22 @@ func checkObject(kw string, arg any, obj map[string]any, s map[string]any, at st
 			}
 		}
 	case "maxProperties":
-		if float64(len(obj)) > arg.(float64) {
+		if float64(len(obj)) > asNumber(arg) {
 			return fmt.Errorf("more than %v properties", arg)
 		}
 	case "propertyNames":
 		for name := range obj {
-			if err := validate(arg.(map[string]any), name, at+"."+name); err != nil {
+			if err := validate(asObject(arg), name, at+"."+name); err != nil {
 				return err
 			}
 		}
 	case "dependentRequired":
-		for name, deps := range arg.(map[string]any) {
+		for name, deps := range asObject(arg) {
 			if _, ok := obj[name]; !ok {
 				continue
 			}
-			for _, d := range deps.([]any) {
-				if _, ok := obj[d.(string)]; !ok {
+			for _, d := range asList(deps) {
+				if _, ok := obj[asString(d)]; !ok {
 					return fmt.Errorf("%q requires %q", name, d)
 				}
 			}
@@ -352,3 +352,10 @@ func checkObject(kw string, arg any, obj map[string]any, s map[string]any, at st
 	}
 	return nil
 }
+
+// Schema accessors: a value of the wrong type reads as the zero value, which
+// then fails the comparison it feeds.
+func asString(v any) string         { s, _ := v.(string); return s }
+func asNumber(v any) float64        { n, _ := v.(float64); return n }
+func asList(v any) []any            { l, _ := v.([]any); return l }
+func asObject(v any) map[string]any { m, _ := v.(map[string]any); return m }

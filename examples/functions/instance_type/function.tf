@@ -1,6 +1,6 @@
 # The instance type each cloud sells for 8 x H100 in one node. When a cloud
 # sells several, the one with the lowest on-demand price wins (ties by name),
-# the same choice gpu_cluster_spec makes for on_demand without a region.
+# the same choice gpu_cluster_spec makes for one on_demand node without a region.
 output "h100_8x" {
   value = {
     aws   = provider::gpu::instance_type("aws", "H100", 8)   # "p5.48xlarge"
