@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
@@ -133,7 +134,7 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e). " +
 			"Ties: cloud, region, instance type, nodes, then pricing model.",
 		Attributes: map[string]schema.Attribute{
-			"workload": recWorkloadAttribute(),
+			"workload": workloadAttribute(true),
 			"constraints": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "Limits on the candidates; every attribute is optional.",
 				Attributes: map[string]schema.Attribute{
@@ -199,8 +200,18 @@ func (d *recommendationDataSource) Configure(_ context.Context, req datasource.C
 }
 
 // ValidateConfig catches, at `terraform validate`, what needs no catalog:
-// compliance regimes of exclusive jurisdictions.
+// cross-field workload rules and compliance regimes of exclusive
+// jurisdictions.
 func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var wlObj types.Object
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wlObj)...)
+	if !wlObj.IsNull() && !wlObj.IsUnknown() {
+		var wl workloadModel
+		resp.Diagnostics.Append(wlObj.As(ctx, &wl, basetypes.ObjectAsOptions{})...)
+		if !resp.Diagnostics.HasError() {
+			validateWorkload(wl, path.Root("workload"), true, &resp.Diagnostics)
+		}
+	}
 	var comp types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("constraints").AtName("compliance"), &comp)...)
 	if resp.Diagnostics.HasError() || comp.IsNull() || comp.IsUnknown() {
@@ -270,13 +281,10 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		resp.Diagnostics.AddError("Benchmark Model Failed To Load", "This is a provider bug, please report it: "+err.Error())
 		return
 	}
-	w := m.Workload.toPerf()
-	for _, fe := range w.Validate(perf.ValidateOptions{RequireTokensPerSecond: true}) {
-		resp.Diagnostics.AddAttributeError(path.Root("workload").AtName(fe.Field), "Invalid Workload", fmt.Sprintf("%s = %s: %s.", fe.Field, fe.Value, fe.Message))
-	}
-	if resp.Diagnostics.HasError() {
+	if !validateWorkload(*m.Workload, path.Root("workload"), true, &resp.Diagnostics) {
 		return
 	}
+	w := m.Workload.toPerf()
 	est, pw := planner.NewPerfEstimator(pm, w)
 	preq := planner.Request{
 		Workload: pw, Estimator: est,
@@ -458,7 +466,7 @@ type constraintsModel struct {
 }
 
 type recommendationModel struct {
-	Workload    *recWorkloadModel `tfsdk:"workload"`
+	Workload    *workloadModel    `tfsdk:"workload"`
 	Constraints *constraintsModel `tfsdk:"constraints"`
 	Objective   types.String      `tfsdk:"objective"`
 	Top         types.Int64       `tfsdk:"top"`

@@ -437,3 +437,35 @@ func TestAccRecommendation_badInput(t *testing.T) {
 		})
 	}
 }
+
+// TestAccRecommendation_unknownAtPlan: values known only after apply plan
+// without error (the read is deferred) and resolve on apply.
+func TestAccRecommendation_unknownAtPlan(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+resource "terraform_data" "size" {
+  input = 8
+}
+resource "terraform_data" "clouds" {
+  input = ["gcp"]
+}
+data "gpu_recommendation" "r" {
+  workload = {
+    kind               = "training"
+    model_parameters_b = terraform_data.size.output
+    training_tokens_b  = 10
+  }
+  constraints = {
+    clouds     = terraform_data.clouds.output
+    compliance = ["gdpr"]
+  }
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best").AtMapKey("cloud"), knownvalue.StringExact("gcp")),
+			},
+		}},
+	})
+}
