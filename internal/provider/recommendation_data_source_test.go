@@ -469,3 +469,54 @@ data "gpu_recommendation" "r" {
 		}},
 	})
 }
+
+// TestAccRecommendationModule plans the examples/modules/gpu-recommendation
+// module for a fine-tune and a serving workload.
+func TestAccRecommendationModule(t *testing.T) {
+	t.Setenv("TF_ACC_PROVIDER_NAMESPACE", "gpuplan")
+	resource.UnitTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			ConfigFile:               config.TestNameFile("main.tf"),
+			// Plan only: the harness's state reader does not support child modules.
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPreRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectKnownOutputValue("finetune_launch",
+						knownvalue.StringRegexp(regexp.MustCompile(`^\d+ × \S+ in \S+/\S+$`))),
+					plancheck.ExpectKnownOutputValue("finetune_hours",
+						knownvalue.Float64Func(func(v float64) error {
+							if v <= 0 || v > 48 {
+								return fmt.Errorf("hours %v outside (0, 48]", v)
+							}
+							return nil
+						})),
+					plancheck.ExpectKnownOutputValue("serve_alternatives", knownvalue.Int64Exact(4)),
+				},
+			},
+		}},
+	})
+}
+
+// TestAccRecommendationBudgetCheck plans examples/budget-check under a
+// budget the job cannot meet (the check warns, the plan goes on) and one
+// it can.
+func TestAccRecommendationBudgetCheck(t *testing.T) {
+	t.Setenv("TF_ACC_PROVIDER_NAMESPACE", "gpuplan")
+	step := func(budget int, within bool) resource.TestStep {
+		return resource.TestStep{
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			ConfigFile:               config.TestNameFile("main.tf"),
+			ConfigVariables:          config.Variables{"budget_usd": config.IntegerVariable(budget)},
+			PlanOnly:                 true,
+			ExpectNonEmptyPlan:       true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPreRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectKnownOutputValue("within_budget", knownvalue.Bool(within)),
+				},
+			},
+		}
+	}
+	resource.UnitTest(t, resource.TestCase{Steps: []resource.TestStep{step(1, false), step(1000000, true)}})
+}

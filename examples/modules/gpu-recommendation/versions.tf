@@ -1,0 +1,8 @@
+terraform {
+  required_version = ">= 1.5.0"
+  required_providers {
+    gpu = {
+      source = "gpuplan/gpu"
+    }
+  }
+}

@@ -1,0 +1,1 @@
+../../../../examples/budget-check/main.tf
