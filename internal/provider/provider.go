@@ -221,6 +221,7 @@ func (p *gpuProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewAcceleratorsDataSource,
 		NewTCODataSource,
 		NewRecommendationDataSource,
+		NewEstimateDataSource,
 	}
 }
 
@@ -228,6 +229,8 @@ func (p *gpuProvider) Functions(_ context.Context) []func() function.Function {
 	return []func() function.Function{
 		NewHourlyPriceUSDFunction,
 		NewInstanceTypeFunction,
+		NewVRAMRequiredGBFunction,
+		NewTrainingHoursFunction,
 	}
 }
 

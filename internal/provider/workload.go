@@ -4,9 +4,10 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"math"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -48,7 +49,7 @@ type workloadModel struct {
 // workloadAttribute is the `workload` schema. tokensPerSecondRequired
 // only changes the documentation; the rule itself is in validateWorkload.
 func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribute {
-	positive := []validator.Float64{float64validator.AtLeast(0), float64validator.NoneOf(0)}
+	positive := []validator.Float64{positiveFloat64{}}
 	positiveInt := []validator.Int64{int64validator.AtLeast(1)}
 	tps := "Inference: aggregate output tokens per second to serve across all users, for example `5000`."
 	if tokensPerSecondRequired {
@@ -168,4 +169,25 @@ func (m workloadModel) toPerfRaw() perf.Workload {
 	w.Precision = m.Precision.ValueString()
 	w.FineTuningMethod = m.FineTuningMethod.ValueString()
 	return w
+}
+
+// positiveFloat64 requires a number greater than 0 (and finite), with a
+// message that says so: zero is never a valid size, rate or limit, and
+// leaving the attribute out is how to ask for the default.
+type positiveFloat64 struct{}
+
+var _ validator.Float64 = positiveFloat64{}
+
+func (positiveFloat64) Description(context.Context) string { return "value must be greater than 0" }
+
+func (v positiveFloat64) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (positiveFloat64) ValidateFloat64(_ context.Context, req validator.Float64Request, resp *validator.Float64Response) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if v := req.ConfigValue.ValueFloat64(); !(v > 0) || math.IsInf(v, 0) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
+			fmt.Sprintf("%s = %v: must be a number greater than 0; omit the attribute to use its default.", req.Path, v))
+	}
 }

@@ -1,0 +1,371 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = (*estimateDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig = (*estimateDataSource)(nil)
+)
+
+// NewEstimateDataSource returns the gpu_estimate data source.
+func NewEstimateDataSource() datasource.DataSource {
+	return &estimateDataSource{}
+}
+
+type estimateDataSource struct {
+	data *providerData
+}
+
+func (d *estimateDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_estimate"
+}
+
+func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	positive := []validator.Float64{positiveFloat64{}}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The benchmark model alone, for a fixed hardware choice: whether a training, fine-tuning or inference " +
+			"workload fits `gpu_count` accelerators, how fast it runs and how long it takes. The model picks the fastest parallel " +
+			"layout that fits (tensor parallel inside a node, pipeline and data parallel across nodes) and is calibrated against " +
+			"MLPerf and published training runs; see the [accuracy report](../guides/model-accuracy.md) for its measured error.\n\n" +
+			"When the workload does not fit, `fits` is `false`, the performance outputs are null and a warning says how many GB " +
+			"per GPU are missing and what would fit. Rounding (so plans are identical on every machine): hours, GB, tokens/s and " +
+			"milliseconds to 0.01, `mfu` to 4 decimals.",
+		Attributes: map[string]schema.Attribute{
+			"workload": workloadAttribute(false),
+			"accelerator": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Accelerator ID or alias from the catalog (including `catalog_file` additions), case-insensitive, " +
+					"for example `H100`, `A100-80GB`, `MI300X`, `h100-sxm`. See the `gpu_accelerators` data source for the list."},
+			"gpu_count": schema.Int64Attribute{Required: true,
+				MarkdownDescription: "Total number of accelerators, for example `8` (one node) or `2048`.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			"gpus_per_node": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Accelerators per node, i.e. per scale-up domain (NVLink, Infinity Fabric): tensor parallelism " +
+					"never crosses a node. At most `gpu_count`. Default `min(gpu_count, 8)`.",
+				Validators: []validator.Int64{int64validator.AtLeast(1)}},
+			"network_gbps": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "Scale-out network bandwidth of one node, Gbit/s, for example `3200` for 8× 400 Gbit/s " +
+					"InfiniBand/EFA or `100` for plain Ethernet. The per-GPU share sets the fabric class the model assumes " +
+					"(InfiniBand-class, RoCE or TCP). Default: " + defaultNetworkDoc() + ".",
+				Validators: positive},
+
+			"fits": schema.BoolAttribute{Computed: true,
+				MarkdownDescription: "Whether weights, optimizer state and activations (training) or weights plus one request's KV " +
+					"cache (inference) fit the accelerators' memory under the best layout, after a runtime reserve."},
+			"memory_per_gpu_gb": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Memory one GPU needs under the chosen layout, GB (decimal). Training: model and optimizer " +
+					"states plus activations; inference: weights plus the KV cache of one request (the minimum to serve). " +
+					"When the workload does not fit, what the least demanding layout needs."},
+			"tokens_per_second": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Training and fine-tuning: tokens processed per second across all GPUs. Inference: the most " +
+					"output tokens per second these GPUs sustain with as many replicas as fit, within the latency limits when set " +
+					"(`0` when the limits cannot be met at all). Null when the workload does not fit."},
+			"estimated_hours": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Training and fine-tuning: wall-clock hours to process `training_tokens_b`, including the " +
+					"goodput loss of restarts and checkpoints. Multiply by `gpu_count` for GPU-hours. Null for inference and when " +
+					"the workload does not fit."},
+			"mfu": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Model-FLOPs utilisation, 0–1: useful model FLOPs per second over the GPUs' dense peak at the " +
+					"workload's precision. Training: the usual MFU (6·N FLOPs per token). Inference: the prefill and decode FLOPs " +
+					"actually delivered at `tokens_per_second` (2·N per token), which is low when decode is memory-bound. " +
+					"Null when the workload does not fit."},
+			"time_to_first_token_ms": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Inference: time to first token at the chosen batch size, milliseconds. Null for training " +
+					"and fine-tuning and when the workload does not fit."},
+			"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Inference: time per generated token of one request at the chosen batch size, milliseconds. " +
+					"Null for training and fine-tuning and when the workload does not fit."},
+			"replicas": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Inference: model replicas the GPUs hold (each spans `gpu_count / replicas` or fewer GPUs). " +
+					"Null for training and fine-tuning and when the workload does not fit."},
+			"replicas_needed": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Inference with `tokens_per_second` set: replicas of the same shape needed to serve that " +
+					"throughput; when it exceeds `replicas` a warning says how many GPUs that takes. Null otherwise."},
+			"binding": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "What limits the estimate: `compute`, `hbm_bandwidth`, `network`, `latency` or `memory` " +
+					"(does not fit)."},
+			"explanation": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "The model's one-sentence explanation: layout (tensor/pipeline/data parallel), nodes and " +
+					"fabric, what binds, and the headline figures."},
+		},
+	}
+}
+
+// defaultNetworkDoc describes the model's default scale-out network.
+func defaultNetworkDoc() string {
+	if m, err := perf.Default(); err == nil {
+		return fmt.Sprintf("%v Gbit/s per GPU (%v Gbit/s for an 8-GPU node, an InfiniBand/EFA-class RDMA cluster)",
+			m.Params().Network.DefaultGbpsPerGPU, 8*m.Params().Network.DefaultGbpsPerGPU)
+	}
+	return "a modern RDMA cluster"
+}
+
+func (d *estimateDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig reports, at `terraform validate`, the workload's
+// cross-field problems, gpus_per_node > gpu_count and a precision a
+// built-in accelerator cannot run. Accelerators only a catalog_file
+// defines are checked in Read, at plan time.
+func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m estimateModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !m.GPUsPerNode.IsNull() && !m.GPUsPerNode.IsUnknown() && !m.GPUCount.IsNull() && !m.GPUCount.IsUnknown() &&
+		m.GPUsPerNode.ValueInt64() > m.GPUCount.ValueInt64() {
+		resp.Diagnostics.AddAttributeError(path.Root("gpus_per_node"), "Invalid GPUs Per Node",
+			fmt.Sprintf("gpus_per_node = %d exceeds gpu_count = %d: a node cannot hold more GPUs than the whole job uses. "+
+				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, 8).",
+				m.GPUsPerNode.ValueInt64(), m.GPUCount.ValueInt64(), m.GPUCount.ValueInt64()))
+	}
+	wm, ok := estimateWorkload(ctx, m.Workload, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	validateWorkload(wm, path.Root("workload"), false, &resp.Diagnostics)
+	if m.Accelerator.IsNull() || m.Accelerator.IsUnknown() || wm.Precision.IsUnknown() {
+		return
+	}
+	cat, err := builtinCatalog()
+	if err != nil {
+		return // Configure reports a broken built-in catalog.
+	}
+	if acc, found := cat.Accelerator(m.Accelerator.ValueString()); found {
+		checkPrecision(wm, acc, &resp.Diagnostics)
+	}
+}
+
+func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m estimateModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || d.data == nil {
+		return
+	}
+	wm, ok := estimateWorkload(ctx, m.Workload, &resp.Diagnostics)
+	if !ok || !validateWorkload(wm, path.Root("workload"), false, &resp.Diagnostics) {
+		return
+	}
+	cat := d.data.Catalog
+	acc, found := cat.Accelerator(m.Accelerator.ValueString())
+	if !found {
+		resp.Diagnostics.AddAttributeError(path.Root("accelerator"), "Unknown Accelerator",
+			unknownAcceleratorDetail(cat, "accelerator", m.Accelerator.ValueString()))
+		return
+	}
+	if !checkPrecision(wm, acc, &resp.Diagnostics) {
+		return
+	}
+	model, err := perf.Default()
+	if err != nil {
+		resp.Diagnostics.AddError("Benchmark Model Failed To Load",
+			"The provider's embedded benchmark model parameters are invalid; this is a provider bug, please report it: "+err.Error())
+		return
+	}
+	w := wm.toPerf()
+	h := perf.Hardware{
+		Accelerator: acc,
+		GPUs:        int(m.GPUCount.ValueInt64()),
+		GPUsPerNode: int(m.GPUsPerNode.ValueInt64()),
+		NetworkGbps: m.NetworkGbps.ValueFloat64(),
+	}
+	est, err := model.Estimate(w, h)
+	if err != nil {
+		var pe *perf.PrecisionError
+		if errors.As(err, &pe) {
+			resp.Diagnostics.AddAttributeError(path.Root("workload").AtName("precision"), "Precision Not Supported By Accelerator", pe.Error()+".")
+		} else {
+			resp.Diagnostics.AddError("Estimate Failed", err.Error())
+		}
+		return
+	}
+
+	m.Fits = types.BoolValue(est.Fits)
+	m.MemoryPerGPUGB = types.Float64Value(roundMeasure(est.MemoryPerGPUGB))
+	m.Binding = types.StringValue(est.Binding)
+	m.Explanation = types.StringValue(est.Explanation)
+	m.TokensPerSecond = types.Float64Null()
+	m.EstimatedHours = types.Float64Null()
+	m.MFU = types.Float64Null()
+	m.TTFTMs = types.Float64Null()
+	m.TPOTMs = types.Float64Null()
+	m.Replicas = types.Int64Null()
+	m.ReplicasNeeded = types.Int64Null()
+	if !est.Fits {
+		resp.Diagnostics.AddWarning("Workload Does Not Fit", notFitDetail(model, cat, w, h, est))
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		return
+	}
+	m.TokensPerSecond = types.Float64Value(roundMeasure(est.TokensPerSecond))
+	m.MFU = types.Float64Value(roundRatio(est.MFU))
+	if w.Kind == perf.KindInference {
+		m.TTFTMs = types.Float64Value(roundMeasure(est.TTFTMs))
+		m.TPOTMs = types.Float64Value(roundMeasure(est.TPOTMs))
+		m.Replicas = types.Int64Value(int64(est.Replicas))
+		if w.TokensPerSecond > 0 && est.ReplicasNeeded > 0 {
+			m.ReplicasNeeded = types.Int64Value(int64(est.ReplicasNeeded))
+		}
+		switch {
+		case est.TokensPerSecond == 0:
+			resp.Diagnostics.AddAttributeWarning(path.Root("workload"), "Latency Limits Cannot Be Met",
+				fmt.Sprintf("On %s: %s. Relax max_time_to_first_token_ms / max_time_per_output_token_ms, "+
+					"or use a faster accelerator.", estimateHardware(h), est.Explanation))
+		case w.TokensPerSecond > 0 && !est.MeetsTarget:
+			resp.Diagnostics.AddAttributeWarning(path.Root("workload").AtName("tokens_per_second"), "Throughput Target Not Met",
+				fmt.Sprintf("workload.tokens_per_second = %v needs %d replicas of %d× %s (%d GPUs); gpu_count = %d holds %d "+
+					"replica(s) sustaining %.0f output tokens/s.", w.TokensPerSecond, est.ReplicasNeeded, est.ReplicaGPUs, acc.ID,
+					est.ReplicasNeeded*est.ReplicaGPUs, h.GPUs, est.Replicas, est.TokensPerSecond))
+		}
+	} else {
+		m.EstimatedHours = types.Float64Value(roundHours(est.Hours))
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// estimateWorkload reads the workload object; ok is false while it is
+// unknown or null (nothing to check yet).
+func estimateWorkload(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (workloadModel, bool) {
+	var wm workloadModel
+	if obj.IsNull() || obj.IsUnknown() {
+		return wm, false
+	}
+	diags.Append(obj.As(ctx, &wm, basetypes.ObjectAsOptions{})...)
+	return wm, !diags.HasError()
+}
+
+// checkPrecision reports a workload precision (default bf16) that the
+// accelerator cannot run as an error on workload.precision.
+func checkPrecision(wm workloadModel, acc *catalog.Accelerator, diags *diag.Diagnostics) bool {
+	p := strings.ToLower(strings.TrimSpace(wm.Precision.ValueString()))
+	note := ""
+	if p == "" {
+		p, note = perf.DefaultPrecision, " (the default)"
+	}
+	if !slices.Contains(catalog.Precisions, p) || acc.PeakTFLOPS[p] > 0 {
+		return true // an unknown precision is the schema validator's error
+	}
+	diags.AddAttributeError(path.Root("workload").AtName("precision"), "Precision Not Supported By Accelerator",
+		fmt.Sprintf("workload.precision = %q%s cannot run on %s: it has no %s tensor throughput. %s supports: %s. "+
+			"Choose one of those, or an accelerator that supports %s.",
+			p, note, acc.ID, p, acc.ID, quoteList(perf.SupportedPrecisions(acc)), p))
+	return false
+}
+
+// unknownAcceleratorDetail names the closest accelerator IDs and aliases.
+func unknownAcceleratorDetail(cat *catalog.Catalog, attr, name string) string {
+	names := cat.AcceleratorIDs()
+	for _, a := range cat.Accelerators {
+		names = append(names, a.Aliases...)
+	}
+	return fmt.Sprintf("%s = %q is not an accelerator ID or alias in the catalog. Closest: %s. IDs: %s.",
+		attr, name, quoteList(catalog.Closest(name, names, 3)), quoteList(cat.AcceleratorIDs()))
+}
+
+func estimateHardware(h perf.Hardware) string {
+	return fmt.Sprintf("%d× %s", h.GPUs, h.Accelerator.ID)
+}
+
+// notFitDetail says how much memory is missing and what would fit: more
+// GPUs of the same accelerator, or the same count of a larger one.
+func notFitDetail(model *perf.Model, cat *catalog.Catalog, w perf.Workload, h perf.Hardware, est perf.Estimate) string {
+	gpn := h.GPUsPerNode
+	if gpn == 0 {
+		gpn = min(h.GPUs, 8)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The %s workload (%v B parameters, %s) needs %.2f GB per GPU on %s but only %.2f GB is usable: "+
+		"%.2f GB short per GPU. ", w.Kind, w.ModelParamsB, w.Precision, est.MemoryPerGPUGB, estimateHardware(h),
+		est.UsableMemoryPerGPUGB, est.MemoryShortfallGB)
+	// MinGPUsToFit counts nodes of gpus_per_node; use 8 when a small job
+	// defaulted to fewer, so the suggestion is whole standard nodes.
+	suggestGPN := gpn
+	if h.GPUsPerNode == 0 {
+		suggestGPN = 8
+	}
+	if n := model.MinGPUsToFit(w, h.Accelerator, suggestGPN); n > 0 {
+		fmt.Fprintf(&b, "It fits on %d× %s (gpu_count = %d). ", n, h.Accelerator.ID, n)
+	} else {
+		fmt.Fprintf(&b, "It does not fit on any count of %s. ", h.Accelerator.ID)
+	}
+	type alt struct {
+		id  string
+		mem float64
+	}
+	var alts []alt
+	for _, a := range cat.Accelerators {
+		if a.MemoryGB <= h.Accelerator.MemoryGB || a.PeakTFLOPS[w.Precision] <= 0 {
+			continue
+		}
+		hh := h
+		hh.Accelerator = a
+		if e, err := model.Estimate(w, hh); err == nil && e.Fits {
+			alts = append(alts, alt{a.ID, a.MemoryGB})
+		}
+	}
+	sort.Slice(alts, func(i, j int) bool {
+		if alts[i].mem != alts[j].mem {
+			return alts[i].mem < alts[j].mem
+		}
+		return alts[i].id < alts[j].id
+	})
+	if len(alts) > 3 {
+		alts = alts[:3]
+	}
+	if len(alts) > 0 {
+		ids := make([]string, len(alts))
+		for i, a := range alts {
+			ids[i] = fmt.Sprintf("%s (%.0f GB)", a.id, a.mem)
+		}
+		fmt.Fprintf(&b, "With %d GPUs it fits on a larger-memory accelerator: %s. ", h.GPUs, strings.Join(ids, ", "))
+	}
+	if w.Kind == perf.KindFineTuning && w.FineTuningMethod != perf.MethodQLoRA {
+		b.WriteString(`fine_tuning_method = "qlora" needs less memory. `)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// roundMeasure keeps GB, tokens/s and milliseconds to 0.01.
+func roundMeasure(v float64) float64 { return math.Round(v*100) / 100 }
+
+type estimateModel struct {
+	Workload        types.Object  `tfsdk:"workload"`
+	Accelerator     types.String  `tfsdk:"accelerator"`
+	GPUCount        types.Int64   `tfsdk:"gpu_count"`
+	GPUsPerNode     types.Int64   `tfsdk:"gpus_per_node"`
+	NetworkGbps     types.Float64 `tfsdk:"network_gbps"`
+	Fits            types.Bool    `tfsdk:"fits"`
+	MemoryPerGPUGB  types.Float64 `tfsdk:"memory_per_gpu_gb"`
+	TokensPerSecond types.Float64 `tfsdk:"tokens_per_second"`
+	EstimatedHours  types.Float64 `tfsdk:"estimated_hours"`
+	MFU             types.Float64 `tfsdk:"mfu"`
+	TTFTMs          types.Float64 `tfsdk:"time_to_first_token_ms"`
+	TPOTMs          types.Float64 `tfsdk:"time_per_output_token_ms"`
+	Replicas        types.Int64   `tfsdk:"replicas"`
+	ReplicasNeeded  types.Int64   `tfsdk:"replicas_needed"`
+	Binding         types.String  `tfsdk:"binding"`
+	Explanation     types.String  `tfsdk:"explanation"`
+}

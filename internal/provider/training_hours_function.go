@@ -1,0 +1,124 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+)
+
+var _ function.Function = (*trainingHoursFunction)(nil)
+
+// NewTrainingHoursFunction returns the training_hours function.
+func NewTrainingHoursFunction() function.Function {
+	return &trainingHoursFunction{}
+}
+
+type trainingHoursFunction struct{}
+
+// trainingHoursMaxGPUs bounds gpu_count to what the model searches.
+const trainingHoursMaxGPUs = 1 << 20
+
+func (f *trainingHoursFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "training_hours"
+}
+
+func (f *trainingHoursFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Wall-clock hours to pre-train a model on a number of GPUs",
+		MarkdownDescription: "Returns the estimated wall-clock hours to pre-train a dense model of `model_parameters_b` billion " +
+			"parameters on `training_tokens_b` billion tokens with `gpu_count` accelerators, rounded to 0.01 h. Multiply by " +
+			"`gpu_count` for GPU-hours. Example: `provider::gpu::training_hours(70, 2000, \"A100-80GB\", 2048)` (Llama 2 70B " +
+			"reported 1.72 million A100 GPU-hours).\n\n" +
+			"It is the `gpu_estimate` benchmark model with fixed assumptions: `bf16` mixed-precision training, sequence " +
+			"length 4,096, the model's fastest layout that fits (tensor parallel inside a node, pipeline and data parallel across " +
+			"nodes, ZeRO-3 sharding), nodes of `min(gpu_count, 8)` GPUs, a scale-out network of " + defaultNetworkDoc() +
+			", the architecture derived from the parameter count, and the goodput loss of restarts and checkpoints " +
+			"of long jobs. For other precisions, fine-tuning, mixture-of-experts models, another node size or network, " +
+			"use the `gpu_estimate` data source.\n\n" +
+			"Terraform calls provider functions without the provider configuration, so `accelerator` must be in the " +
+			"**built-in** catalog (`catalog_file` additions are not visible here). It is an error when the model does not fit " +
+			"in the memory of `gpu_count` accelerators; the message says how many would be needed.",
+		Parameters: []function.Parameter{
+			function.Float64Parameter{Name: "model_parameters_b",
+				MarkdownDescription: "Total model parameters in billions, greater than 0, for example `70`."},
+			function.Float64Parameter{Name: "training_tokens_b",
+				MarkdownDescription: "Tokens to train on in billions (epochs × dataset tokens), greater than 0, for example `2000` for 2T tokens."},
+			function.StringParameter{Name: "accelerator",
+				MarkdownDescription: "Accelerator ID or alias from the built-in catalog, case-insensitive, for example `H100` or " +
+					"`A100-80GB`. It must support `bf16`."},
+			function.Int64Parameter{Name: "gpu_count",
+				MarkdownDescription: "Total number of accelerators, a whole number of at least 1, for example `2048`."},
+		},
+		Return: function.Float64Return{},
+	}
+}
+
+func (f *trainingHoursFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var params, tokens float64
+	var accel string
+	var gpus int64
+	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &params, &tokens, &accel, &gpus))
+	if resp.Error != nil {
+		return
+	}
+	if err := checkParamsArg(0, "model_parameters_b", params); err != nil {
+		resp.Error = err
+		return
+	}
+	if !(tokens > 0) || math.IsInf(tokens, 0) {
+		resp.Error = function.NewArgumentFuncError(1, fmt.Sprintf("Invalid training_tokens_b: training_tokens_b = %v; it must be "+
+			"a positive number of billions of tokens, for example 2000 for 2T tokens", tokens))
+		return
+	}
+	if gpus < 1 || gpus > trainingHoursMaxGPUs {
+		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Invalid gpu_count: gpu_count = %d; it must be a whole number "+
+			"from 1 to %d", gpus, trainingHoursMaxGPUs))
+		return
+	}
+	cat, err := builtinCatalog()
+	if err != nil {
+		resp.Error = function.NewFuncError("The provider's built-in catalog failed to load; this is a provider bug: " + err.Error())
+		return
+	}
+	acc, ok := cat.Accelerator(accel)
+	if !ok {
+		resp.Error = function.NewArgumentFuncError(2, "Unknown Accelerator: "+unknownAcceleratorDetail(cat, "accelerator", accel))
+		return
+	}
+	if acc.PeakTFLOPS[perf.DefaultPrecision] <= 0 {
+		resp.Error = function.NewArgumentFuncError(2, fmt.Sprintf("Precision Not Supported By Accelerator: training_hours assumes "+
+			"bf16 training, which %s cannot run (it supports: %s). Use the gpu_estimate data source with workload.precision "+
+			"set to one of those, or an accelerator with bf16", acc.ID, quoteList(perf.SupportedPrecisions(acc))))
+		return
+	}
+	model, err := perf.Default()
+	if err != nil {
+		resp.Error = function.NewFuncError("The provider's benchmark model failed to load; this is a provider bug: " + err.Error())
+		return
+	}
+	w := perf.Workload{Kind: perf.KindTraining, ModelParamsB: params, TrainingTokensB: tokens}.WithDefaults()
+	gpn := int(min(gpus, 8))
+	est, err := model.Estimate(w, perf.Hardware{Accelerator: acc, GPUs: int(gpus), GPUsPerNode: gpn})
+	if err != nil {
+		resp.Error = function.NewFuncError("Estimate Failed: " + err.Error())
+		return
+	}
+	if !est.Fits {
+		need := "more than 4,096 nodes of 8"
+		if n := model.MinGPUsToFit(w, acc, 8); n > 0 {
+			need = fmt.Sprintf("at least %d× %s", n, acc.ID)
+		}
+		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Model Does Not Fit: training a %vB-parameter model in bf16 "+
+			"needs %.2f GB per GPU on gpu_count = %d %s (%.2f GB usable, %.2f GB short); it needs %s",
+			params, est.MemoryPerGPUGB, gpus, acc.ID, est.UsableMemoryPerGPUGB, est.MemoryShortfallGB, need))
+		return
+	}
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, roundHours(est.Hours)))
+}

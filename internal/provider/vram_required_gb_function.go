@@ -1,0 +1,118 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+)
+
+var _ function.Function = (*vramRequiredGBFunction)(nil)
+
+// NewVRAMRequiredGBFunction returns the vram_required_gb function.
+func NewVRAMRequiredGBFunction() function.Function {
+	return &vramRequiredGBFunction{}
+}
+
+type vramRequiredGBFunction struct{}
+
+func (f *vramRequiredGBFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "vram_required_gb"
+}
+
+func (f *vramRequiredGBFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Accelerator memory a model needs, in GB",
+		MarkdownDescription: "Returns the total accelerator memory in GB (decimal) that a workload of `model_parameters_b` billion " +
+			"parameters needs, summed over all GPUs, before it is split over them, rounded to 0.01 GB. The benchmark model's " +
+			"memory rules (the same as `gpu_estimate`):\n\n" +
+			"* `training` (and full fine-tuning): mixed-precision Adam, 16 bytes per parameter (weights, gradients, fp32 master " +
+			"weights and two moments), plus the activations of one 4,096-token sequence with recomputation;\n" +
+			"* `fine_tuning`: LoRA, the default method: frozen weights at `precision` plus the adapters, their gradients and " +
+			"optimizer state, plus activations;\n" +
+			"* `inference`: weights at `precision` plus the KV cache of one request of 1,024 prompt and 256 generated tokens, " +
+			"with the architecture derived from the parameter count.\n\n" +
+			"A runtime reserve (CUDA context, allocator fragmentation) is added on top. Divide by a GPU's memory for a lower " +
+			"bound on the GPU count; `gpu_estimate` gives the exact fit for a layout, a longer context or batching. " +
+			"Example: `provider::gpu::vram_required_gb(70, \"bf16\", \"inference\")`.",
+		Parameters: []function.Parameter{
+			function.Float64Parameter{Name: "model_parameters_b",
+				MarkdownDescription: "Total model parameters in billions, greater than 0, for example `70` for a 70B model."},
+			function.StringParameter{Name: "precision",
+				MarkdownDescription: "Precision of the weights: " + quoteMarkdown(catalog.Precisions) + "."},
+			function.StringParameter{Name: "kind",
+				MarkdownDescription: "Workload kind: " + quoteMarkdown(perf.Kinds) + "."},
+		},
+		Return: function.Float64Return{},
+	}
+}
+
+func (f *vramRequiredGBFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var params float64
+	var precision, kind string
+	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &params, &precision, &kind))
+	if resp.Error != nil {
+		return
+	}
+	if err := checkParamsArg(0, "model_parameters_b", params); err != nil {
+		resp.Error = err
+		return
+	}
+	if err := checkOneOfArg(1, "precision", precision, catalog.Precisions); err != nil {
+		resp.Error = err
+		return
+	}
+	if err := checkOneOfArg(2, "kind", kind, perf.Kinds); err != nil {
+		resp.Error = err
+		return
+	}
+	model, err := perf.Default()
+	if err != nil {
+		resp.Error = function.NewFuncError("The provider's benchmark model failed to load; this is a provider bug: " + err.Error())
+		return
+	}
+	gb, err := model.VRAMRequiredGB(params, strings.ToLower(precision), strings.ToLower(kind))
+	if err != nil {
+		resp.Error = function.NewFuncError("Invalid Arguments: " + err.Error())
+		return
+	}
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, roundMeasure(gb)))
+}
+
+// checkParamsArg rejects a non-positive or non-finite parameter count.
+func checkParamsArg(arg int64, name string, v float64) *function.FuncError {
+	if v > 0 && !math.IsInf(v, 0) {
+		return nil
+	}
+	return function.NewArgumentFuncError(arg, fmt.Sprintf("Invalid %s: %s = %v; it must be a positive number of billions, "+
+		"for example 70 for a 70B model", name, name, v))
+}
+
+// checkOneOfArg rejects a value outside allowed (case-insensitive).
+func checkOneOfArg(arg int64, name, v string, allowed []string) *function.FuncError {
+	lv := strings.ToLower(strings.TrimSpace(v))
+	for _, a := range allowed {
+		if lv == a {
+			return nil
+		}
+	}
+	return function.NewArgumentFuncError(arg, fmt.Sprintf("Invalid %s: %s = %q; allowed: %s. Closest: %s",
+		name, name, v, quoteList(allowed), quoteList(catalog.Closest(v, allowed, 1))))
+}
+
+// quoteMarkdown renders values as a Markdown list of code spans.
+func quoteMarkdown(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = "`" + s + "`"
+	}
+	return strings.Join(q, ", ")
+}
