@@ -332,15 +332,18 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 				worst[pi] = max(worst[pi], reasonIndex(ReasonEstimateFailed))
 				continue
 			}
-			r.mHourly.offer(l.hourly, &l)
-			r.mTotal.offer(l.cost, &l)
-			if l.co2Known {
-				r.mCO2.offer(l.co2, &l)
-			}
-			if r.inf {
-				r.mTPOT.offer(opt.est.TPOTMs, &l)
-			} else {
-				r.mHours.offer(l.hours, &l)
+			if len(r.cand) == 0 {
+				// Nearest misses matter only while nothing is feasible.
+				r.mHourly.offer(l.hourly, &l)
+				r.mTotal.offer(l.cost, &l)
+				if l.co2Known {
+					r.mCO2.offer(l.co2, &l)
+				}
+				if r.inf {
+					r.mTPOT.offer(opt.est.TPOTMs, &l)
+				} else {
+					r.mHours.offer(l.hours, &l)
+				}
 			}
 			reason := ""
 			switch {
