@@ -4,16 +4,25 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"math/big"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
@@ -364,5 +373,183 @@ func TestEstimateNotFitDetail(t *testing.T) {
 	got2 := notFitDetail(m, cat, w2, perf.Hardware{Accelerator: l4, GPUs: 1}, e2)
 	if !strings.Contains(got2, "larger-memory accelerator: ") || !strings.Contains(got2, `"qlora"`) {
 		t.Errorf("want a larger accelerator and qlora suggested:\n%s", got2)
+	}
+}
+
+// TestAccEstimate_examples plans and applies the registry examples of
+// gpu_estimate, vram_required_gb and training_hours, so they stay valid.
+func TestAccEstimate_examples(t *testing.T) {
+	var steps []resource.TestStep
+	for _, file := range []string{
+		"../../examples/data-sources/gpu_estimate/data-source.tf",
+		"../../examples/functions/vram_required_gb/function.tf",
+		"../../examples/functions/training_hours/function.tf",
+	} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Inline, so the test framework declares the provider in
+		// required_providers, which provider functions need.
+		steps = append(steps, resource.TestStep{Config: string(b)})
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
+		Steps:                    steps,
+	})
+}
+
+// TestAccEstimate_catalogFile estimates on an accelerator only a
+// catalog_file defines: the data source uses the provider's catalog, and
+// checks the precision against it at plan time.
+func TestAccEstimate_catalogFile(t *testing.T) {
+	file := writeCatalog(t, "x1.yaml", `
+accelerators:
+  - id: X1-160GB
+    name: "In-house X1 160GB"
+    vendor: NVIDIA
+    family: hopper
+    aliases: [x1]
+    memory_gb: 160
+    memory_type: HBM3
+    memory_bandwidth_tbps: 4
+    peak_tflops: {bf16: 1000, fp16: 1000, fp32: 60}
+    tdp_watts: 800
+    interconnect: NVLink 4
+    interconnect_gbps: 900
+    form_factor: SXM
+    confidence: "test"
+    source: "test fixture"
+`)
+	m, _ := estModel(t)
+	x1 := &catalog.Accelerator{ID: "X1-160GB", Family: "hopper", MemoryGB: 160, MemoryBandwidthTBps: 4,
+		PeakTFLOPS: map[string]float64{"bf16": 1000, "fp16": 1000, "fp32": 60}, InterconnectGBps: 900, FormFactor: "SXM"}
+	e, err := m.Estimate(perf.Workload{Kind: "inference", ModelParamsB: 70}, perf.Hardware{Accelerator: x1, GPUs: 1})
+	if err != nil || !e.Fits {
+		t.Fatalf("70B bf16 must fit one 160 GB X1: %v %+v", err, e)
+	}
+	cfg := func(precision string) string {
+		return fmt.Sprintf(`
+provider "gpu" {
+  catalog_file = %q
+}
+data "gpu_estimate" "e" {
+  workload = {
+    kind               = "inference"
+    model_parameters_b = 70
+    precision          = %q
+  }
+  accelerator = "x1"
+  gpu_count   = 1
+}`, file, precision)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg("fp8"),
+				ExpectError: errRe(`workload.precision = "fp8" cannot run on X1-160GB.*X1-160GB supports: "fp32", "bf16", "fp16"`),
+			},
+			{
+				Config: cfg("bf16"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					estCheck("e", "fits", knownvalue.Bool(true)),
+					estCheck("e", "replicas", knownvalue.Int64Exact(1)),
+					estCheck("e", "tokens_per_second", knownvalue.Float64Exact(roundMeasure(e.TokensPerSecond))),
+				},
+			},
+		},
+	})
+}
+
+// TestEstimateValidateConfig calls ValidateConfig the way `terraform
+// validate` does, before the provider is configured: the invalid workloads
+// are caught there, on the attribute that is wrong.
+func TestEstimateValidateConfig(t *testing.T) {
+	ctx := context.Background()
+	ds := NewEstimateDataSource().(*estimateDataSource)
+	var sresp datasource.SchemaResponse
+	ds.Schema(ctx, datasource.SchemaRequest{}, &sresp)
+	typ := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	wtyp := typ.AttributeTypes["workload"].(tftypes.Object)
+
+	// obj fills every attribute of t not in vals with null.
+	obj := func(t tftypes.Object, vals map[string]tftypes.Value) tftypes.Value {
+		all := map[string]tftypes.Value{}
+		for k, at := range t.AttributeTypes {
+			if v, ok := vals[k]; ok {
+				all[k] = v
+			} else {
+				all[k] = tftypes.NewValue(at, nil)
+			}
+		}
+		return tftypes.NewValue(t, all)
+	}
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	n := func(f float64) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(f)) }
+	validate := func(workload map[string]tftypes.Value, hw map[string]tftypes.Value) diag.Diagnostics {
+		vals := map[string]tftypes.Value{"workload": obj(wtyp, workload)}
+		for k, v := range hw {
+			vals[k] = v
+		}
+		var resp datasource.ValidateConfigResponse
+		ds.ValidateConfig(ctx, datasource.ValidateConfigRequest{
+			Config: tfsdk.Config{Schema: sresp.Schema, Raw: obj(typ, vals)},
+		}, &resp)
+		return resp.Diagnostics
+	}
+	train := map[string]tftypes.Value{"kind": str("training"), "model_parameters_b": n(70), "training_tokens_b": n(2000)}
+	with := func(base map[string]tftypes.Value, k string, v tftypes.Value) map[string]tftypes.Value {
+		out := map[string]tftypes.Value{}
+		for kk, vv := range base {
+			out[kk] = vv
+		}
+		if v.IsNull() {
+			delete(out, k)
+		} else {
+			out[k] = v
+		}
+		return out
+	}
+	a100 := map[string]tftypes.Value{"accelerator": str("A100-80GB"), "gpu_count": n(8)}
+	unknownAcc := map[string]tftypes.Value{"accelerator": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "gpu_count": n(8)}
+
+	for _, tc := range []struct {
+		name     string
+		workload map[string]tftypes.Value
+		hw       map[string]tftypes.Value
+		path     path.Path // "" = no error expected
+		detail   string
+	}{
+		{"valid", train, a100, path.Empty(), ""},
+		{"no training tokens", with(train, "training_tokens_b", tftypes.NewValue(tftypes.Number, nil)), a100,
+			path.Root("workload").AtName("training_tokens_b"), `is required for kind = "training"`},
+		{"fp8 on A100", with(train, "precision", str("fp8")), a100,
+			path.Root("workload").AtName("precision"), `"fp8" cannot run on A100-80GB`},
+		{"fp8, accelerator unknown yet", with(train, "precision", str("fp8")), unknownAcc, path.Empty(), ""},
+		{"gpus_per_node > gpu_count", train, map[string]tftypes.Value{"accelerator": str("H100"), "gpu_count": n(4), "gpus_per_node": n(8)},
+			path.Root("gpus_per_node"), "gpus_per_node = 8 exceeds gpu_count = 4"},
+		{"inference without tokens_per_second", map[string]tftypes.Value{"kind": str("inference"), "model_parameters_b": n(70)}, a100,
+			path.Empty(), ""},
+		{"catalog_file accelerator left to plan", with(train, "precision", str("fp8")),
+			map[string]tftypes.Value{"accelerator": str("X1-160GB"), "gpu_count": n(8)}, path.Empty(), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			diags := validate(tc.workload, tc.hw)
+			if tc.detail == "" {
+				if diags.HasError() {
+					t.Fatalf("unexpected errors: %v", diags)
+				}
+				return
+			}
+			if len(diags.Errors()) != 1 {
+				t.Fatalf("want one error, got %v", diags)
+			}
+			d, ok := diags.Errors()[0].(diag.DiagnosticWithPath)
+			if !ok || !d.Path().Equal(tc.path) || !strings.Contains(d.Detail(), tc.detail) {
+				t.Fatalf("want an error on %s containing %q, got %v", tc.path, tc.detail, diags)
+			}
+		})
 	}
 }
