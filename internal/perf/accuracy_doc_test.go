@@ -18,7 +18,10 @@ calibration data: MLPerf Inference v4.0/v4.1, MLPerf Training v3.1/v4.0 and the 
   tokens, the submitter's accelerator count and node count, and the Server scenario's p99 TTFT/TPOT
   limits; it predicts output tokens/s. Precision follows what the submitters ran (FP8 on Hopper, Ada,
   MI300X and Gaudi2, FP4 on B200, INT8 on TPU v5e), not the v4.1 summary's weight_dtype, which is wrong
-  for NVIDIA. GPT-J runs 4-beam search. Rows whose accelerator is not in the catalog are skipped and counted.
+  for NVIDIA. GPT-J runs 4-beam search. The GH200 rows marked "144GB" are the HBM3e module (144 GB,
+  4.9 TB/s, NVIDIA GH200 datasheet); the catalog's GH200 is the 96 GB / 4 TB/s module, so the report
+  uses a copy of it with the 144 GB memory figures for those rows. Rows whose accelerator is not in the
+  catalog are skipped and counted.
 - **Training, MLPerf** (gpt3, llama2_70b_lora): MLPerf trains to a target loss, so each system's time is
   compared as a **ratio** to the reference system of the same benchmark and round (NVIDIA's smallest H100
   submission); the reference rows themselves are not counted.
@@ -28,7 +31,7 @@ calibration data: MLPerf Inference v4.0/v4.1, MLPerf Training v3.1/v4.0 and the 
   (published MFU / predicted MFU − 1).
 
 Error = predicted / published − 1. The targets are a median absolute error ≤ 15 % and a 90th
-percentile ≤ 35 % for each group; a unit test fails CI when the median exceeds 25 % or the p90 50 %.
+percentile ≤ 35 % for each group; a unit test fails CI when the median exceeds 25 % or the p90 40 %.
 
 ## How the constants were fitted
 
@@ -39,13 +42,44 @@ data-parallel communication; an MoE expert-GEMM efficiency factor. They were fit
 ` + "`go test ./internal/perf -run TestFitConstants -args -fit`" + ` (coordinate search with multiplicative steps,
 minimising median + ½·p90 absolute error per group), then rounded and frozen. HBM efficiencies (0.70–0.75)
 and the latency headroom (0.5) were held at physical values rather than fitted, so single-stream latency
-stays realistic. No constant is per row or per submitter. Families with few or no rows
+stays realistic. No constant is per row or per submitter.
+
+Three general mechanisms carry the cross-hardware differences rather than per-part constants:
+
+- **Board power limit.** Each family has the board power per dense BF16 TFLOP at which its full-power
+  SXM/OAM part holds the datasheet clock (` + "`full_clock_watts_per_bf16_tflop`" + ` = that part's TDP / BF16 peak,
+  from datasheets, not fitted: H100 SXM 700 W / 989, L40S 350 W / 362, A100 SXM 400 W / 312, B200
+  1000 W / 2250, MI300X 750 W / 1307). A part with less power per TFLOP sustains
+  (TDP / needed power)^(1/α) of its peak in prefill, compute-bound decode and training; α =
+  ` + "`power.clock_exponent`" + ` = 1.5 is the mechanism's only fitted constant (fit 1.43; physically between 1, fixed voltage,
+  and 3, voltage ∝ clock). This is what separates H100 NVL (400 W, 77 %) and H100 PCIe (350 W, 75 %) from
+  the SXM parts, and it applies unchanged to unseen parts (L4 72 %, A100 PCIe 83 %, RTX 6000 Ada 90 %).
+  GH200 (1000 W module) and the H200 CTS 1000 W variant are capped at 100 %.
+- **PCIe tensor parallelism.** GPUs without NVLink (L40S, L4, A10) all-reduce over PCIe from TP = 2 on,
+  NVLink-bridged PCIe cards (H100 PCIe/NVL) beyond pairs; those all-reduces use the PCIe bandwidth of the
+  catalog's ` + "`interconnect_gbps`" + ` and a PCIe all-reduce latency (25 µs, prior) instead of NVLink's 8 µs.
+- **KV-cache element size.** FP8/FP4 serving keeps an FP8 KV cache; integer weight quantisation
+  (int8/int4) is weight-only and keeps a 16-bit KV cache, which halves the batch that fits (TPU v5e).
+
+With the power limit in place the Hopper inference efficiencies were refitted (prefill 0.33, decode
+compute 0.45, previously 0.38 / 0.30); no other constant moved. Families with few or no rows
 (Blackwell, CDNA3, Gaudi, TPU, Ada) rest on one to a dozen results and carry more uncertainty; families
 with none (Trainium, Inferentia, Volta, Turing, Pascal) use the documented defaults.
 
-Known limits: submitter software spread is large (the same 8× H100 llama2-70b-LoRA ranges from 28 to 116
-minutes; NeuralMagic's vLLM L40S llama2-70b is 5× below TensorRT-LLM on the same GPUs); the model predicts
-a well-tuned stack and these rows dominate the tail.
+Known limits (no row is excluded; these rows dominate the tail):
+
+- Software stack spread. NeuralMagic's vLLM 8× L40S llama2-70b is 5–8× below the prediction and 4–5×
+  below TensorRT-LLM on the same GPUs; Google's first (v4.0, Saxml) TPU v5e gpt-j submission is 3–4×
+  below it. The model predicts a well-tuned stack and has no per-stack factor. In training the same
+  8× H100 llama2-70b-LoRA ranges from 28 to 116 minutes across submitters.
+- Power-capped submissions. NVIDIA's H200 "MaxQ" rows are energy-efficiency runs at a power cap the
+  results do not state; the model uses the 700 W TDP and over-predicts gpt-j by 70–90 %.
+- H200 and GH200 llama2-70b / mixtral are under-predicted, mostly by 15–33 %: measured per GPU the H200 (TP 1)
+  is 1.3× the H100 (TP 2), while the model holds both near the compute roofline and credits only part of
+  the 1.43× bandwidth and the larger KV capacity.
+- Single systems: ASUSTeK's 8× H100 PCIe llama2-70b is predicted 41–60 % high and its gpt-j Server
+  result is 39 % below its own Offline result (other systems lose < 10 %); Fujitsu's composable
+  (PCIe-switched) 8× L40S llama2-70b is predicted 43–65 % high.
 
 ## Summary
 

@@ -102,7 +102,13 @@ type hw struct {
 	pcieBps   float64 // for PCIe cards: bytes/s of TP groups wider than 2 (0 = same as linkBps)
 	usableGB  float64
 	memBps    float64
-	peakFlops float64
+	peakFlops float64 // datasheet dense peak at the precision
+	// cmpFlops is the sustained tensor peak: peakFlops × the power-limit
+	// factor (1 for full-power parts).
+	cmpFlops float64
+	// pcieTP: tensor-parallel groups wider than pcieTPMax GPUs talk over
+	// PCIe (no NVLink between them).
+	pcieTPMax int
 }
 
 // normalize validates the hardware and fills its defaults.
@@ -152,11 +158,21 @@ func (m *Model) normalize(h Hardware, precision string) (hw, error) {
 	}
 	x.linkBps = link / 2 * 1e9 * np.ScaleUpEfficiency
 	// PCIe cards (H100 PCIe/NVL, L40S, …) bridge at most pairs of GPUs; a
-	// wider tensor-parallel group talks over PCIe.
-	if strings.Contains(strings.ToLower(a.FormFactor), "pcie") {
+	// wider tensor-parallel group talks over PCIe. Cards without any
+	// NVLink (L40S, L4, A10, …) talk over PCIe from TP=2 on.
+	x.pcieTPMax = math.MaxInt
+	ic, ff := strings.ToLower(a.Interconnect), strings.ToLower(a.FormFactor)
+	pcieCard := strings.Contains(ic, "pcie") ||
+		(strings.Contains(ff, "pcie") && !strings.Contains(ff, "oam") && !strings.Contains(ff, "sxm"))
+	if pcieCard {
 		x.pcieBps = np.PCIeFallbackGBps / 2 * 1e9 * np.ScaleUpEfficiency
 		x.pcieBps = math.Min(x.pcieBps, x.linkBps)
+		x.pcieTPMax = 2
+		if strings.Contains(ic, "pcie") && (strings.Contains(ic, "no nvlink") || !strings.Contains(ic, "nvlink")) {
+			x.pcieTPMax = 1
+		}
 	}
+	x.cmpFlops = x.peakFlops * m.powerFactor(a)
 	reserve := math.Max(a.MemoryGB*m.p.Memory.RuntimeReserveFraction, m.p.Memory.RuntimeReserveMinGB)
 	x.usableGB = math.Max(0, a.MemoryGB-reserve)
 	x.memBps = a.MemoryBandwidthTBps * 1e12
@@ -303,10 +319,34 @@ func exposed(ratio, overlap float64) float64 {
 // tpLink is the per-GPU bytes/s available to a tensor-parallel group of
 // size tp.
 func (x hw) tpLink(tp int) float64 {
-	if tp > 2 && x.pcieBps > 0 {
+	if x.tpOverPCIe(tp) {
 		return x.pcieBps
 	}
 	return x.linkBps
+}
+
+// tpOverPCIe reports whether a tensor-parallel group of tp GPUs
+// communicates over PCIe rather than NVLink/fabric.
+func (x hw) tpOverPCIe(tp int) bool { return tp > x.pcieTPMax && x.pcieBps > 0 }
+
+// powerFactor is the sustained fraction of the datasheet tensor peak under
+// the board power limit: (TDP / (full_clock_watts_per_bf16_tflop × BF16
+// peak))^(1/clock_exponent), at most 1. Parts without a TDP or a family
+// constant are not limited.
+func (m *Model) powerFactor(a *catalog.Accelerator) float64 {
+	c := m.family(a).FullClockWattsPerBF16TFLOP
+	peak := a.PeakTFLOPS["bf16"]
+	if peak <= 0 {
+		peak = a.PeakTFLOPS["fp16"]
+	}
+	if c <= 0 || a.TDPWatts <= 0 || peak <= 0 {
+		return 1
+	}
+	r := a.TDPWatts / (c * peak)
+	if r >= 1 {
+		return 1
+	}
+	return math.Pow(r, 1/m.p.Power.ClockExponent)
 }
 
 func (m *Model) bytesPer(precision string) float64 { return m.p.BytesPerElement[precision] }

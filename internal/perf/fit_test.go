@@ -75,6 +75,8 @@ func TestFitConstants(t *testing.T) {
 		ptr         func(p *perf.Params) *float64
 	}{
 		{"moe_compute_factor", "inference", func(p *perf.Params) *float64 { return &p.Inference.MoEComputeFactor }},
+		{"clock_exponent", "inference", func(p *perf.Params) *float64 { return &p.Power.ClockExponent }},
+		{"pcie_allreduce_latency_us", "inference", func(p *perf.Params) *float64 { return &p.Inference.PCIeAllReduceLatencyUS }},
 
 		{"tp_comm_overlap", "training", func(p *perf.Params) *float64 { return &p.Training.TPCommOverlap }},
 		{"dp_comm_overlap", "training", func(p *perf.Params) *float64 { return &p.Training.DPCommOverlap }},
@@ -116,6 +118,6 @@ func TestFitConstants(t *testing.T) {
 		}
 		t.Logf("round %d: inference %.3f training %.3f", round, score(p, "inference"), score(p, "training"))
 	}
-	out, _ := json.MarshalIndent(map[string]any{"families": p.Families, "inference": p.Inference, "training": p.Training, "fabrics": p.Fabrics}, "", " ")
+	out, _ := json.MarshalIndent(map[string]any{"families": p.Families, "inference": p.Inference, "training": p.Training, "fabrics": p.Fabrics, "power": p.Power}, "", " ")
 	fmt.Println(string(out))
 }

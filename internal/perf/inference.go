@@ -28,8 +28,13 @@ func (m *Model) inferenceLayouts(x hw, arch Arch) []layout {
 // kvBytesPerToken is 2 (K and V) · layers · kv_heads · head_dim · bytes.
 func (m *Model) kvBytesPerToken(w Workload, arch Arch) float64 {
 	b := math.Max(m.p.Memory.KVMinBytesPerElement, m.bytesPer(w.Precision))
+	if isIntegerPrecision(w.Precision) {
+		b = math.Max(b, m.p.Memory.IntegerWeightKVBytes)
+	}
 	return 2 * float64(arch.Layers*arch.KVHeads*arch.HeadDim) * b
 }
+
+func isIntegerPrecision(p string) bool { return p == "int8" || p == "int4" }
 
 // inferenceMinBytes is the memory of one replica of r GPUs (TP degree tp)
 // serving a single request: weights + KV of beam sequences of
@@ -78,17 +83,21 @@ func (s *stepModel) step(b float64) (tMem, tCmp, tComm float64) {
 	touched := frac + (1-frac)*(1-math.Pow(1-frac, b))
 	bw := s.r * s.x.memBps * s.fam.HBMEfficiency
 	gemmMem := s.weights * touched / bw
-	gemmCmp := b * 2 * s.nAct / (s.r * s.x.peakFlops * s.fam.DecodeComputeEfficiency * s.moe)
+	gemmCmp := b * 2 * s.nAct / (s.r * s.x.cmpFlops * s.fam.DecodeComputeEfficiency * s.moe)
 	// Phase 2, attention: each sequence reads its KV cache (roofline
 	// against the attention FLOPs). The phases run one after the other.
 	h := float64(s.arch.Hidden)
 	attnMem := b * s.kvTok * s.readCtx / bw
-	attnCmp := b * 4 * float64(s.arch.Layers) * h * s.ctxAvg / (s.r * s.x.peakFlops * s.fam.DecodeComputeEfficiency)
+	attnCmp := b * 4 * float64(s.arch.Layers) * h * s.ctxAvg / (s.r * s.x.cmpFlops * s.fam.DecodeComputeEfficiency)
 	tMem = math.Max(gemmMem, 0) + attnMem
 	tCmp = gemmCmp + attnCmp
 	ip := s.m.p.Inference
 	if s.tp > 1 {
-		perAR := ip.TPAllReduceLatencyUS*1e-6 + b*h*2*2*(s.tp-1)/s.tp/s.x.tpLink(int(s.tp))
+		lat := ip.TPAllReduceLatencyUS
+		if s.x.tpOverPCIe(int(s.tp)) {
+			lat = ip.PCIeAllReduceLatencyUS
+		}
+		perAR := lat*1e-6 + b*h*2*2*(s.tp-1)/s.tp/s.x.tpLink(int(s.tp))
 		tComm += 2 * float64(s.arch.Layers) * perAR
 	}
 	if s.pp > 1 {
@@ -132,7 +141,7 @@ func (m *Model) replica(w Workload, x hw, arch Arch, l layout) replicaPerf {
 	in := float64(w.InputTokens)
 	h := float64(arch.Hidden)
 	pfFlops := 2*s.nAct*in + 2*float64(arch.Layers)*h*in*in
-	s.prefill = math.Max(pfFlops/(s.r*x.peakFlops*s.fam.PrefillEfficiency*s.moe),
+	s.prefill = math.Max(pfFlops/(s.r*x.cmpFlops*s.fam.PrefillEfficiency*s.moe),
 		s.weights/(s.r*x.memBps*s.fam.HBMEfficiency)/ip.PrefillBatchSequences)
 
 	beam := w.BeamWidth
@@ -266,6 +275,9 @@ func (m *Model) inference(w Workload, x hw) Estimate {
 	}
 	s := fmt.Sprintf("%s; %d replica(s) of %d× %s (TP=%d, PP=%d) sustain %s output tok/s, TTFT %s ms, TPOT %s ms",
 		what, est.Replicas, rg, x.acc.ID, r.l.tp, r.l.pp, fmtInt(est.TokensPerSecond), fmtNum(est.TTFTMs), fmtNum(est.TPOTMs))
+	if pf := x.cmpFlops / x.peakFlops; pf < 0.999 {
+		s += fmt.Sprintf("; the %.0f W board limit holds tensor throughput to %.0f%% of the datasheet peak", x.acc.TDPWatts, pf*100)
+	}
 	if w.TokensPerSecond > 0 {
 		if est.MeetsTarget {
 			s += fmt.Sprintf("; %d replica(s) meet %s tok/s", est.ReplicasNeeded, fmtInt(w.TokensPerSecond))

@@ -27,6 +27,12 @@ type FamilyParams struct {
 	// HBMEfficiency is the achieved fraction of the datasheet memory
 	// bandwidth while streaming weights and KV cache in decode.
 	HBMEfficiency float64 `json:"hbm_efficiency"`
+	// FullClockWattsPerBF16TFLOP is the board power per dense BF16 TFLOP
+	// of datasheet peak at which the family's full-power part (SXM/OAM)
+	// sustains its datasheet clock under dense tensor load. A part with
+	// less TDP per TFLOP (PCIe/NVL cards, L4) throttles; see
+	// power.clock_exponent. 0 = no power limit modelled.
+	FullClockWattsPerBF16TFLOP float64 `json:"full_clock_watts_per_bf16_tflop,omitempty"`
 }
 
 // FabricParams describe a scale-out network class.
@@ -50,6 +56,10 @@ type memoryParams struct {
 	QLoRABitsPerParam           float64 `json:"qlora_bits_per_param"`
 	InferenceActBytesPerTokenHd float64 `json:"inference_activation_bytes_per_token_hidden"`
 	KVMinBytesPerElement        float64 `json:"kv_min_bytes_per_element"`
+	// IntegerWeightKVBytes is the KV-cache element size when the weights
+	// are integer-quantised (int8/int4): weight-only quantisation keeps
+	// activations and the KV cache in 16 bits.
+	IntegerWeightKVBytes float64 `json:"integer_weight_kv_bytes_per_element"`
 }
 
 type architectureParams struct {
@@ -85,12 +95,23 @@ type networkParams struct {
 }
 
 type inferenceParams struct {
-	MaxBatch              int     `json:"max_batch"`
-	LatencyLimitHeadroom  float64 `json:"latency_limit_headroom"`
-	TPAllReduceLatencyUS  float64 `json:"tp_allreduce_latency_us"`
-	PPHopLatencyUS        float64 `json:"pp_hop_latency_us"`
-	PrefillBatchSequences float64 `json:"prefill_batch_sequences"`
-	MoEComputeFactor      float64 `json:"moe_compute_factor"`
+	MaxBatch             int     `json:"max_batch"`
+	LatencyLimitHeadroom float64 `json:"latency_limit_headroom"`
+	TPAllReduceLatencyUS float64 `json:"tp_allreduce_latency_us"`
+	// PCIeAllReduceLatencyUS replaces TPAllReduceLatencyUS when the
+	// tensor-parallel group talks over PCIe (no NVLink/fabric between the
+	// GPUs of the group).
+	PCIeAllReduceLatencyUS float64 `json:"pcie_allreduce_latency_us"`
+	PPHopLatencyUS         float64 `json:"pp_hop_latency_us"`
+	PrefillBatchSequences  float64 `json:"prefill_batch_sequences"`
+	MoEComputeFactor       float64 `json:"moe_compute_factor"`
+}
+
+type powerParams struct {
+	// ClockExponent α: under a power cap the sustained tensor throughput
+	// is (TDP / full-clock power)^(1/α) of the datasheet peak (dynamic
+	// power ∝ f·V², V rising with f).
+	ClockExponent float64 `json:"clock_exponent"`
 }
 
 type goodputParams struct {
@@ -114,6 +135,7 @@ type Params struct {
 	Fabrics               map[string]FabricParams `json:"fabrics"`
 	Network               networkParams           `json:"network"`
 	Inference             inferenceParams         `json:"inference"`
+	Power                 powerParams             `json:"power"`
 	Goodput               goodputParams           `json:"goodput"`
 }
 
@@ -194,6 +216,9 @@ func (p *Params) validate() error {
 	}
 	if p.Architecture.HeadDim <= 0 || p.Architecture.DefaultKVHeads <= 0 || p.Architecture.LayersPerCubeRootParam <= 0 {
 		return fmt.Errorf("perf: architecture constants must be positive")
+	}
+	if p.Power.ClockExponent <= 0 {
+		return fmt.Errorf("perf: power.clock_exponent must be positive")
 	}
 	if p.Inference.MaxBatch < 1 || p.Training.GlobalBatchTokens <= 0 {
 		return fmt.Errorf("perf: inference.max_batch and training.global_batch_tokens must be positive")

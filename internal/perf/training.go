@@ -128,6 +128,10 @@ func (m *Model) training(w Workload, x hw) Estimate {
 		base = fam.TrainMFU
 	}
 
+	// Power-limited parts sustain a lower clock (MFU stays relative to the
+	// datasheet peak).
+	base *= x.cmpFlops / x.peakFlops
+
 	var best *trainResult
 	var leastShort *trainResult
 	batchTokens := tp.GlobalBatchTokens
@@ -199,6 +203,9 @@ func (m *Model) training(w Workload, x hw) Estimate {
 		b = append(b, "communication dominates: inter-node gradient/parameter traffic takes longer than compute, so more GPUs add little or nothing")
 	} else if r.dpExposed > 0.15 {
 		b = append(b, fmt.Sprintf("network traffic adds %.0f%%", r.dpExposed*100))
+	}
+	if pf := x.cmpFlops / x.peakFlops; pf < 0.999 {
+		b = append(b, fmt.Sprintf("the %.0f W board limit holds tensor throughput to %.0f%% of the datasheet peak", x.acc.TDPWatts, pf*100))
 	}
 	if r.l.gpus() < x.gpus {
 		b = append(b, fmt.Sprintf("%d of %d GPUs idle (count does not factor)", x.gpus-r.l.gpus(), x.gpus))
