@@ -468,11 +468,17 @@ data "gpu_estimate" "e" {
 // are caught there, on the attribute that is wrong.
 func TestEstimateValidateConfig(t *testing.T) {
 	ctx := context.Background()
-	ds := NewEstimateDataSource().(*estimateDataSource)
+	ds, ok := NewEstimateDataSource().(*estimateDataSource)
+	if !ok {
+		t.Fatal("NewEstimateDataSource: unexpected type")
+	}
 	var sresp datasource.SchemaResponse
 	ds.Schema(ctx, datasource.SchemaRequest{}, &sresp)
-	typ := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
-	wtyp := typ.AttributeTypes["workload"].(tftypes.Object)
+	typ, ok1 := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	wtyp, ok2 := typ.AttributeTypes["workload"].(tftypes.Object)
+	if !ok1 || !ok2 {
+		t.Fatal("schema types are not objects")
+	}
 
 	// obj fills every attribute of t not in vals with null.
 	obj := func(t tftypes.Object, vals map[string]tftypes.Value) tftypes.Value {
