@@ -431,11 +431,42 @@ func TestAccuracyReport(t *testing.T) {
 	sort.Strings(skipLines)
 	t.Logf("skipped %d rows:\n%s", len(skips), strings.Join(skipLines, "\n"))
 
+	doc := reportHeader + summary.String() + "\n" + fmt.Sprintf("Skipped: %d rows.\n\n%s\n\n", len(skips), strings.Join(skipLines, "\n")) +
+		"## Every reference result\n\n" + b.String()
+	// The same report is published on the registry as a guide; tfplugindocs
+	// renders docs/guides/model-accuracy.md from this template.
+	guide := guideFrontMatter + doc
 	if *updateReport {
-		doc := reportHeader + summary.String() + "\n" + fmt.Sprintf("Skipped: %d rows.\n\n%s\n\n", len(skips), strings.Join(skipLines, "\n")) +
-			"## Every reference result\n\n" + b.String()
-		if err := os.WriteFile("../../docs/accuracy.md", []byte(doc), 0o644); err != nil {
+		if err := os.WriteFile(reportPath, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
+		}
+		if err := os.WriteFile(guidePath, []byte(guide), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	// Without -update-report the committed report must match the model: a
+	// change to the model or its constants must come with `make accuracy`.
+	for path, want := range map[string]string{reportPath: doc, guidePath: guide} {
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%s: %v (run make accuracy)", path, err)
+		}
+		if string(got) != want {
+			t.Errorf("%s is stale: the model's accuracy changed; run `make accuracy` and commit the result", path)
 		}
 	}
 }
+
+const (
+	reportPath       = "../../docs/accuracy.md"
+	guidePath        = "../../templates/guides/model-accuracy.md.tmpl"
+	guideFrontMatter = `---
+page_title: "Benchmark model accuracy"
+subcategory: "Guides"
+description: |-
+  How close the benchmark model behind gpu_estimate and gpu_recommendation comes to MLPerf results and published training runs.
+---
+
+`
+)
