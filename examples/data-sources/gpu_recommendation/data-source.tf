@@ -44,5 +44,5 @@ data "gpu_recommendation" "serve" {
 
 output "serving_options" {
   value = [for c in data.gpu_recommendation.serve.candidates :
-  "${c.cloud}/${c.region} ${c.nodes}× ${c.instance_type} ${c.pricing_model}: $${c.estimated_cost_usd}/month, ${c.tokens_per_second} tok/s"]
+  "${c.cloud}/${c.region} ${c.nodes}× ${c.instance_type} ${c.pricing_model}: ${format("$%.2f", c.estimated_cost_usd)}/month, ${c.tokens_per_second} tok/s"]
 }
