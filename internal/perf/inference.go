@@ -157,13 +157,8 @@ func (m *Model) replica(w Workload, x hw, arch Arch, l layout) replicaPerf {
 	ok := func(b int) (bool, float64, float64) {
 		it := s.iteration(float64(b))
 		ttft := s.prefill + it
-		good := true
-		if w.MaxTPOTMs > 0 && it*1e3 > w.MaxTPOTMs*ip.LatencyLimitHeadroom {
-			good = false
-		}
-		if w.MaxTTFTMs > 0 && ttft*1e3 > w.MaxTTFTMs*ip.LatencyLimitHeadroom {
-			good = false
-		}
+		good := (w.MaxTPOTMs <= 0 || it*1e3 <= w.MaxTPOTMs*ip.LatencyLimitHeadroom) &&
+			(w.MaxTTFTMs <= 0 || ttft*1e3 <= w.MaxTTFTMs*ip.LatencyLimitHeadroom)
 		return good, it, ttft
 	}
 	b := bMax

@@ -221,8 +221,18 @@ func (c sumCheck) CheckState(_ context.Context, req statecheck.CheckStateRequest
 		return math.NaN()
 	}
 	var cents int64
-	for _, l := range res.AttributeValues["breakdown"].([]any) {
-		cents += int64(math.Round(num(l.(map[string]any)["cost_usd"]) * 100))
+	lines, ok := res.AttributeValues["breakdown"].([]any)
+	if !ok {
+		resp.Error = fmt.Errorf("breakdown is %T, not a list", res.AttributeValues["breakdown"])
+		return
+	}
+	for _, l := range lines {
+		line, ok := l.(map[string]any)
+		if !ok {
+			resp.Error = fmt.Errorf("breakdown line is %T, not an object", l)
+			return
+		}
+		cents += int64(math.Round(num(line["cost_usd"]) * 100))
 	}
 	if total := int64(math.Round(num(res.AttributeValues["total_cost_usd"]) * 100)); total != cents {
 		resp.Error = fmt.Errorf("breakdown sums to %d cents, total_cost_usd is %d cents", cents, total)

@@ -74,13 +74,13 @@ func Parse(data []byte) (*Document, error) {
 	if err := obj.only("", "apiVersion", "kind", "metadata", "spec"); err != nil {
 		return nil, err
 	}
-	if d.APIVersion, err = obj.str("", "apiVersion", true); err != nil {
+	if d.APIVersion, err = obj.str("", "apiVersion"); err != nil {
 		return nil, err
 	}
 	if d.APIVersion != APIVersion {
 		return nil, fieldErr("apiVersion", "unsupported version %q: this provider reads %q", d.APIVersion, APIVersion)
 	}
-	if d.Kind, err = obj.str("", "kind", true); err != nil {
+	if d.Kind, err = obj.str("", "kind"); err != nil {
 		return nil, err
 	}
 	if d.Kind != Kind {
@@ -109,7 +109,7 @@ func parseMetadata(meta object) (Metadata, error) {
 	if err = meta.only("metadata", "name", "labels", "annotations"); err != nil {
 		return m, err
 	}
-	if m.Name, err = meta.str("metadata", "name", true); err != nil {
+	if m.Name, err = meta.str("metadata", "name"); err != nil {
 		return m, err
 	}
 	if fe := checkName("metadata.name", m.Name); fe != nil {
@@ -157,7 +157,7 @@ func parseCluster(sp object) (Cluster, error) {
 	if err = sp.only(p, "accelerator", "gpusPerNode", "nodes", "gpuMemoryGB", "interconnect", "pricingModel", "storage"); err != nil {
 		return c, err
 	}
-	if c.Accelerator, err = sp.str(p, "accelerator", true); err != nil {
+	if c.Accelerator, err = sp.str(p, "accelerator"); err != nil {
 		return c, err
 	}
 	if strings.TrimSpace(c.Accelerator) == "" {
@@ -184,20 +184,20 @@ func parseCluster(sp object) (Cluster, error) {
 		if err = ic.only(ip, "scaleUp", "scaleOut"); err != nil {
 			return c, err
 		}
-		if c.Interconnect.ScaleUp, err = ic.str(ip, "scaleUp", true); err != nil {
+		if c.Interconnect.ScaleUp, err = ic.str(ip, "scaleUp"); err != nil {
 			return c, err
 		}
 		if !slices.Contains(ScaleUpClasses, c.Interconnect.ScaleUp) {
 			return c, fieldErr(ip+".scaleUp", "unknown class %q; allowed: %s", c.Interconnect.ScaleUp, quoted(ScaleUpClasses))
 		}
-		if c.Interconnect.ScaleOut, err = ic.str(ip, "scaleOut", true); err != nil {
+		if c.Interconnect.ScaleOut, err = ic.str(ip, "scaleOut"); err != nil {
 			return c, err
 		}
 		if !scaleOutRE.MatchString(c.Interconnect.ScaleOut) {
 			return c, fieldErr(ip+".scaleOut", "unknown class %q; allowed: \"rdma\", \"ethernet\", or either with the node bandwidth such as \"rdma-3200g\"", c.Interconnect.ScaleOut)
 		}
 	}
-	pm, err := sp.str(p, "pricingModel", true)
+	pm, err := sp.str(p, "pricingModel")
 	if err != nil {
 		return c, err
 	}
@@ -383,8 +383,9 @@ func (o object) lookup(path, key string, required bool) (any, bool, error) {
 	return v, true, nil
 }
 
-func (o object) str(path, key string, required bool) (string, error) {
-	v, ok, err := o.lookup(path, key, required)
+// str reads a required string field.
+func (o object) str(path, key string) (string, error) {
+	v, ok, err := o.lookup(path, key, true)
 	if err != nil || !ok {
 		return "", err
 	}
