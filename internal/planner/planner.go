@@ -233,7 +233,6 @@ type option struct {
 
 // groupResult is the physics verdict for one hardware group.
 type groupResult struct {
-	done    bool
 	options []option
 	reason  string // when options is empty
 	// minGPUs is the fewest GPUs that fit (0 = unknown), for messages.

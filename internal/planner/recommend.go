@@ -16,7 +16,6 @@ import (
 type filters struct {
 	provClouds, clouds, regions, geos, accels map[string]bool
 	pms                                       [4]bool
-	anyPM                                     bool
 	comp                                      uint8
 	maxNodes, maxGPUs                         int
 	userMaxNodes                              bool
@@ -36,15 +35,12 @@ func pmIndex(pm catalog.PricingModel) int {
 	return -1
 }
 
-func setOf(ss []string, norm func(string) string) map[string]bool {
+func setOf(ss []string) map[string]bool {
 	if ss == nil {
 		return nil
 	}
 	m := make(map[string]bool, len(ss))
 	for _, s := range ss {
-		if norm != nil {
-			s = norm(s)
-		}
 		m[s] = true
 	}
 	return m
@@ -177,7 +173,10 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 	if req.Top == 0 {
 		req.Top = DefaultTop
 	}
-	r := scratch.Get().(*run)
+	r, ok := scratch.Get().(*run)
+	if !ok {
+		r = &run{}
+	}
 	defer scratch.Put(r)
 	cand, gr, phys, needed := r.cand[:0], r.gr[:0], r.phys, r.needed
 	*r = run{p: p, req: &req, cand: cand, phys: phys,
@@ -207,10 +206,10 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 func (r *run) compile() {
 	c := &r.req.Constraints
 	f := &r.f
-	f.provClouds = setOf(r.req.AllowedClouds, nil)
-	f.clouds = setOf(c.Clouds, nil)
-	f.regions = setOf(c.Regions, nil)
-	f.geos = setOf(c.Geographies, nil)
+	f.provClouds = setOf(r.req.AllowedClouds)
+	f.clouds = setOf(c.Clouds)
+	f.regions = setOf(c.Regions)
+	f.geos = setOf(c.Geographies)
 	if c.Accelerators != nil {
 		f.accels = make(map[string]bool, len(c.Accelerators))
 		for _, a := range c.Accelerators {

@@ -141,7 +141,6 @@ type Candidate struct {
 	// Score is the objective's value (lower is better).
 	Score float64
 	bound string
-	extra string
 	offer *offerInfo
 }
 

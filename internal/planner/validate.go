@@ -73,7 +73,7 @@ func (p *Planner) Validate(req *Request) InputErrors {
 	lower(c.Geographies)
 	lower(c.Compliance)
 
-	prov := setOf(req.AllowedClouds, nil)
+	prov := setOf(req.AllowedClouds)
 	for i, cl := range c.Clouds {
 		field := fmt.Sprintf("constraints.clouds[%d]", i)
 		if _, ok := p.cat.Cloud(cl); !ok {
@@ -172,9 +172,9 @@ func (p *Planner) complianceContradiction(req *Request) *InputError {
 		want |= complianceBits[x]
 	}
 	meets := func(oi *offerInfo) bool { return oi.comp&want == want }
-	clouds, regions, geos := setOf(c.Clouds, nil), setOf(c.Regions, nil), setOf(c.Geographies, nil)
-	prov := setOf(req.AllowedClouds, nil)
-	any, anyScoped := false, false
+	clouds, regions, geos := setOf(c.Clouds), setOf(c.Regions), setOf(c.Geographies)
+	prov := setOf(req.AllowedClouds)
+	found, anyScoped := false, false
 	var scoped []string
 	seen := map[string]bool{}
 	for i := range p.offers {
@@ -182,7 +182,7 @@ func (p *Planner) complianceContradiction(req *Request) *InputError {
 		if !meets(oi) {
 			continue
 		}
-		any = true
+		found = true
 		if (prov == nil || prov[oi.o.Cloud]) && (clouds == nil || clouds[oi.o.Cloud]) && (regions == nil || regions[oi.o.Region]) && (geos == nil || geos[oi.geo]) {
 			anyScoped = true
 			break
@@ -199,7 +199,7 @@ func (p *Planner) complianceContradiction(req *Request) *InputError {
 	for _, x := range c.Compliance {
 		meaning = append(meaning, fmt.Sprintf("%s needs %s", x, complianceMeaning[x]))
 	}
-	if !any {
+	if !found {
 		return &InputError{Field: "constraints.compliance", Summary: "Contradictory Constraints",
 			Detail: fmt.Sprintf("compliance = [%s] cannot be met together: %s, and no region in the catalog is all of these.",
 				quote(c.Compliance), strings.Join(meaning, "; "))}
