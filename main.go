@@ -7,6 +7,7 @@ import (
 	"context"
 	"flag"
 	"log"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -20,6 +21,7 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
+	quietSDKLogsUnlessAsked()
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/gpuplan/gpu",
@@ -27,5 +29,21 @@ func main() {
 	})
 	if err != nil {
 		log.Fatal(err.Error())
+	}
+}
+
+// quietSDKLogsUnlessAsked turns the plugin SDK's own logging off when no
+// Terraform logging is requested. By default the SDK formats a trace line
+// for every RPC, which Terraform then discards unless TF_LOG is set; with 20
+// data sources in a plan that work is a visible part of plan time. Any
+// TF_LOG* variable the user sets wins.
+func quietSDKLogsUnlessAsked() {
+	for _, v := range []string{"TF_LOG", "TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_SDK_PROTO"} {
+		if os.Getenv(v) != "" {
+			return
+		}
+	}
+	for _, v := range []string{"TF_LOG_SDK", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_SDK_PROTO"} {
+		_ = os.Setenv(v, "off")
 	}
 }

@@ -71,6 +71,25 @@ func Builtin() (*Catalog, error) {
 	return builtinCat, builtinErr
 }
 
+// BuiltinDate returns the snapshot date of the embedded catalog by reading
+// only its metadata file. It is cheap, for callers such as the provider's
+// schema that need the date on every plugin start but not the offers.
+func BuiltinDate() (time.Time, error) {
+	sub, err := fs.Sub(dataFS, "data")
+	if err != nil {
+		return time.Time{}, err
+	}
+	var m meta
+	if err := readJSONFile(sub, FileMeta, &m); err != nil {
+		return time.Time{}, err
+	}
+	d, err := time.Parse(time.DateOnly, m.CatalogDate)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: catalog_date %q: %w", FileMeta, m.CatalogDate, err)
+	}
+	return d, nil
+}
+
 // Load parses, validates and indexes a catalog from the files FileMeta,
 // FileAccelerators, FileClouds, FileRegions and FileOffers at the root of
 // fsys. Errors name the file, line and entry.

@@ -86,9 +86,10 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 	desc := "The `gpu` provider chooses, costs and describes GPU infrastructure across clouds. " +
 		"It calls no cloud API: every answer comes from a built-in, dated catalog (optionally overlaid with `catalog_file`) " +
 		"and a calibrated benchmark model, so `terraform plan` is offline and deterministic. All arguments are optional."
-	if cat, err := p.builtin(); err == nil {
-		desc += fmt.Sprintf("\n\nThis version's built-in catalog is dated **%s** (%d clouds, %d accelerators, %d priced offers).",
-			cat.Date.Format(time.DateOnly), len(cat.Clouds), len(cat.Accelerators), len(cat.Offers))
+	// Only the date: the schema is read on every plugin start, and parsing
+	// the whole catalog here would slow every plan.
+	if date, err := catalog.BuiltinDate(); err == nil {
+		desc += fmt.Sprintf("\n\nThis version's built-in catalog is dated **%s**.", date.Format(time.DateOnly))
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: desc,
