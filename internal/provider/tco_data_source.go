@@ -47,6 +47,8 @@ var (
 		"pricing_model":            types.StringType,
 		"total_cost_usd":           types.Float64Type,
 		"savings_vs_on_demand_usd": types.Float64Type,
+		"break_even_utilization":   types.Float64Type,
+		"break_even_months":        types.Float64Type,
 	}
 )
 
@@ -137,6 +139,12 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					"total_cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Total cost under that model, USD."},
 					"savings_vs_on_demand_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "On-demand total minus this " +
 						"total, USD (negative when it costs more; 0 when the instance has no on-demand price)."},
+					"break_even_utilization": schema.Float64Attribute{Computed: true, MarkdownDescription: "Reservations only: the utilization " +
+						"above which reserving the fleet for whole terms over `months` costs less than on-demand " +
+						"(above 1: never within the horizon). Null for on-demand, spot, or an instance without an on-demand price."},
+					"break_even_months": schema.Float64Attribute{Computed: true, MarkdownDescription: "Reservations only: the months of use at " +
+						"`utilization` after which one term of the reservation costs less than on-demand would have (longer than the term: never). " +
+						"Null for on-demand, spot, zero utilization, or an instance without an on-demand price."},
 				}}},
 			"energy_kwh": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Facility energy, kWh: running GPU-hours × TDP × load factor (0.8, training) × PUE (region's, else cloud's)."},
@@ -237,10 +245,19 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		if _, hasOD := offer.Price(catalog.OnDemand); hasOD {
 			savings = roundUSD(odTotal - t)
 		}
+		beUtil, beMonths := types.Float64Null(), types.Float64Null()
+		if be, ok := res.BreakEven[c.PricingModel]; ok {
+			beUtil = types.Float64Value(roundRatio(be.Utilization))
+			if !math.IsInf(be.Months, 0) {
+				beMonths = types.Float64Value(roundHours(be.Months))
+			}
+		}
 		comp[i] = types.ObjectValueMust(tcoComparisonAttrTypes, map[string]attr.Value{
 			"pricing_model":            types.StringValue(string(c.PricingModel)),
 			"total_cost_usd":           types.Float64Value(t),
 			"savings_vs_on_demand_usd": types.Float64Value(savings),
+			"break_even_utilization":   beUtil,
+			"break_even_months":        beMonths,
 		})
 	}
 	m.TotalCostUSD = types.Float64Value(total)

@@ -110,13 +110,38 @@ func TestAccTCODataSource(t *testing.T) {
 		"reserved_1y": 2*12*730*o.Reserved1YUSD*d + hidden + carbon,
 		"reserved_3y": 2*36*730*o.Reserved3YUSD*d + hidden + carbon,
 	}
+	// Break-even of a reservation (cost.BreakEven): utilization above which
+	// whole terms over the horizon beat on-demand = terms × term × reserved /
+	// (months × on-demand); months of use after which one term beats
+	// on-demand = term × reserved / (utilization × on-demand).
+	breakEven := func(pm string, months, util float64) (knownvalue.Check, knownvalue.Check) {
+		var r, term float64
+		switch pm {
+		case "reserved_1y":
+			r, term = o.Reserved1YUSD, 12
+		case "reserved_3y":
+			r, term = o.Reserved3YUSD, 36
+		default:
+			return knownvalue.Null(), knownvalue.Null()
+		}
+		terms := math.Ceil(months / term)
+		return knownvalue.Float64Exact(roundRatio(terms * term * r / (months * o.OnDemandUSD))),
+			knownvalue.Float64Exact(roundHours(term * r / (util * o.OnDemandUSD)))
+	}
 	cmpCheck := func(pm string) knownvalue.Check {
+		beU, beM := breakEven(pm, 12, 0.5)
 		return knownvalue.ObjectExact(map[string]knownvalue.Check{
 			"pricing_model":            knownvalue.StringExact(pm),
 			"total_cost_usd":           usd(cmp[pm]),
 			"savings_vs_on_demand_usd": usd(cmp["on_demand"] - cmp[pm]),
+			"break_even_utilization":   beU,
+			"break_even_months":        beM,
 		})
 	}
+	defBE := func(pm string) (knownvalue.Check, knownvalue.Check) { return breakEven(pm, 1, 1) }
+	odU, odM := defBE("on_demand")
+	r1U, r1M := defBE("reserved_1y")
+	r3U, r3M := defBE("reserved_3y")
 	line := func(cat string, v float64) knownvalue.Check {
 		return knownvalue.ObjectExact(map[string]knownvalue.Check{"category": knownvalue.StringExact(cat), "cost_usd": usd(v)})
 	}
@@ -171,15 +196,19 @@ func TestAccTCODataSource(t *testing.T) {
 					})),
 					statecheck.ExpectKnownValue(def, tfjsonpath.New("pricing_model_comparison"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("on_demand"),
-							"total_cost_usd": usd(defCompute), "savings_vs_on_demand_usd": usd(0)}),
+							"total_cost_usd": usd(defCompute), "savings_vs_on_demand_usd": usd(0),
+							"break_even_utilization": odU, "break_even_months": odM}),
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("spot"),
-							"total_cost_usd": usd(730 * defR * o.SpotUSD), "savings_vs_on_demand_usd": usd(defCompute - 730*defR*o.SpotUSD)}),
+							"total_cost_usd": usd(730 * defR * o.SpotUSD), "savings_vs_on_demand_usd": usd(defCompute - 730*defR*o.SpotUSD),
+							"break_even_utilization": odU, "break_even_months": odM}),
 						// One 1-year term: 8,760 h × 0.63378 = 5,551.91.
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("reserved_1y"),
-							"total_cost_usd": usd(8760 * o.Reserved1YUSD), "savings_vs_on_demand_usd": usd(defCompute - 8760*o.Reserved1YUSD)}),
+							"total_cost_usd": usd(8760 * o.Reserved1YUSD), "savings_vs_on_demand_usd": usd(defCompute - 8760*o.Reserved1YUSD),
+							"break_even_utilization": r1U, "break_even_months": r1M}),
 						// One 3-year term: 26,280 h × 0.43459 = 11,421.03.
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("reserved_3y"),
-							"total_cost_usd": usd(26280 * o.Reserved3YUSD), "savings_vs_on_demand_usd": usd(defCompute - 26280*o.Reserved3YUSD)}),
+							"total_cost_usd": usd(26280 * o.Reserved3YUSD), "savings_vs_on_demand_usd": usd(defCompute - 26280*o.Reserved3YUSD),
+							"break_even_utilization": r3U, "break_even_months": r3M}),
 					})),
 					statecheck.ExpectKnownValue(def, tfjsonpath.New("energy_kwh"), usd(defKWh)),
 					statecheck.ExpectKnownValue(def, tfjsonpath.New("co2e_kg"), usd(defKWh*rg.GridGCO2ePerKWh/1000)),
