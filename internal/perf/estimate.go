@@ -9,6 +9,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -98,8 +99,10 @@ type hw struct {
 	nicGBps   float64 // per-GPU scale-out bytes/s achieved in collectives
 	fabric    catalog.Fabric
 	fab       FabricParams
-	linkBps   float64 // per-GPU scale-up bytes/s, one direction, achieved
-	pcieBps   float64 // for PCIe cards: bytes/s of TP groups wider than 2 (0 = same as linkBps)
+	lossTable []float64    // fabricInfo.loss of fab
+	fam       FamilyParams // the accelerator family's efficiencies
+	linkBps   float64      // per-GPU scale-up bytes/s, one direction, achieved
+	pcieBps   float64      // for PCIe cards: bytes/s of TP groups wider than 2 (0 = same as linkBps)
 	usableGB  float64
 	memBps    float64
 	peakFlops float64 // datasheet dense peak at the precision
@@ -111,8 +114,64 @@ type hw struct {
 	pcieTPMax int
 }
 
+// accInfo is the part of hw that depends on the accelerator and the
+// precision only.
+type accInfo struct {
+	err       error // the precision error, if any
+	peakFlops float64
+	linkBps   float64
+	pcieBps   float64
+	pcieTPMax int
+	cmpFlops  float64
+	usableGB  float64
+	memBps    float64
+	fam       FamilyParams
+}
+
+// accelerator computes the accelerator's part of normalize.
+func (m *Model) accelerator(a *catalog.Accelerator, precision string) accInfo {
+	peak, ok := a.PeakTFLOPS[precision]
+	if !ok || peak <= 0 {
+		return accInfo{err: &PrecisionError{Precision: precision, Accelerator: a.ID, Supported: SupportedPrecisions(a)}}
+	}
+	np := &m.p.Network
+	ai := accInfo{peakFlops: peak * 1e12, fam: m.family(a)}
+	link := a.InterconnectGBps
+	if link <= 0 {
+		link = np.PCIeFallbackGBps
+	}
+	ai.linkBps = link / 2 * 1e9 * np.ScaleUpEfficiency
+	// PCIe cards (H100 PCIe/NVL, L40S, …) bridge at most pairs of GPUs; a
+	// wider tensor-parallel group talks over PCIe. Cards without any
+	// NVLink (L40S, L4, A10, …) talk over PCIe from TP=2 on.
+	ai.pcieTPMax = math.MaxInt
+	ic, ff := a.Interconnect, a.FormFactor
+	pcieCard := containsLower(ic, "pcie") ||
+		(containsLower(ff, "pcie") && !containsLower(ff, "oam") && !containsLower(ff, "sxm"))
+	if pcieCard {
+		ai.pcieBps = np.PCIeFallbackGBps / 2 * 1e9 * np.ScaleUpEfficiency
+		ai.pcieBps = math.Min(ai.pcieBps, ai.linkBps)
+		ai.pcieTPMax = 2
+		if containsLower(ic, "pcie") && (containsLower(ic, "no nvlink") || !containsLower(ic, "nvlink")) {
+			ai.pcieTPMax = 1
+		}
+	}
+	ai.cmpFlops = ai.peakFlops * m.powerFactor(a, ai.fam)
+	reserve := math.Max(a.MemoryGB*m.p.Memory.RuntimeReserveFraction, m.p.Memory.RuntimeReserveMinGB)
+	ai.usableGB = math.Max(0, a.MemoryGB-reserve)
+	ai.memBps = a.MemoryBandwidthTBps * 1e12
+	return ai
+}
+
 // normalize validates the hardware and fills its defaults.
 func (m *Model) normalize(h Hardware, precision string) (hw, error) {
+	return m.normalizeWith(h, precision, nil)
+}
+
+// normalizeWith is normalize taking the accelerator's part from p's memo
+// when p is not nil (once the hardware itself is valid, so the errors come
+// in the same order).
+func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, error) {
 	if h.Accelerator == nil {
 		return hw{}, errors.New("perf: no accelerator given")
 	}
@@ -122,16 +181,20 @@ func (m *Model) normalize(h Hardware, precision string) (hw, error) {
 	if h.GPUsPerNode < 0 || h.NetworkGbps < 0 || math.IsNaN(h.NetworkGbps) {
 		return hw{}, errors.New("perf: gpus_per_node and network_gbps must not be negative")
 	}
-	a := h.Accelerator
-	peak, ok := a.PeakTFLOPS[precision]
-	if !ok || peak <= 0 {
-		return hw{}, &PrecisionError{Precision: precision, Accelerator: a.ID, Supported: SupportedPrecisions(a)}
+	var ai accInfo
+	if p != nil {
+		ai = p.accelerator(h.Accelerator)
+	} else {
+		ai = m.accelerator(h.Accelerator, precision)
 	}
-	x := hw{acc: a, gpus: h.GPUs, gpn: h.GPUsPerNode, fabric: h.Fabric, peakFlops: peak * 1e12}
+	if ai.err != nil {
+		return hw{}, ai.err
+	}
+	x := hw{acc: h.Accelerator, gpus: h.GPUs, gpn: h.GPUsPerNode, fabric: h.Fabric, peakFlops: ai.peakFlops}
 	if x.gpn == 0 {
 		x.gpn = min(h.GPUs, 8)
 	}
-	np := m.p.Network
+	np := &m.p.Network
 	perGPUGbps := np.DefaultGbpsPerGPU
 	if h.NetworkGbps > 0 {
 		perGPUGbps = h.NetworkGbps / float64(x.gpn)
@@ -146,37 +209,45 @@ func (m *Model) normalize(h Hardware, precision string) (hw, error) {
 			x.fabric = catalog.FabricNone
 		}
 	}
-	fp, ok := m.p.Fabrics[string(x.fabric)]
+	fi, ok := m.fabrics[string(x.fabric)]
+	if !ok {
+		fi.FabricParams, ok = m.p.Fabrics[string(x.fabric)] // a Model built without newModel
+	}
 	if !ok {
 		return hw{}, fmt.Errorf("perf: unknown fabric %q (want efa, infiniband, roce or none)", x.fabric)
 	}
-	x.fab = fp
+	fp := fi.FabricParams
+	x.fab, x.lossTable = fp, fi.loss
 	x.nicGBps = perGPUGbps / 8 * 1e9 * fp.Efficiency
-	link := a.InterconnectGBps
-	if link <= 0 {
-		link = np.PCIeFallbackGBps
-	}
-	x.linkBps = link / 2 * 1e9 * np.ScaleUpEfficiency
-	// PCIe cards (H100 PCIe/NVL, L40S, …) bridge at most pairs of GPUs; a
-	// wider tensor-parallel group talks over PCIe. Cards without any
-	// NVLink (L40S, L4, A10, …) talk over PCIe from TP=2 on.
-	x.pcieTPMax = math.MaxInt
-	ic, ff := strings.ToLower(a.Interconnect), strings.ToLower(a.FormFactor)
-	pcieCard := strings.Contains(ic, "pcie") ||
-		(strings.Contains(ff, "pcie") && !strings.Contains(ff, "oam") && !strings.Contains(ff, "sxm"))
-	if pcieCard {
-		x.pcieBps = np.PCIeFallbackGBps / 2 * 1e9 * np.ScaleUpEfficiency
-		x.pcieBps = math.Min(x.pcieBps, x.linkBps)
-		x.pcieTPMax = 2
-		if strings.Contains(ic, "pcie") && (strings.Contains(ic, "no nvlink") || !strings.Contains(ic, "nvlink")) {
-			x.pcieTPMax = 1
+	x.linkBps, x.pcieBps, x.pcieTPMax = ai.linkBps, ai.pcieBps, ai.pcieTPMax
+	x.cmpFlops, x.usableGB, x.memBps, x.fam = ai.cmpFlops, ai.usableGB, ai.memBps, ai.fam
+	return x, nil
+}
+
+// containsLower reports whether strings.ToLower(s) contains sub, a
+// lower-case ASCII string, without allocating for ASCII s.
+func containsLower(s, sub string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), sub)
 		}
 	}
-	x.cmpFlops = x.peakFlops * m.powerFactor(a)
-	reserve := math.Max(a.MemoryGB*m.p.Memory.RuntimeReserveFraction, m.p.Memory.RuntimeReserveMinGB)
-	x.usableGB = math.Max(0, a.MemoryGB-reserve)
-	x.memBps = a.MemoryBandwidthTBps * 1e12
-	return x, nil
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // PrecisionError reports a precision the accelerator cannot run.
@@ -215,6 +286,18 @@ func SupportedPrecisions(a *catalog.Accelerator) []string {
 // accelerator, a non-positive GPU count, or a precision the accelerator
 // cannot run. A workload that does not fit is not an error: Fits is false.
 func (m *Model) Estimate(w Workload, h Hardware) (Estimate, error) {
+	return m.estimate(w, h, true)
+}
+
+// EstimateBrief is Estimate without the Explanation (left empty): every
+// other field is identical. It is the cheap path for callers that estimate
+// many hardware choices and show none of the model's sentences (the
+// planner).
+func (m *Model) EstimateBrief(w Workload, h Hardware) (Estimate, error) {
+	return m.estimate(w, h, false)
+}
+
+func (m *Model) estimate(w Workload, h Hardware, explain bool) (Estimate, error) {
 	if errs := w.Validate(); len(errs) > 0 {
 		return Estimate{}, fmt.Errorf("perf: invalid workload: %s", errs[0].Error())
 	}
@@ -223,10 +306,11 @@ func (m *Model) Estimate(w Workload, h Hardware) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, err
 	}
+	arch := m.Architecture(w)
 	if w.Kind == KindInference {
-		return m.inference(w, x), nil
+		return m.inference(w, x, arch, explain), nil
 	}
-	return m.training(w, x), nil
+	return m.training(w, x, arch, explain), nil
 }
 
 // VRAMRequiredGB is the total accelerator memory in GB (decimal) a workload
@@ -259,50 +343,61 @@ func (m *Model) VRAMRequiredGB(paramsB float64, precision, kind string) (float64
 // fit on 4,096 nodes or the accelerator cannot run the precision.
 func (m *Model) MinGPUsToFit(w Workload, acc *catalog.Accelerator, gpusPerNode int) int {
 	w = w.WithDefaults()
+	arch := m.Architecture(w)
+	return m.minGPUsToFit(&w, &arch, acc, gpusPerNode, nil)
+}
+
+// minGPUsToFit is MinGPUsToFit of a workload with its defaults applied,
+// taking the accelerator's part from p's memo when p is not nil.
+func (m *Model) minGPUsToFit(w *Workload, arch *Arch, acc *catalog.Accelerator, gpusPerNode int, p *Prepared) int {
 	if gpusPerNode < 1 {
 		gpusPerNode = 8
 	}
-	for _, g := range candidateCounts(gpusPerNode) {
-		x, err := m.normalize(Hardware{Accelerator: acc, GPUs: g, GPUsPerNode: min(g, gpusPerNode)}, w.Precision)
-		if err != nil {
-			return 0
-		}
-		if m.fitsOnly(w, x) {
+	// Only the GPU count and the node size vary below; the usable memory
+	// (all fitsOnly reads of the hardware besides them) does not depend on
+	// either, so the accelerator is normalized once.
+	x, err := m.normalizeWith(Hardware{Accelerator: acc, GPUs: 1, GPUsPerNode: 1}, w.Precision, p)
+	if err != nil {
+		return 0
+	}
+	fits := func(g int) bool {
+		x.gpus, x.gpn = g, min(g, gpusPerNode)
+		return m.fitsOnly(w, &x, arch)
+	}
+	// 1, 2, 4 … below a node, then 1–16 nodes, then powers of two to 4,096.
+	for g := 1; g < gpusPerNode; g *= 2 {
+		if fits(g) {
 			return g
 		}
 	}
-	return 0
-}
-
-func candidateCounts(gpn int) []int {
-	var out []int
-	for g := 1; g < gpn; g *= 2 {
-		out = append(out, g)
-	}
 	for n := 1; n <= 4096; {
-		out = append(out, n*gpn)
+		if fits(n * gpusPerNode) {
+			return n * gpusPerNode
+		}
 		if n < 16 {
 			n++
 		} else {
 			n *= 2
 		}
 	}
-	return out
+	return 0
 }
 
-func (m *Model) fitsOnly(w Workload, x hw) bool {
-	arch := m.Architecture(w)
+func (m *Model) fitsOnly(w *Workload, x *hw, arch *Arch) bool {
+	usable := x.usableGB * 1e9
 	if w.Kind == KindInference {
-		for _, l := range m.inferenceLayouts(x, arch) {
+		var buf [maxInferenceLayouts]layout
+		for _, l := range m.inferenceLayouts(*x, *arch, buf[:0]) {
 			r := l.tp * l.pp
-			if m.inferenceMinBytes(w, arch, r, l.tp)/float64(r) <= x.usableGB*1e9 {
+			if m.inferenceMinBytes(*w, *arch, r, l.tp)/float64(r) <= usable {
 				return true
 			}
 		}
 		return false
 	}
-	for _, l := range m.trainingLayouts(x, arch) {
-		if m.trainingBytes(w, arch, l) <= x.usableGB*1e9 {
+	var buf [maxTrainingLayouts]layout
+	for _, l := range m.trainingLayouts(*x, *arch, buf[:0]) {
+		if m.trainingBytes(*w, *arch, l) <= usable {
 			return true
 		}
 	}
@@ -333,8 +428,8 @@ func (x hw) tpOverPCIe(tp int) bool { return tp > x.pcieTPMax && x.pcieBps > 0 }
 // the board power limit: (TDP / (full_clock_watts_per_bf16_tflop × BF16
 // peak))^(1/clock_exponent), at most 1. Parts without a TDP or a family
 // constant are not limited.
-func (m *Model) powerFactor(a *catalog.Accelerator) float64 {
-	c := m.family(a).FullClockWattsPerBF16TFLOP
+func (m *Model) powerFactor(a *catalog.Accelerator, fam FamilyParams) float64 {
+	c := fam.FullClockWattsPerBF16TFLOP
 	peak := a.PeakTFLOPS["bf16"]
 	if peak <= 0 {
 		peak = a.PeakTFLOPS["fp16"]

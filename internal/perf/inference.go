@@ -8,12 +8,20 @@ import (
 	"math"
 )
 
+// maxInferenceLayouts bounds the layouts inferenceLayouts returns for up
+// to 64 GPUs per node (7 TP degrees + 13 PP degrees).
+const maxInferenceLayouts = 7 + 13
+
 // inferenceLayouts enumerates replica shapes: TP ∈ {1,2,4,8,…} inside a
-// node, and PP > 1 only with a full node of TP (stages across nodes).
-func (m *Model) inferenceLayouts(x hw, arch Arch) []layout {
-	var out []layout
+// node, and PP > 1 only with a full node of TP (stages across nodes). The
+// layouts are appended to buf.
+func (m *Model) inferenceLayouts(x hw, arch Arch, buf []layout) []layout {
+	out := buf
 	for tp := 1; tp <= x.gpn && tp <= x.gpus; tp *= 2 {
 		out = append(out, layout{tp: tp, pp: 1, dp: x.gpus / tp})
+	}
+	if len(out) == len(buf) {
+		return out
 	}
 	tp := out[len(out)-1].tp
 	for _, pp := range ppDegrees[1:] {
@@ -127,7 +135,7 @@ func (m *Model) replica(w Workload, x hw, arch Arch, l layout) replicaPerf {
 	rp.fits = true
 	ip := m.p.Inference
 	s := stepModel{m: m, w: w, x: x, arch: arch, r: float64(r), tp: float64(l.tp), pp: float64(l.pp),
-		fam: m.family(x.acc), nTotal: w.ModelParamsB * 1e9, nAct: w.ActiveParamsB * 1e9}
+		fam: x.fam, nTotal: w.ModelParamsB * 1e9, nAct: w.ActiveParamsB * 1e9}
 	s.moe = 1
 	if s.nAct < s.nTotal {
 		s.moe = ip.MoEComputeFactor
@@ -192,40 +200,41 @@ func (m *Model) replica(w Workload, x hw, arch Arch, l layout) replicaPerf {
 	return rp
 }
 
-func (m *Model) inference(w Workload, x hw) Estimate {
-	arch := m.Architecture(w)
+func (m *Model) inference(w Workload, x hw, arch Arch, explain bool) Estimate {
 	est := Estimate{UsableMemoryPerGPUGB: x.usableGB}
-	var best, smallest *replicaPerf
+	var best, smallest replicaPerf
+	haveBest, haveSmallest := false, false
 	bestTotal := -1.0
-	for _, l := range m.inferenceLayouts(x, arch) {
+	var buf [maxInferenceLayouts]layout
+	for _, l := range m.inferenceLayouts(x, arch, buf[:0]) {
 		rp := m.replica(w, x, arch, l)
 		if !rp.fits {
-			if smallest == nil || rp.minBytesPerGPU < smallest.minBytesPerGPU {
-				c := rp
-				smallest = &c
+			if !haveSmallest || rp.minBytesPerGPU < smallest.minBytesPerGPU {
+				smallest, haveSmallest = rp, true
 			}
 			continue
 		}
 		replicas := x.gpus / (l.tp * l.pp)
 		total := float64(replicas) * rp.tokensPerS
 		if total > bestTotal*(1+1e-9) {
-			c := rp
-			best = &c
+			best, haveBest = rp, true
 			bestTotal = total
 		}
 	}
-	if best == nil {
-		r := smallest
+	if !haveBest {
+		r := &smallest
 		est.MemoryPerGPUGB = r.minBytesPerGPU / 1e9
 		est.MemoryShortfallGB = est.MemoryPerGPUGB - x.usableGB
 		est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, 0
 		est.ReplicaGPUs = r.l.tp * r.l.pp
 		est.Binding = BindMemory
-		est.Explanation = fmt.Sprintf("does not fit: the %s weights and one request's KV cache need %s GB per GPU across %d× %s, %s GB more than the %s GB usable",
-			w.Precision, fmtNum(est.MemoryPerGPUGB), est.ReplicaGPUs, x.acc.ID, fmtNum(est.MemoryShortfallGB), fmtNum(x.usableGB))
+		if explain {
+			est.Explanation = fmt.Sprintf("does not fit: the %s weights and one request's KV cache need %s GB per GPU across %d× %s, %s GB more than the %s GB usable",
+				w.Precision, fmtNum(est.MemoryPerGPUGB), est.ReplicaGPUs, x.acc.ID, fmtNum(est.MemoryShortfallGB), fmtNum(x.usableGB))
+		}
 		return est
 	}
-	r := best
+	r := &best
 	rg := r.l.tp * r.l.pp
 	est.Fits = true
 	est.MemoryPerGPUGB = r.minBytesPerGPU / 1e9
@@ -247,25 +256,39 @@ func (m *Model) inference(w Workload, x hw) Estimate {
 		est.ReplicasNeeded = int(math.Ceil(w.TokensPerSecond / perReplica))
 		est.MeetsTarget = est.ReplicasNeeded <= est.Replicas
 	}
+	switch {
+	case r.latencyImpossible, r.latencyBound:
+		est.Binding = BindLatency
+	case r.tComm > math.Max(r.tMem, r.tCmp):
+		est.Binding = BindNetwork
+	case r.tMem >= r.tCmp:
+		est.Binding = BindHBM
+	default:
+		est.Binding = BindCompute
+	}
+	if explain {
+		est.Explanation = inferenceExplanation(w, x, r, &est)
+	}
+	return est
+}
+
+// inferenceExplanation is the Explanation of an inference estimate that fits.
+func inferenceExplanation(w Workload, x hw, r *replicaPerf, est *Estimate) string {
+	rg := est.ReplicaGPUs
 	var what string
 	switch {
 	case r.latencyImpossible:
-		est.Binding = BindLatency
 		what = "the latency limits cannot be met even with one request in flight"
 	case r.latencyBound:
-		est.Binding = BindLatency
 		what = fmt.Sprintf("batch %d limited by the latency limits", r.batch)
 	case r.tComm > math.Max(r.tMem, r.tCmp):
-		est.Binding = BindNetwork
 		what = "decode bound by tensor/pipeline-parallel communication"
 	case r.tMem >= r.tCmp:
-		est.Binding = BindHBM
 		what = "decode bound by HBM bandwidth"
 		if r.kvBound {
 			what += fmt.Sprintf(", batch %d capped by KV-cache memory", r.batch)
 		}
 	default:
-		est.Binding = BindCompute
 		what = "decode bound by compute"
 	}
 	s := fmt.Sprintf("%s; %d replica(s) of %d× %s (TP=%d, PP=%d) sustain %s output tok/s, TTFT %s ms, TPOT %s ms",
@@ -280,6 +303,5 @@ func (m *Model) inference(w Workload, x hw) Estimate {
 			s += fmt.Sprintf("; %s tok/s needs %d replicas (%d GPUs)", fmtInt(w.TokensPerSecond), est.ReplicasNeeded, est.ReplicasNeeded*rg)
 		}
 	}
-	est.Explanation = s
-	return est
+	return s
 }

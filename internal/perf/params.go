@@ -6,6 +6,7 @@ package perf
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -143,6 +144,39 @@ type Params struct {
 // concurrent use.
 type Model struct {
 	p Params
+	// fabrics is p.Fabrics with each fabric's node-count loss factor
+	// precomputed (see newModel).
+	fabrics map[string]fabricInfo
+}
+
+// fabricInfo is a fabric's parameters and its loss factor per node count:
+// loss[n] = (1 − loss_per_node_doubling)^log2(n) for 2 ≤ n < len(loss), the
+// same value trainLayout would compute.
+type fabricInfo struct {
+	FabricParams
+	loss []float64
+}
+
+// lossTableNodes bounds the node counts whose loss factor is precomputed;
+// larger layouts compute it.
+const lossTableNodes = 256
+
+func newModel(p Params) *Model {
+	m := &Model{p: p, fabrics: make(map[string]fabricInfo, len(p.Fabrics))}
+	for name, fp := range p.Fabrics {
+		fi := fabricInfo{FabricParams: fp, loss: make([]float64, lossTableNodes+1)}
+		for n := 2; n <= lossTableNodes; n++ {
+			fi.loss[n] = nodeLossFactor(fp.LossPerNodeDoubling, n)
+		}
+		m.fabrics[name] = fi
+	}
+	return m
+}
+
+// nodeLossFactor is the throughput factor of a layout spanning nodes > 1
+// nodes: (1 − loss per doubling)^log2(nodes).
+func nodeLossFactor(lossPerDoubling float64, nodes int) float64 {
+	return math.Pow(1-lossPerDoubling, math.Log2(float64(nodes)))
 }
 
 var (
@@ -175,7 +209,7 @@ func Load(raw []byte) (*Model, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return &Model{p: p}, nil
+	return newModel(p), nil
 }
 
 // Params returns a copy of the model constants (maps are shared; do not
@@ -187,7 +221,7 @@ func WithParams(p Params) (*Model, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return &Model{p: p}, nil
+	return newModel(p), nil
 }
 
 func (p *Params) validate() error {

@@ -6,6 +6,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // layout is a parallel decomposition: tensor parallel inside a node,
@@ -16,11 +17,17 @@ func (l layout) gpus() int { return l.tp * l.pp * l.dp }
 
 var ppDegrees = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128}
 
+// maxTrainingLayouts bounds the layouts trainingLayouts returns for up to 64
+// GPUs per node (7 TP degrees × 14 PP degrees × 3 DP choices); callers pass
+// a buffer of this size so enumerating does not allocate.
+const maxTrainingLayouts = 7 * 14 * 3
+
 // trainingLayouts enumerates TP ∈ {1,2,4,8,…} ≤ GPUs per node (TP never
 // crosses a node), PP up to the layer count, and DP filling all GPUs, the
-// whole nodes, or one node (GPUs beyond the layout stay idle).
-func (m *Model) trainingLayouts(x hw, arch Arch) []layout {
-	var out []layout
+// whole nodes, or one node (GPUs beyond the layout stay idle). The layouts
+// are appended to buf.
+func (m *Model) trainingLayouts(x hw, arch Arch, buf []layout) []layout {
+	out := buf
 	for tp := 1; tp <= x.gpn && tp <= x.gpus; tp *= 2 {
 		for _, pp := range ppDegrees {
 			if tp*pp > x.gpus || pp > arch.Layers {
@@ -34,7 +41,7 @@ func (m *Model) trainingLayouts(x hw, arch Arch) []layout {
 			// DP candidates: every GPU, whole nodes only (a partly filled
 			// node drags the scale-out network in), one node only.
 			seen := 0
-			for _, used := range []int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)} {
+			for _, used := range [3]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)} {
 				dp := used / (tp * pp)
 				if dp < 1 || dp == seen {
 					continue
@@ -54,9 +61,22 @@ func (m *Model) trainingLayouts(x hw, arch Arch) []layout {
 // in-flight micro-batches plus one layer's working set, split by TP with
 // sequence parallelism).
 func (m *Model) trainingBytes(w Workload, arch Arch, l layout) float64 {
-	mp := m.p.Memory
+	c := m.trainMemory(&w, &arch)
+	return c.bytes(l)
+}
+
+// trainMem holds the layout-independent terms of trainingBytes, so a loop
+// over layouts computes each once (with the same operations, in the same
+// order, hence the same bits).
+type trainMem struct {
+	states   float64 // model states of all GPUs, before sharding
+	gathered float64 // ZeRO-3 gathered layers (dp > 1), before the split by TP
+	act      float64 // activations, before the split by TP
+}
+
+func (m *Model) trainMemory(w *Workload, arch *Arch) trainMem {
+	mp := &m.p.Memory
 	n := w.ModelParamsB * 1e9
-	g := float64(l.gpus())
 	var states, gatherBytesPerParam float64
 	adapters := mp.LoRAAdapterFraction * n * mp.AdapterStateBytesPerParam
 	switch {
@@ -70,14 +90,22 @@ func (m *Model) trainingBytes(w Workload, arch Arch, l layout) float64 {
 		gatherBytesPerParam = m.bytesPer(w.Precision)
 		states = gatherBytesPerParam*n + adapters
 	}
-	total := states / g
-	if l.dp > 1 {
-		total += mp.Zero3GatheredLayers * gatherBytesPerParam * n / float64(arch.Layers) / float64(l.tp)
-	}
 	s := float64(w.SequenceLength)
 	h := float64(arch.Hidden)
-	act := (mp.CheckpointBytesPerTokenHid*float64(arch.Layers) + mp.WorkingBytesPerTokenHidden) * s * h / float64(l.tp)
-	return total + act
+	return trainMem{
+		states:   states,
+		gathered: mp.Zero3GatheredLayers * gatherBytesPerParam * n / float64(arch.Layers),
+		act:      (mp.CheckpointBytesPerTokenHid*float64(arch.Layers) + mp.WorkingBytesPerTokenHidden) * s * h,
+	}
+}
+
+// bytes is trainingBytes for one layout.
+func (c *trainMem) bytes(l layout) float64 {
+	total := c.states / float64(l.gpus())
+	if l.dp > 1 {
+		total += c.gathered / float64(l.tp)
+	}
+	return total + c.act/float64(l.tp)
 }
 
 type trainResult struct {
@@ -91,10 +119,9 @@ type trainResult struct {
 	commDominates        bool
 }
 
-func (m *Model) training(w Workload, x hw) Estimate {
-	arch := m.Architecture(w)
+func (m *Model) training(w Workload, x hw, arch Arch, explain bool) Estimate {
 	tp := m.p.Training
-	fam := m.family(x.acc)
+	fam := x.fam
 	nTotal := w.ModelParamsB * 1e9
 	nAct := w.ActiveParamsB * 1e9
 
@@ -132,43 +159,59 @@ func (m *Model) training(w Workload, x hw) Estimate {
 	// datasheet peak).
 	base *= x.cmpFlops / x.peakFlops
 
-	var best *trainResult
-	var leastShort *trainResult
 	batchTokens := tp.GlobalBatchTokens
 	if w.Kind == KindFineTuning {
 		batchTokens = tp.FineTuneBatchTokens
 	}
+	c := m.newTrainCtx(&w, &x, &arch, base, perToken, method, batchTokens)
+	var best, leastShort trainResult
+	haveBest, haveShort := false, false
 	// A data-parallel rank needs at least one sequence of the global batch.
 	maxDP := max(1, int(batchTokens/float64(w.SequenceLength)))
-	for _, l := range m.trainingLayouts(x, arch) {
+	usable := x.usableGB * 1e9
+	var buf [maxTrainingLayouts]layout
+	for _, l := range m.trainingLayouts(x, arch, buf[:0]) {
 		l.dp = min(l.dp, maxDP)
-		r := m.trainLayout(w, x, arch, l, base, perToken, method, batchTokens)
-		if !r.fits {
-			if leastShort == nil || r.bytes < leastShort.bytes {
-				rc := r
-				leastShort = &rc
+		// Memory first: a layout that does not fit only competes for the
+		// smallest shortfall, which needs its bytes alone.
+		bytes := c.mem.bytes(l)
+		if !(bytes <= usable) {
+			if !haveShort || bytes < leastShort.bytes {
+				leastShort = trainResult{l: l, bytes: bytes, nodes: (l.gpus() + x.gpn - 1) / x.gpn}
+				haveShort = true
 			}
 			continue
 		}
-		if best == nil || r.tokensPerS > best.tokensPerS*(1+1e-9) {
-			rc := r
-			best = &rc
+		// A layout that cannot beat the best so far is not finished
+		// (trainCtx.layout returns false); it would not have replaced it.
+		bar := math.NaN()
+		if haveBest {
+			bar = best.tokensPerS * (1 + 1e-9)
+		}
+		var r trainResult
+		if !c.layout(l, bytes, bar, &r) {
+			continue
+		}
+		if !haveBest || r.tokensPerS > best.tokensPerS*(1+1e-9) {
+			best, haveBest = r, true
 		}
 	}
 	est := Estimate{UsableMemoryPerGPUGB: x.usableGB, Goodput: 1}
-	if best == nil {
-		r := leastShort
+	if !haveBest {
+		r := &leastShort
 		est.Fits = false
 		est.MemoryPerGPUGB = r.bytes / 1e9
 		est.MemoryShortfallGB = est.MemoryPerGPUGB - x.usableGB
 		est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, r.l.dp
 		est.GPUsUsed, est.Nodes = r.l.gpus(), r.nodes
 		est.Binding = BindMemory
-		est.Explanation = fmt.Sprintf("does not fit: needs %s GB per GPU even with TP=%d, PP=%d over %d× %s, %s GB more than the %s GB usable",
-			fmtNum(est.MemoryPerGPUGB), r.l.tp, r.l.pp, x.gpus, x.acc.ID, fmtNum(est.MemoryShortfallGB), fmtNum(x.usableGB))
+		if explain {
+			est.Explanation = fmt.Sprintf("does not fit: needs %s GB per GPU even with TP=%d, PP=%d over %d× %s, %s GB more than the %s GB usable",
+				fmtNum(est.MemoryPerGPUGB), r.l.tp, r.l.pp, x.gpus, x.acc.ID, fmtNum(est.MemoryShortfallGB), fmtNum(x.usableGB))
+		}
 		return est
 	}
-	r := best
+	r := &best
 	est.Fits = true
 	est.MemoryPerGPUGB = r.bytes / 1e9
 	est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, r.l.dp
@@ -190,6 +233,14 @@ func (m *Model) training(w Workload, x hw) Estimate {
 	default:
 		est.Binding = BindCompute
 	}
+	if explain {
+		est.Explanation = m.trainingExplanation(w, x, method, r, &est)
+	}
+	return est
+}
+
+// trainingExplanation is the Explanation of a training estimate that fits.
+func (m *Model) trainingExplanation(w Workload, x hw, method string, r *trainResult, est *Estimate) string {
 	what := "training"
 	if w.Kind == KindFineTuning {
 		what = method + " fine-tuning"
@@ -211,58 +262,144 @@ func (m *Model) training(w Workload, x hw) Estimate {
 		b = append(b, fmt.Sprintf("%d of %d GPUs idle (count does not factor)", x.gpus-r.l.gpus(), x.gpus))
 	}
 	b = append(b, fmt.Sprintf("%s tokens/s, %s h incl. %.1f%% goodput loss", fmtInt(r.tokensPerS), fmtNum(est.Hours), (1-est.Goodput)*100))
-	est.Explanation = joinClauses(b)
-	return est
+	return joinClauses(b)
 }
 
-func (m *Model) trainLayout(w Workload, x hw, arch Arch, l layout, base, perToken float64, method string, batchTokens float64) trainResult {
-	tp := m.p.Training
-	r := trainResult{l: l}
-	r.bytes = m.trainingBytes(w, arch, l)
+// trainCtx holds what the layouts of one training estimate share: the
+// layout-independent terms of trainingBytes and trainLayout, computed once
+// with the same operations in the same order (hence the same bits), and
+// memos of the terms that depend on the TP degree or the node count only.
+type trainCtx struct {
+	m              *Model
+	x              *hw
+	tp             *trainingParams
+	mem            trainMem
+	base, perToken float64
+	hidden, seqs   float64
+	dpVol          float64 // ZeRO-3 bytes per step before the split by TP·PP
+	compNum        float64 // perToken · batchTokens
+	tpDone         [8]bool // tpExp/tpDom computed, per log2(TP)
+	tpExp          [8]float64
+	tpDom          [8]bool
+	lossNodes      [4]int // node counts of lossFactor, 0 = empty
+	lossFactor     [4]float64
+	prune          bool // the model's constants make every term after PP non-increasing
+}
+
+func (m *Model) newTrainCtx(w *Workload, x *hw, arch *Arch, base, perToken float64, method string, batchTokens float64) trainCtx {
+	tp := &m.p.Training
+	c := trainCtx{m: m, x: x, tp: tp, mem: m.trainMemory(w, arch), base: base, perToken: perToken,
+		hidden: float64(arch.Hidden), seqs: batchTokens / float64(w.SequenceLength)}
+	n := w.ModelParamsB * 1e9
+	transfers := tp.Zero3TransfersPerStep
+	bytesPerParam := m.bytesPer(w.Precision)
+	if method == MethodLoRA || method == MethodQLoRA {
+		transfers-- // frozen weights: no gradient reduce-scatter
+		if method == MethodQLoRA {
+			bytesPerParam = m.p.Memory.QLoRABitsPerParam / 8
+		}
+	}
+	c.dpVol = transfers * bytesPerParam * n
+	c.compNum = perToken * batchTokens
+	// Pruning a layout by the throughput it has after TP and PP is exact
+	// only when the later factors (data-parallel exposure, node-count loss,
+	// memory pressure) can only lower the MFU.
+	c.prune = base > 0 && perToken > 0 && x.peakFlops > 0 &&
+		tp.DPCommOverlap >= 0 && tp.DPCommOverlap <= 1 && c.dpVol >= 0 && c.compNum >= 0 &&
+		x.linkBps >= 0 && x.nicGBps >= 0 &&
+		tp.PipelineInterleave > 0 && tp.MemoryPressurePenalty >= 0 && tp.MemoryPressureThresh < 1 &&
+		x.fab.LossPerNodeDoubling >= 0 && x.fab.LossPerNodeDoubling <= 1
+	return c
+}
+
+// tpTerms returns the TP exposure and whether TP communication dominates
+// (trainLayout's tensor-parallel step), memoized per TP degree.
+func (c *trainCtx) tpTerms(tpDeg int) (float64, bool) {
+	i := bits.TrailingZeros(uint(tpDeg))
+	if tpDeg&(tpDeg-1) != 0 || i >= len(c.tpDone) {
+		return c.tpCompute(tpDeg)
+	}
+	if !c.tpDone[i] {
+		c.tpExp[i], c.tpDom[i] = c.tpCompute(tpDeg)
+		c.tpDone[i] = true
+	}
+	return c.tpExp[i], c.tpDom[i]
+}
+
+// tpCompute: all-reduces of the b·s·h activations per layer over the
+// scale-up link vs the layer's matmul time.
+func (c *trainCtx) tpCompute(tpDeg int) (float64, bool) {
+	tp, x := c.tp, c.x
+	t := float64(tpDeg)
+	h := c.hidden
+	commPerTokLayer := tp.TPAllReducesPerLayer * 2 * (t - 1) / t * h * 2 / x.tpLink(tpDeg)
+	compPerTokLayer := tp.FlopsPerParamToken * 12 * h * h / t / (x.peakFlops * c.base)
+	return exposed(commPerTokLayer/compPerTokLayer, tp.TPCommOverlap), commPerTokLayer > compPerTokLayer
+}
+
+// nodeLoss is the throughput factor of a layout spanning nodes > 1 nodes:
+// from the fabric's precomputed table, else memoized for the few node
+// counts of one estimate.
+func (c *trainCtx) nodeLoss(nodes int) float64 {
+	if nodes < len(c.x.lossTable) {
+		return c.x.lossTable[nodes]
+	}
+	for i, n := range c.lossNodes {
+		if n == nodes {
+			return c.lossFactor[i]
+		}
+	}
+	f := nodeLossFactor(c.x.fab.LossPerNodeDoubling, nodes)
+	copy(c.lossNodes[1:], c.lossNodes[:3])
+	copy(c.lossFactor[1:], c.lossFactor[:3])
+	c.lossNodes[0], c.lossFactor[0] = nodes, f
+	return f
+}
+
+// layout estimates one layout whose per-GPU memory is bytes into r. When
+// pruning is exact and the throughput after the TP and PP terms is already
+// not above bar (NaN = no bar), it stops early and returns false: the
+// finished layout could not exceed bar either.
+func (c *trainCtx) layout(l layout, bytes, bar float64, r *trainResult) bool {
+	tp, x := c.tp, c.x
+	*r = trainResult{l: l, bytes: bytes}
 	r.fits = r.bytes <= x.usableGB*1e9
 	g := float64(l.gpus())
 	r.nodes = (l.gpus() + x.gpn - 1) / x.gpn
-	mfu := base
+	mfu := c.base
 
-	// Tensor parallel: all-reduces of the b·s·h activations per layer over
-	// the scale-up link vs the layer's matmul time.
+	// Tensor parallel.
 	if l.tp > 1 {
-		t := float64(l.tp)
-		h := float64(arch.Hidden)
-		commPerTokLayer := tp.TPAllReducesPerLayer * 2 * (t - 1) / t * h * 2 / x.tpLink(l.tp)
-		compPerTokLayer := tp.FlopsPerParamToken * 12 * h * h / t / (x.peakFlops * base)
-		r.tpExposed = exposed(commPerTokLayer/compPerTokLayer, tp.TPCommOverlap)
+		var dom bool
+		r.tpExposed, dom = c.tpTerms(l.tp)
 		mfu /= 1 + r.tpExposed
-		if commPerTokLayer > compPerTokLayer {
+		if dom {
 			r.commDominates = true
 		}
 	}
 	// Pipeline bubble: (p−1)/(v·m) with m micro-batches per DP rank.
 	if l.pp > 1 {
-		seqs := batchTokens / float64(w.SequenceLength)
-		micro := math.Max(1, seqs/float64(l.dp))
+		micro := math.Max(1, c.seqs/float64(l.dp))
 		r.ppBubble = float64(l.pp-1) / (tp.PipelineInterleave * micro)
 		mfu /= 1 + r.ppBubble
 	}
+	var loss float64
+	if r.nodes > 1 {
+		loss = c.nodeLoss(r.nodes)
+	}
+	if c.prune && !math.IsNaN(bar) && mfu > 0 && !(loss > 1) && !(g*x.peakFlops*mfu/c.perToken > bar) {
+		return false
+	}
 	// Data parallel / ZeRO-3 traffic per step vs compute per step.
 	if l.dp > 1 {
-		n := w.ModelParamsB * 1e9
-		transfers := tp.Zero3TransfersPerStep
-		bytesPerParam := m.bytesPer(w.Precision)
-		if method == MethodLoRA || method == MethodQLoRA {
-			transfers-- // frozen weights: no gradient reduce-scatter
-			if method == MethodQLoRA {
-				bytesPerParam = m.p.Memory.QLoRABitsPerParam / 8
-			}
-		}
 		d := float64(l.dp)
-		vol := transfers * bytesPerParam * n / float64(l.tp*l.pp) * (d - 1) / d
+		vol := c.dpVol / float64(l.tp*l.pp) * (d - 1) / d
 		bw := x.linkBps
 		if r.nodes > 1 {
 			bw = x.nicGBps
 		}
 		commT := vol / bw
-		compT := perToken * batchTokens / (g * x.peakFlops * mfu)
+		compT := c.compNum / (g * x.peakFlops * mfu)
 		ratio := commT / compT
 		r.dpExposed = exposed(ratio, tp.DPCommOverlap)
 		mfu /= 1 + r.dpExposed
@@ -271,14 +408,14 @@ func (m *Model) trainLayout(w Workload, x hw, arch Arch, l layout, base, perToke
 		}
 	}
 	if r.nodes > 1 {
-		mfu *= math.Pow(1-x.fab.LossPerNodeDoubling, math.Log2(float64(r.nodes)))
+		mfu *= loss
 	}
 	if u := r.bytes / (x.usableGB * 1e9); r.fits && u > tp.MemoryPressureThresh {
 		mfu *= 1 - tp.MemoryPressurePenalty*(u-tp.MemoryPressureThresh)/(1-tp.MemoryPressureThresh)
 	}
 	r.mfu = mfu
-	r.tokensPerS = g * x.peakFlops * mfu / perToken
-	return r
+	r.tokensPerS = g * x.peakFlops * mfu / c.perToken
+	return true
 }
 
 func joinClauses(c []string) string {

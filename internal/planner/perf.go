@@ -12,15 +12,16 @@ import (
 
 // perfEstimator binds the benchmark model of internal/perf to one workload.
 type perfEstimator struct {
-	m *perf.Model
-	w perf.Workload
+	p *perf.Prepared
+	w perf.Workload // with defaults
 }
 
 // NewPerfEstimator returns the Estimator of the benchmark model for a
 // workload, and the planner's view of that workload.
 func NewPerfEstimator(m *perf.Model, w perf.Workload) (Estimator, Workload) {
-	w = w.WithDefaults()
-	return &perfEstimator{m: m, w: w}, Workload{
+	p := m.Prepare(w)
+	w = p.Workload()
+	return &perfEstimator{p: p, w: w}, Workload{
 		Kind: w.Kind, TokensPerSecond: w.TokensPerSecond, TrainingTokensB: w.TrainingTokensB, ModelParametersB: w.ModelParamsB,
 	}
 }
@@ -36,7 +37,9 @@ var boundPhrase = map[string]string{
 }
 
 func (e *perfEstimator) Estimate(hw Hardware) (Estimate, error) {
-	pe, err := e.m.Estimate(e.w, perf.Hardware{
+	// The planner shows none of the model's sentences: the brief path
+	// skips building them (every other field is the same as Estimate's).
+	pe, err := e.p.EstimateBrief(perf.Hardware{
 		Accelerator: hw.Accelerator, GPUs: hw.Nodes * hw.GPUsPerNode, GPUsPerNode: hw.GPUsPerNode,
 		NetworkGbps: hw.NetworkGbps, Fabric: hw.Fabric,
 	})
@@ -69,5 +72,5 @@ func (e *perfEstimator) Estimate(hw Hardware) (Estimate, error) {
 }
 
 func (e *perfEstimator) MinGPUs(acc *catalog.Accelerator, gpusPerNode int) int {
-	return e.m.MinGPUsToFit(e.w, acc, gpusPerNode)
+	return e.p.MinGPUsToFit(acc, gpusPerNode)
 }

@@ -5,23 +5,25 @@ package planner
 
 import (
 	"errors"
-	"math"
 	"sort"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 )
 
-// DefaultTop is the number of candidates returned when Request.Top is 0.
-const DefaultTop = 5
-
-// MaxTop is the largest accepted Request.Top.
-const MaxTop = 100
+// DefaultTop is the number of candidates returned when Request.Top is 0,
+// and MaxTop the largest accepted Request.Top. They are constants for the
+// Terraform schema; planner_policy.json (default_top, max_top) holds the
+// same values, which the planner uses (TestPolicyMatchesConstants).
+const (
+	DefaultTop = 5
+	MaxTop     = 100
+)
 
 // DefaultMaxNodes bounds the node counts tried when constraints.max_nodes is
-// not set: 128 nodes is 1,024 GPUs of an 8-GPU instance, the scale of a
-// large pre-training run.
-const DefaultMaxNodes = 128
+// not set (planner_policy.json default_max_nodes: 128 nodes are 1,024 GPUs
+// of an 8-GPU instance, the scale of a large pre-training run).
+var DefaultMaxNodes = mustPolicy().DefaultMaxNodes
 
 // compliance bits of a precomputed offer.
 const (
@@ -53,6 +55,7 @@ type offerInfo struct {
 	group  int // index into Planner.groups
 	// sold lists the pricing models the offer is sold under, canonical order.
 	sold      []catalog.PricingModel
+	soldIdx   []int // pmIndex of each sold model
 	memPerGPU float64
 	// Pricing coefficients, from the cost model (see price in recommend.go
 	// and TestPricingMatchesCostModel): list price per pricing model
@@ -98,6 +101,7 @@ type Planner struct {
 	families                              int
 	hoursPerMonth                         float64
 	termHours                             [4]float64 // per pmIndex; 0 = no commitment
+	policy                                *Policy
 }
 
 // New precomputes the planner's view of a catalog: offers sorted in the
@@ -113,7 +117,12 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 			return nil, err
 		}
 	}
-	p := &Planner{cat: cat, cost: cm, regionClouds: map[string][]string{}, geos: map[string]bool{}, hoursPerMonth: cm.HoursPerMonth}
+	pol, err := DefaultPolicy()
+	if err != nil {
+		return nil, err
+	}
+	p := &Planner{cat: cat, cost: cm, regionClouds: map[string][]string{}, geos: map[string]bool{}, hoursPerMonth: cm.HoursPerMonth,
+		policy: pol}
 	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
 		p.termHours[pmIndex(pm)] = cm.TermMonths[pm] * cm.HoursPerMonth
 	}
@@ -157,6 +166,9 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 		oi.sold = cost.OfferedModels(o)
 		if len(oi.sold) == 0 {
 			continue
+		}
+		for _, pm := range oi.sold {
+			oi.soldIdx = append(oi.soldIdx, pmIndex(pm))
 		}
 		oi.memPerGPU = o.GPUMemoryGB / float64(o.GPUs)
 		for _, pm := range oi.sold {
@@ -241,4 +253,6 @@ type groupResult struct {
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// finite reports whether v is neither NaN nor ±Inf (v − v is NaN exactly
+// for those).
+func finite(v float64) bool { return v-v == 0 }

@@ -37,7 +37,7 @@ func (r *run) score(c *lite, mins *[4]float64) float64 {
 		}
 		return RoundUSD(c.co2)
 	case ObjectiveBalanced:
-		w := BalancedWeights
+		w := r.p.policy.BalancedWeights
 		co2 := c.co2
 		if !c.co2Known {
 			co2 = mins[3] // unknown carbon counts as the worst known figure
@@ -46,6 +46,21 @@ func (r *run) score(c *lite, mins *[4]float64) float64 {
 			w.Time*ratio(r.timeOf(c), mins[1]) + w.Carbon*ratio(co2, mins[2]))
 	}
 	return RoundUSD(c.cost)
+}
+
+// rawScore is the value a streaming objective's score rounds (score is
+// non-decreasing in it): +Inf for unknown carbon under the carbon objective.
+func (r *run) rawScore(c *lite) float64 {
+	switch r.req.Objective {
+	case ObjectiveTime:
+		return r.timeOf(c)
+	case ObjectiveCarbon:
+		if !c.co2Known {
+			return math.Inf(1)
+		}
+		return c.co2
+	}
+	return c.cost
 }
 
 // timeOf is the time axis: hours for jobs, time per output token for serving.
@@ -63,11 +78,49 @@ func ratio(v, best float64) float64 {
 	return (v + eps) / (best + eps)
 }
 
+// offerTop scores a feasible candidate of a streaming objective (every
+// objective but balanced: the score needs no other candidate) and inserts
+// it into the top N exactly as rank would: after every kept candidate with
+// a score <= its own, so the first of equal scores stays first.
+func (r *run) offerTop(c *lite) {
+	// Every streaming score is a non-decreasing rounding of one raw value
+	// (rawScore); a full top N rejects a candidate whose raw value is not
+	// below the last one's without rounding it.
+	raw := r.rawScore(c)
+	if n := len(r.top); n > 0 && n >= r.req.Top && raw >= r.rawScore(&r.top[n-1]) {
+		return
+	}
+	var mins [4]float64 // unused by the streaming objectives
+	c.score = r.score(c, &mins)
+	pos := len(r.top)
+	for pos > 0 && r.top[pos-1].score > c.score {
+		pos--
+	}
+	if pos >= r.req.Top {
+		return
+	}
+	if len(r.top) < r.req.Top {
+		r.top = append(r.top, lite{})
+	}
+	copy(r.top[pos+1:], r.top[pos:len(r.top)-1])
+	r.top[pos] = *c
+}
+
 // rank scores every feasible candidate and returns the top N in order.
 // Candidates are appended in tie-break order (cloud, region, instance type,
 // nodes, pricing model), so keeping the first of equal scores is the
 // documented tie-break.
 func (r *run) rank() []Candidate {
+	if r.streaming {
+		out := make([]Candidate, len(r.top))
+		for k := range r.top {
+			out[k] = r.candidate(&r.top[k])
+		}
+		for k := range out {
+			out[k].Explanation = r.explain(out, k)
+		}
+		return out
+	}
 	// mins: best cost, time and known CO2e, and the worst known CO2e.
 	var mins [4]float64
 	if r.req.Objective == ObjectiveBalanced {
@@ -203,7 +256,7 @@ func decodeOrPrefill(bound string) string {
 }
 
 func (r *run) rankPhrase(out []Candidate, k int) string {
-	n := thousands(float64(len(r.cand)), 0)
+	n := thousands(float64(r.feasible), 0)
 	c := &out[k]
 	best := &out[0]
 	adj := map[Objective]string{ObjectiveCost: "cheapest", ObjectiveTime: "fastest", ObjectiveCarbon: "lowest-carbon", ObjectiveBalanced: "best balanced"}[r.req.Objective]

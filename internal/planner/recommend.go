@@ -19,18 +19,28 @@ type filters struct {
 	comp                                      uint8
 	maxNodes, maxGPUs                         int
 	userMaxNodes                              bool
+	// limited: some numeric limit (hourly, deadline, total, CO2e) is set.
+	limited bool
 }
+
+// Pricing model indexes (pmIndex).
+const (
+	pmOnDemand = iota
+	pmSpot
+	pmReserved1Y
+	pmReserved3Y
+)
 
 func pmIndex(pm catalog.PricingModel) int {
 	switch pm {
 	case catalog.OnDemand:
-		return 0
+		return pmOnDemand
 	case catalog.Spot:
-		return 1
+		return pmSpot
 	case catalog.Reserved1Y:
-		return 2
+		return pmReserved1Y
 	case catalog.Reserved3Y:
-		return 3
+		return pmReserved3Y
 	}
 	return -1
 }
@@ -93,8 +103,15 @@ type run struct {
 	kind int
 	hpm  float64 // hours per month
 	hzn  float64 // inference pricing horizon in months
-	cand []lite
-	rej  [32]int
+	// cand holds every feasible candidate for the balanced objective,
+	// whose scores need the best value of each axis first; the other
+	// objectives score each candidate as it is found and keep only the top
+	// N in top (rank's insertion, in the same tie-break order).
+	cand      []lite
+	top       []lite
+	streaming bool
+	feasible  int
+	rej       [32]int
 	// nearest misses by metric: hourly, hours, total, co2e, time per output
 	// token; and the smallest deployment refused by max_nodes / max_gpus.
 	mHourly, mHours, mTotal, mCO2, mTPOT miss
@@ -171,16 +188,17 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 		req.Objective = ObjectiveCost
 	}
 	if req.Top == 0 {
-		req.Top = DefaultTop
+		req.Top = p.policy.DefaultTop
 	}
 	r, ok := scratch.Get().(*run)
 	if !ok {
 		r = &run{}
 	}
 	defer scratch.Put(r)
-	cand, gr, phys, needed := r.cand[:0], r.gr[:0], r.phys, r.needed
-	*r = run{p: p, req: &req, cand: cand, phys: phys,
-		inf: req.Workload.Kind == KindInference, kind: kindIndex(req.Workload.Kind)}
+	cand, top, gr, phys, needed := r.cand[:0], r.top[:0], r.gr[:0], r.phys, r.needed
+	*r = run{p: p, req: &req, cand: cand, top: top, phys: phys,
+		inf: req.Workload.Kind == KindInference, kind: kindIndex(req.Workload.Kind),
+		streaming: req.Objective != ObjectiveBalanced}
 	if cap(gr) < len(p.groups) {
 		gr = make([]groupResult, len(p.groups))
 		needed = make([]bool, len(p.groups))
@@ -191,13 +209,13 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 		r.needed[i] = false
 	}
 	r.hpm = p.hoursPerMonth
-	r.hzn = p.termHours[pmIndex(catalog.Reserved1Y)] / p.hoursPerMonth
+	r.hzn = p.policy.InferenceHorizonMonths
 	r.compile()
 	r.scan()
-	if len(r.cand) == 0 {
+	if r.feasible == 0 {
 		return nil, r.noCandidate()
 	}
-	res := &Result{Feasible: len(r.cand), CatalogDate: p.date, Rejected: r.rejections()}
+	res := &Result{Feasible: r.feasible, CatalogDate: p.date, Rejected: r.rejections()}
 	res.Candidates = r.rank()
 	res.Best = res.Candidates[0]
 	return res, nil
@@ -230,12 +248,13 @@ func (r *run) compile() {
 	for _, x := range c.Compliance {
 		f.comp |= complianceBits[x]
 	}
-	f.maxNodes = DefaultMaxNodes
+	f.maxNodes = r.p.policy.DefaultMaxNodes
 	if c.MaxNodes > 0 {
 		f.maxNodes = c.MaxNodes
 		f.userMaxNodes = true
 	}
 	f.maxGPUs = c.MaxGPUs
+	f.limited = c.MaxHourlyCostUSD > 0 || c.DeadlineHours > 0 || c.MaxTotalCostUSD > 0 || c.MaxCO2eKg > 0
 }
 
 // offerReason applies the offer-level filters in the documented order.
@@ -319,19 +338,27 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	var worst [4]int // per pricing model: furthest reason index reached by a failing node count
 	var ok [4]bool
 	disc := 1 - r.req.Discounts[oi.o.Cloud]
+	// The allowed pricing models of the offer, in sold order.
+	var pis [4]int
+	var pms [4]catalog.PricingModel
+	n := 0
+	for k, pm := range oi.sold {
+		if pi := oi.soldIdx[k]; r.f.pms[pi] {
+			pis[n], pms[n] = pi, pm
+			n++
+		}
+	}
+	limited := r.f.limited
 	for oIdx := range g.options {
 		opt := &g.options[oIdx]
-		for _, pm := range oi.sold {
-			pi := pmIndex(pm)
-			if !r.f.pms[pi] {
-				continue
-			}
-			l := r.price(oi, opt, pm, pi, disc)
+		for k := 0; k < n; k++ {
+			pi := pis[k]
+			l := r.price(oi, opt, pms[k], pi, disc)
 			if !finite(l.cost) || !finite(l.hours) || !finite(l.co2) {
 				worst[pi] = max(worst[pi], reasonIndex(ReasonEstimateFailed))
 				continue
 			}
-			if len(r.cand) == 0 {
+			if r.feasible == 0 {
 				// Nearest misses matter only while nothing is feasible.
 				r.mHourly.offer(l.hourly, &l)
 				r.mTotal.offer(l.cost, &l)
@@ -344,32 +371,46 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 					r.mHours.offer(l.hours, &l)
 				}
 			}
-			reason := ""
-			switch {
-			case c.MaxHourlyCostUSD > 0 && l.hourly > c.MaxHourlyCostUSD:
-				reason = ReasonMaxHourlyCost
-			case !r.inf && c.DeadlineHours > 0 && l.hours > c.DeadlineHours:
-				reason = ReasonDeadline
-			case c.MaxTotalCostUSD > 0 && l.cost > c.MaxTotalCostUSD:
-				reason = ReasonMaxTotalCost
-			case c.MaxCO2eKg > 0 && (!l.co2Known || l.co2 > c.MaxCO2eKg):
-				reason = ReasonMaxCO2e
-			}
-			if reason != "" {
-				worst[pi] = max(worst[pi], reasonIndex(reason))
-				continue
+			if limited {
+				reason := -1
+				switch {
+				case c.MaxHourlyCostUSD > 0 && l.hourly > c.MaxHourlyCostUSD:
+					reason = reasonMaxHourlyCostIdx
+				case !r.inf && c.DeadlineHours > 0 && l.hours > c.DeadlineHours:
+					reason = reasonDeadlineIdx
+				case c.MaxTotalCostUSD > 0 && l.cost > c.MaxTotalCostUSD:
+					reason = reasonMaxTotalCostIdx
+				case c.MaxCO2eKg > 0 && (!l.co2Known || l.co2 > c.MaxCO2eKg):
+					reason = reasonMaxCO2eIdx
+				}
+				if reason >= 0 {
+					worst[pi] = max(worst[pi], reason)
+					continue
+				}
 			}
 			ok[pi] = true
-			r.cand = append(r.cand, l)
+			r.feasible++
+			if r.streaming {
+				r.offerTop(&l)
+			} else {
+				r.cand = append(r.cand, l)
+			}
 		}
 	}
-	for _, pm := range oi.sold {
-		pi := pmIndex(pm)
-		if r.f.pms[pi] && !ok[pi] {
+	for k := 0; k < n; k++ {
+		if pi := pis[k]; !ok[pi] {
 			r.rej[worst[pi]]++
 		}
 	}
 }
+
+// Reason indexes of the numeric limits, for the hot loop.
+var (
+	reasonMaxHourlyCostIdx = reasonIndex(ReasonMaxHourlyCost)
+	reasonDeadlineIdx      = reasonIndex(ReasonDeadline)
+	reasonMaxTotalCostIdx  = reasonIndex(ReasonMaxTotalCost)
+	reasonMaxCO2eIdx       = reasonIndex(ReasonMaxCO2e)
+)
 
 // ceilTolerance keeps 24.000000001 months at 2 one-year terms, as the cost
 // model does.
@@ -378,8 +419,8 @@ const ceilTolerance = 1e-9
 // price applies the cost model (cost.Model.JobCost) to one candidate with
 // the offer's precomputed coefficients; TestPricingMatchesCostModel keeps
 // the two identical. Training and fine-tuning are priced for the job's
-// hours. Inference is priced over the shortest commitment term (12 months)
-// and reported per month, so a reservation is billed its whole term and a
+// hours. Inference is priced over policy.InferenceHorizonMonths (12, the
+// shortest commitment term) and reported per month, so a reservation is billed its whole term and a
 // 3-year one costs three times its hourly rate.
 func (r *run) price(oi *offerInfo, opt *option, pm catalog.PricingModel, pi int, disc float64) lite {
 	hours := opt.est.Hours
@@ -389,11 +430,11 @@ func (r *run) price(oi *offerInfo, opt *option, pm catalog.PricingModel, pi int,
 	nodes := float64(opt.nodes)
 	hourly := oi.price[pi] * disc
 	billed, running := hours, hours
-	switch pm {
-	case catalog.Spot:
+	switch pi {
+	case pmSpot:
 		billed = hours * oi.spotFactor
 		running = billed
-	case catalog.Reserved1Y, catalog.Reserved3Y:
+	case pmReserved1Y, pmReserved3Y:
 		term := r.p.termHours[pi]
 		billed = math.Max(1, math.Ceil(hours/term-ceilTolerance)) * term
 	}
@@ -611,10 +652,6 @@ func (r *physics) trainingOptions(g *groupResult, hw Hardware) {
 	}
 }
 
-// maxServingUnits bounds the serving units of an inference deployment when
-// max_nodes is not set (DefaultMaxNodes bounds training only).
-const maxServingUnits = 100000
-
 // inferenceOptions: the fewest nodes that hold one replica form a serving
 // unit; the benchmark model says how many output tokens/s a unit sustains
 // within the latency limits; units are added until the target is met.
@@ -655,14 +692,16 @@ func (r *physics) inferenceOptions(g *groupResult, hw Hardware) {
 	units := 1
 	if target > 0 {
 		u := math.Ceil(target/e.TokensPerSecond - 1e-9)
-		if u > maxServingUnits {
-			u = maxServingUnits
+		if maxU := float64(r.r.p.policy.MaxServingUnits); u > maxU {
+			u = maxU
 		}
 		units = max(1, int(u))
 	}
 	nodes := units * unit
 	reason = r.limitReason(hw, nodes, false)
-	if reason == "" && units >= maxServingUnits {
+	// policy.MaxServingUnits bounds the serving units when max_nodes is not
+	// set (DefaultMaxNodes bounds training only).
+	if reason == "" && units >= r.r.p.policy.MaxServingUnits {
 		reason = ReasonDoesNotFit
 	}
 	if reason != "" {

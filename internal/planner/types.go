@@ -41,14 +41,16 @@ const (
 // Objectives lists every objective, in documentation order.
 var Objectives = []Objective{ObjectiveCost, ObjectiveTime, ObjectiveCarbon, ObjectiveBalanced}
 
-// BalancedWeights are the weights of the balanced objective. A candidate's
-// balanced score is
+// BalancedWeights are the weights of the balanced objective, from
+// planner_policy.json (balanced_weights; 0.5, 0.3 and 0.2 built in). A
+// candidate's balanced score is
 //
-//	0.5·cost/min_cost + 0.3·time/min_time + 0.2·co2e/min_co2e
+//	w_cost·cost/min_cost + w_time·time/min_time + w_carbon·co2e/min_co2e
 //
 // over the feasible candidates (a value of 1 means "as good as the best on
-// that axis"); lower is better.
-var BalancedWeights = struct{ Cost, Time, Carbon float64 }{Cost: 0.5, Time: 0.3, Carbon: 0.2}
+// that axis"); lower is better. The planner scores with its Policy; this
+// variable reports the built-in one.
+var BalancedWeights = mustPolicy().BalancedWeights
 
 // Workload kinds.
 const (

@@ -48,8 +48,8 @@ func (p *Planner) Validate(req *Request) InputErrors {
 		}
 		add("objective", "Invalid Objective", "objective = %q; allowed: %s.", req.Objective, quote(objs))
 	}
-	if req.Top < 0 || req.Top > MaxTop {
-		add("top", "Invalid Top", "top = %d: must be between 1 and %d.", req.Top, MaxTop)
+	if maxTop := p.policy.MaxTop; req.Top < 0 || req.Top > maxTop {
+		add("top", "Invalid Top", "top = %d: must be between 1 and %d.", req.Top, maxTop)
 	}
 	switch req.Workload.Kind {
 	case KindTraining, KindFineTuning:

@@ -1,0 +1,116 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// Policy holds the planner's policy numbers, read from
+// internal/catalog/data/planner_policy.json (provenance in SOURCES.md).
+type Policy struct {
+	// BalancedWeights weigh cost, time and carbon in the balanced objective.
+	BalancedWeights struct{ Cost, Time, Carbon float64 }
+	// DefaultMaxNodes bounds the training node counts tried when
+	// constraints.max_nodes is not set.
+	DefaultMaxNodes int
+	// MaxServingUnits bounds the serving units of an inference deployment
+	// when constraints.max_nodes is not set.
+	MaxServingUnits int
+	// InferenceHorizonMonths is the period inference is priced over
+	// (reported per month).
+	InferenceHorizonMonths float64
+	// DefaultTop and MaxTop: candidates returned when Request.Top is 0, and
+	// the largest accepted Request.Top.
+	DefaultTop, MaxTop int
+}
+
+type policyNum struct {
+	Value *float64 `json:"value"`
+}
+
+type policyJSON struct {
+	BalancedWeights struct {
+		Cost   policyNum `json:"cost"`
+		Time   policyNum `json:"time"`
+		Carbon policyNum `json:"carbon"`
+	} `json:"balanced_weights"`
+	DefaultMaxNodes        policyNum `json:"default_max_nodes"`
+	MaxServingUnits        policyNum `json:"max_serving_units"`
+	InferenceHorizonMonths policyNum `json:"inference_pricing_horizon_months"`
+	DefaultTop             policyNum `json:"default_top"`
+	MaxTop                 policyNum `json:"max_top"`
+}
+
+var (
+	policyOnce sync.Once
+	thePolicy  *Policy
+	policyErr  error
+)
+
+// DefaultPolicy returns the built-in policy, parsed once.
+func DefaultPolicy() (*Policy, error) {
+	policyOnce.Do(func() {
+		raw, err := catalog.ReadDataFile("planner_policy.json")
+		if err != nil {
+			policyErr = fmt.Errorf("planner: reading planner_policy.json: %w", err)
+			return
+		}
+		thePolicy, policyErr = parsePolicy(raw)
+	})
+	return thePolicy, policyErr
+}
+
+func parsePolicy(raw []byte) (*Policy, error) {
+	var pj policyJSON
+	if err := json.Unmarshal(raw, &pj); err != nil {
+		return nil, fmt.Errorf("planner: parsing planner_policy.json: %w", err)
+	}
+	var errs []string
+	num := func(name string, n policyNum) float64 {
+		if n.Value == nil || !(*n.Value > 0) {
+			errs = append(errs, name)
+			return 0
+		}
+		return *n.Value
+	}
+	integer := func(name string, n policyNum) int {
+		v := num(name, n)
+		if v != float64(int(v)) {
+			errs = append(errs, name)
+		}
+		return int(v)
+	}
+	p := &Policy{
+		DefaultMaxNodes:        integer("default_max_nodes", pj.DefaultMaxNodes),
+		MaxServingUnits:        integer("max_serving_units", pj.MaxServingUnits),
+		InferenceHorizonMonths: num("inference_pricing_horizon_months", pj.InferenceHorizonMonths),
+		DefaultTop:             integer("default_top", pj.DefaultTop),
+		MaxTop:                 integer("max_top", pj.MaxTop),
+	}
+	p.BalancedWeights.Cost = num("balanced_weights.cost", pj.BalancedWeights.Cost)
+	p.BalancedWeights.Time = num("balanced_weights.time", pj.BalancedWeights.Time)
+	p.BalancedWeights.Carbon = num("balanced_weights.carbon", pj.BalancedWeights.Carbon)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("planner: planner_policy.json: %v must be positive numbers (integers for counts)", errs)
+	}
+	if p.DefaultTop > p.MaxTop {
+		return nil, fmt.Errorf("planner: planner_policy.json: default_top %d exceeds max_top %d", p.DefaultTop, p.MaxTop)
+	}
+	return p, nil
+}
+
+// mustPolicy is DefaultPolicy for the exported package variables; the
+// embedded file is checked by the tests, so a failure is a build defect.
+func mustPolicy() *Policy {
+	p, err := DefaultPolicy()
+	if err != nil {
+		panic(err)
+	}
+	return p
+}

@@ -1,0 +1,43 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+import "testing"
+
+// TestPolicyMatchesConstants: planner_policy.json parses, and the schema
+// constants DefaultTop / MaxTop and the exported DefaultMaxNodes and
+// BalancedWeights carry its values.
+func TestPolicyMatchesConstants(t *testing.T) {
+	p, err := DefaultPolicy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.DefaultTop != DefaultTop || p.MaxTop != MaxTop {
+		t.Errorf("planner_policy.json default_top/max_top = %d/%d, constants DefaultTop/MaxTop = %d/%d",
+			p.DefaultTop, p.MaxTop, DefaultTop, MaxTop)
+	}
+	if p.DefaultMaxNodes != DefaultMaxNodes || p.BalancedWeights != BalancedWeights {
+		t.Errorf("exported policy variables differ from planner_policy.json")
+	}
+	if w := p.BalancedWeights; w.Cost+w.Time+w.Carbon < 0.999 || w.Cost+w.Time+w.Carbon > 1.001 {
+		t.Errorf("balanced weights sum to %v, want 1", w.Cost+w.Time+w.Carbon)
+	}
+}
+
+func TestParsePolicyRejectsBadValues(t *testing.T) {
+	for _, raw := range []string{
+		`{`,
+		`{"balanced_weights": {"cost": {"value": 0.5}, "time": {"value": 0.3}, "carbon": {"value": 0.2}}}`,
+		`{"balanced_weights": {"cost": {"value": 0.5}, "time": {"value": 0.3}, "carbon": {"value": 0.2}},
+		  "default_max_nodes": {"value": 1.5}, "max_serving_units": {"value": 10}, "inference_pricing_horizon_months": {"value": 12},
+		  "default_top": {"value": 5}, "max_top": {"value": 100}}`,
+		`{"balanced_weights": {"cost": {"value": 0.5}, "time": {"value": 0.3}, "carbon": {"value": 0.2}},
+		  "default_max_nodes": {"value": 8}, "max_serving_units": {"value": 10}, "inference_pricing_horizon_months": {"value": 12},
+		  "default_top": {"value": 500}, "max_top": {"value": 100}}`,
+	} {
+		if _, err := parsePolicy([]byte(raw)); err == nil {
+			t.Errorf("parsePolicy(%s) accepted", raw)
+		}
+	}
+}
