@@ -77,9 +77,9 @@ func (p *Planner) Validate(req *Request) InputErrors {
 	for i, cl := range c.Clouds {
 		field := fmt.Sprintf("constraints.clouds[%d]", i)
 		if _, ok := p.cat.Cloud(cl); !ok {
-			add(field, "Unknown Cloud", "clouds[%d] = %q is not a cloud in the catalog. Closest: %s.", i, cl, quote(catalog.Closest(cl, p.cloudIDs, 3)))
+			add(field, "Unknown Cloud", "constraints.clouds[%d] = %q is not a cloud in the catalog. Closest: %s.", i, cl, quote(catalog.Closest(cl, p.cloudIDs, 3)))
 		} else if prov != nil && !prov[cl] {
-			add(field, "Contradictory Constraints", "clouds[%d] = %q is excluded by the provider's clouds allow-list (%s); add it there or remove it here.",
+			add(field, "Contradictory Constraints", "constraints.clouds[%d] = %q is excluded by the provider's clouds allow-list (%s); add it there or remove it here.",
 				i, cl, quote(req.AllowedClouds))
 		}
 	}
@@ -87,7 +87,7 @@ func (p *Planner) Validate(req *Request) InputErrors {
 		field := fmt.Sprintf("constraints.regions[%d]", i)
 		owners := p.regionClouds[rg]
 		if len(owners) == 0 {
-			add(field, "Unknown Region", "regions[%d] = %q is not a region in the catalog. Closest: %s.", i, rg, quote(catalog.Closest(rg, p.regionIDs, 3)))
+			add(field, "Unknown Region", "constraints.regions[%d] = %q is not a region in the catalog. Closest: %s.", i, rg, quote(catalog.Closest(rg, p.regionIDs, 3)))
 			continue
 		}
 		if len(c.Clouds) > 0 {
@@ -98,7 +98,7 @@ func (p *Planner) Validate(req *Request) InputErrors {
 				}
 			}
 			if !in {
-				add(field, "Contradictory Constraints", "regions[%d] = %q is a region of %s, which is not in clouds (%s); add the cloud or choose a region of %s.",
+				add(field, "Contradictory Constraints", "constraints.regions[%d] = %q is a region of %s, which is not in clouds (%s); add the cloud or choose a region of %s.",
 					i, rg, quote(owners), quote(c.Clouds), quote(c.Clouds))
 			}
 		}
@@ -106,14 +106,14 @@ func (p *Planner) Validate(req *Request) InputErrors {
 	for i, g := range c.Geographies {
 		if !p.geos[g] {
 			add(fmt.Sprintf("constraints.geographies[%d]", i), "Unknown Geography",
-				"geographies[%d] = %q is not a geography in the catalog. Closest: %s. Allowed: %s.", i, g, quote(catalog.Closest(g, p.geoIDs, 3)), quote(p.geoIDs))
+				"constraints.geographies[%d] = %q is not a geography in the catalog. Closest: %s. Allowed: %s.", i, g, quote(catalog.Closest(g, p.geoIDs, 3)), quote(p.geoIDs))
 		}
 	}
 	for i, a := range c.Accelerators {
 		acc, ok := p.cat.Accelerator(a)
 		if !ok {
 			add(fmt.Sprintf("constraints.accelerators[%d]", i), "Unknown Accelerator",
-				"accelerators[%d] = %q is not an accelerator ID or alias in the catalog. Closest: %s.", i, a, quote(catalog.Closest(a, p.accelIDs, 3)))
+				"constraints.accelerators[%d] = %q is not an accelerator ID or alias in the catalog. Closest: %s.", i, a, quote(catalog.Closest(a, p.accelIDs, 3)))
 			continue
 		}
 		c.Accelerators[i] = acc.ID
@@ -125,7 +125,7 @@ func (p *Planner) Validate(req *Request) InputErrors {
 	for i, pm := range c.PricingModels {
 		if pmIndex(pm) < 0 {
 			add(fmt.Sprintf("constraints.pricing_models[%d]", i), "Unknown Pricing Model",
-				"pricing_models[%d] = %q; allowed: %s. Closest: %s.", i, pm, quote(pmNames), quote(catalog.Closest(string(pm), pmNames, 1)))
+				"constraints.pricing_models[%d] = %q; allowed: %s. Closest: %s.", i, pm, quote(pmNames), quote(catalog.Closest(string(pm), pmNames, 1)))
 		}
 	}
 	compOK := true
@@ -133,7 +133,7 @@ func (p *Planner) Validate(req *Request) InputErrors {
 		if _, ok := complianceBits[x]; !ok {
 			compOK = false
 			add(fmt.Sprintf("constraints.compliance[%d]", i), "Unknown Compliance Regime",
-				"compliance[%d] = %q; allowed: %s. Closest: %s.", i, x, quote(ComplianceRegimes), quote(catalog.Closest(x, ComplianceRegimes, 2)))
+				"constraints.compliance[%d] = %q; allowed: %s. Closest: %s.", i, x, quote(ComplianceRegimes), quote(catalog.Closest(x, ComplianceRegimes, 2)))
 		}
 	}
 	nums := []struct {
