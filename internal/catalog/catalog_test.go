@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -303,6 +304,129 @@ func TestOffersMatchSources(t *testing.T) {
 	if total < 30 {
 		t.Errorf("only %d values compared", total)
 	}
+}
+
+// TestAWSExtraRegions checks the AWS regions that have prices only in
+// aws_reserved.csv and metadata only in the curated extra-regions table
+// (regions.csv has no row for them): every vantage row of those regions is
+// an offer with the source's on-demand, spot (when below on-demand) and best
+// no-upfront 1y/3y prices, and the region metadata follows regions.csv's
+// conventions (Zurich is Swiss FADP, not GDPR; grid PROXY from a
+// same-country region, or 0 when regions.csv has none).
+func TestAWSExtraRegions(t *testing.T) {
+	c := builtin(t)
+	rs := readSource(t, "regions.csv")
+	srcRegion := map[string][]string{}
+	for _, r := range rs.rows {
+		srcRegion[rs.get(r, "cloud")+"/"+rs.get(r, "region")] = r
+	}
+	for _, tc := range []struct {
+		region, country, geo string
+		compliance           []string
+		proxy                string // cloud/region in regions.csv; "" = grid unknown
+	}{
+		{"ap-southeast-5", "MY", "apac", []string{catalog.ComplianceHIPAA}, ""},
+		{"eu-central-2", "CH", "eu", []string{catalog.ComplianceSwissFADP, catalog.ComplianceHIPAA}, "gcp/europe-west6"},
+		{"il-central-1", "IL", "me", []string{catalog.ComplianceHIPAA}, "gcp/me-west1"},
+	} {
+		if _, inSource := srcRegion["aws/"+tc.region]; inSource {
+			t.Errorf("aws/%s is now in regions.csv: drop it from curated/regions_extra.csv", tc.region)
+		}
+		reg, ok := c.Region("aws", tc.region)
+		if !ok {
+			t.Errorf("region aws/%s missing", tc.region)
+			continue
+		}
+		if reg.Country != tc.country || reg.Geography != tc.geo || reg.Partition != "commercial" || reg.PUE != 0 {
+			t.Errorf("aws/%s = %+v, want country %s, geography %s, commercial, PUE 0", tc.region, reg, tc.country, tc.geo)
+		}
+		if strings.Join(reg.Compliance, ";") != strings.Join(tc.compliance, ";") {
+			t.Errorf("aws/%s compliance %v, want %v", tc.region, reg.Compliance, tc.compliance)
+		}
+		if tc.proxy == "" {
+			if reg.GridGCO2ePerKWh != 0 || reg.GridYear != 0 {
+				t.Errorf("aws/%s grid %v (%d), want 0 = unknown", tc.region, reg.GridGCO2ePerKWh, reg.GridYear)
+			}
+		} else {
+			p, ok := srcRegion[tc.proxy]
+			if !ok {
+				t.Fatalf("proxy %s not in regions.csv", tc.proxy)
+			}
+			if rs.get(p, "country") != tc.country {
+				t.Errorf("proxy %s is in %s, not %s", tc.proxy, rs.get(p, "country"), tc.country)
+			}
+			if !near(reg.GridGCO2ePerKWh, rs.f(t, p, "grid_gco2e_per_kwh")) || float64(reg.GridYear) != rs.f(t, p, "grid_year") {
+				t.Errorf("aws/%s grid %v (%d), want proxy %s %s (%s)", tc.region, reg.GridGCO2ePerKWh, reg.GridYear,
+					tc.proxy, rs.get(p, "grid_gco2e_per_kwh"), rs.get(p, "grid_year"))
+			}
+			if !strings.Contains(reg.Source, "PROXY") || !strings.Contains(reg.Source, tc.proxy) {
+				t.Errorf("aws/%s source %q does not name the PROXY %s", tc.region, reg.Source, tc.proxy)
+			}
+		}
+	}
+	if reg, _ := c.Region("aws", "eu-central-2"); reg == nil || slices.Contains(reg.Compliance, catalog.ComplianceGDPR) {
+		t.Errorf("aws/eu-central-2 (Zurich) is not GDPR: %v", reg.Compliance)
+	}
+
+	ar := readSource(t, "aws_reserved.csv")
+	n := map[string]int{}
+	for _, r := range ar.rows {
+		region, it := ar.get(r, "region"), ar.get(r, "instance_type")
+		if region != "ap-southeast-5" && region != "eu-central-2" && region != "il-central-1" {
+			continue
+		}
+		if ar.get(r, "method") != "vantage_snapshot_via_tsaol" {
+			continue
+		}
+		o, ok := c.Offer("aws", it, region)
+		if !ok {
+			t.Errorf("aws/%s/%s missing", it, region)
+			continue
+		}
+		n[region]++
+		od := ar.f(t, r, "on_demand_usd_per_hour")
+		wantSpot := ar.f(t, r, "spot_avg_usd_per_hour")
+		if wantSpot >= od {
+			wantSpot = 0 // no discount: not carried
+		}
+		for _, v := range []struct {
+			what      string
+			got, want float64
+		}{
+			{"on_demand", o.OnDemandUSD, od},
+			{"spot", o.SpotUSD, wantSpot},
+			{"reserved_1y", o.Reserved1YUSD, ar.f(t, r, "best_1y_no_upfront")},
+			{"reserved_3y", o.Reserved3YUSD, ar.f(t, r, "best_3y_no_upfront")},
+			{"vcpus", float64(o.VCPUs), ar.f(t, r, "vcpu")},
+			{"memory_gb", o.MemoryGB, ar.f(t, r, "memory_gib")},
+		} {
+			if !near(v.got, v.want) {
+				t.Errorf("aws/%s/%s %s = %v, source %v", it, region, v.what, v.got, v.want)
+			}
+		}
+		if o.ReservedDerived || !strings.HasPrefix(o.Source, "aws_reserved.csv") {
+			t.Errorf("aws/%s/%s derived=%v source=%q, want published rates from aws_reserved.csv", it, region, o.ReservedDerived, o.Source)
+		}
+	}
+	for _, region := range []string{"ap-southeast-5", "eu-central-2", "il-central-1"} {
+		if n[region] == 0 {
+			t.Errorf("no aws_reserved.csv offer checked in %s", region)
+		}
+		if got := len(offersIn(c, "aws", region)); got != n[region] {
+			t.Errorf("aws/%s: %d offers, %d source rows", region, got, n[region])
+		}
+	}
+	t.Logf("offers checked: %v", n)
+}
+
+func offersIn(c *catalog.Catalog, cloud, region string) []*catalog.Offer {
+	var out []*catalog.Offer
+	for _, o := range c.Offers {
+		if o.Cloud == cloud && o.Region == region {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // ---------- validation ----------

@@ -464,14 +464,19 @@ func (g *gen) aws() {
 			VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["memory_gib"]),
 			OnDemandUSD: od, SpotUSD: spotOf(zg.spots, od), Source: "aws"}, "aws: accelerator not in catalog (inf1 Inferentia v1)")
 	}
+	// Regions with metadata: regions.csv plus the curated extra regions
+	// (AWS ap-southeast-5, eu-central-2, il-central-1 are only in
+	// regions_extra.csv).
 	known := map[string]bool{}
-	for _, r := range readRecs(src("regions.csv")) {
-		known[r["cloud"]+"/"+r["region"]] = true
+	for _, p := range []string{src("regions.csv"), cur("regions_extra.csv")} {
+		for _, r := range readRecs(p) {
+			known[r["cloud"]+"/"+r["region"]] = true
+		}
 	}
 	for _, r := range readRecs(src("aws_reserved.csv")) {
 		it, region := r["instance_type"], r["region"]
 		if !known["aws/"+region] {
-			g.drops["aws_reserved.csv: Local/Wavelength zone or region without regions.csv metadata (ap-southeast-5, eu-central-2, il-central-1)"]++
+			g.drops["aws_reserved.csv: Local/Wavelength zone (no region metadata)"]++
 			continue
 		}
 		od := num(r["on_demand_usd_per_hour"])
