@@ -31,7 +31,21 @@
 //     the first-order expectation (rework being interrupted again is
 //     neglected: it adds λ²L² ≪ 1). R ≥ 1, so spot never costs less than its
 //     price × the useful hours. The rework also runs the GPUs, so it counts
-//     for energy.
+//     for energy. This is the rule for jobs (training, fine_tuning).
+//   - spot, serving (JobCost with Workload inference): an interruption loses
+//     no work, it removes capacity until a replacement serves, so billed
+//     hours = useful hours (no R) and the caller provisions spare capacity
+//     instead: SpotServingSpares gives the spare serving units (a unit = the
+//     fewest instances holding one model replica, u instances) that keep
+//     the target served on average. A unit is down a fraction u·λ·T of the
+//     time, T = spot_serving_replacement_hours (0.25 h: new instance,
+//     container start, weight load); a fleet of U' units has U'·u·λ·T units
+//     down on average, so U' = ceil(U / (1 − u·λ·T)) for U units needed,
+//     spares = max(min spares, U' − U) with the planner's policy floor
+//     (planner_policy.json spot_serving_min_spare_units, 1). The spares run
+//     and serve, so they count for energy. Example: GCP (λ = 0.1/24 per
+//     hour), U = 3 one-instance units: u·λ·T = 0.00104, U' = ceil(3.003) = 4,
+//     1 spare; billed 4 × 730 h a month at the spot price.
 //   - reserved_1y / reserved_3y: billed for whole terms around the clock,
 //     whatever the utilization. Terms = ceil(Months / term months) (12 or
 //     36): a reservation is renewed when the horizon outlasts it, so 8 months
@@ -43,6 +57,12 @@
 // up: enough to run s × D hours since each is available all horizon long),
 // each billed for the whole terms as above. Shares must sum to 1 within
 // share_sum_tolerance and are then normalised.
+//
+// TCO keeps R for spot whatever the Workload (Input.Workload only selects
+// the energy load factor): gpu_tco has no workload input and its fleet is
+// the user's instance_count, so it cannot size spares; for a spot serving
+// fleet, put the spares in instance_count (R then over-bills by λ·L, 0.3 %
+// at 0.1 interruptions a day).
 //
 // # Hidden costs
 //

@@ -19,6 +19,8 @@ type JobInput struct {
 	Region      *catalog.Region      // optional (PUE, grid intensity)
 	Accelerator *catalog.Accelerator // optional (TDP)
 
+	// Nodes: identical instances. For spot inference (serving), include the
+	// spare nodes of SpotServingSpares: serving is billed without rework.
 	Nodes        int
 	Hours        float64 // useful wall-clock hours of the job (without spot rework)
 	PricingModel catalog.PricingModel
@@ -31,8 +33,9 @@ type JobInput struct {
 // JobResult is the cost of a job. Hours are per node.
 type JobResult struct {
 	HourlyUSD float64 // per node, after the discount
-	// BilledHours per node: Hours (on-demand); Hours × spot risk factor
-	// (spot); whole commitment terms around the clock (reserved).
+	// BilledHours per node: Hours (on-demand; spot inference); Hours × spot
+	// risk factor (spot training and fine-tuning); whole commitment terms
+	// around the clock (reserved).
 	BilledHours float64
 	// RunningHours per node: wall-clock the GPUs work, including spot rework.
 	RunningHours  float64
@@ -89,7 +92,13 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 	r.HourlyUSD = price * (1 - in.Discount)
 	switch in.PricingModel {
 	case catalog.Spot:
-		r.BilledHours = in.Hours * m.SpotRiskFactor(in.Cloud)
+		if wl == workloadInference {
+			// Serving loses no work to an interruption, only capacity: the
+			// caller provisions spare nodes (SpotServingSpares) in Nodes.
+			r.BilledHours = in.Hours
+		} else {
+			r.BilledHours = in.Hours * m.SpotRiskFactor(in.Cloud)
+		}
 		r.RunningHours = r.BilledHours
 	case catalog.Reserved1Y, catalog.Reserved3Y:
 		termHours := m.TermMonths[in.PricingModel] * m.HoursPerMonth

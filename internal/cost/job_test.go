@@ -27,9 +27,17 @@ func TestJobCost(t *testing.T) {
 		{"on_demand", catalog.OnDemand, 2, 100, 0, "training", 40, 100, 100, 8000, 985.6},
 		// 10 % off: $36/h → 7,200.
 		{"on_demand_discount", catalog.OnDemand, 2, 100, 0.1, "", 36, 100, 100, 7200, 985.6},
-		// spot: 100 h × R 1.015 = 101.5 h billed and run; 2 × 101.5 × 12 = 2,436;
-		// energy 2 × 101.5 × 8 × 0.7 × 0.5 (inference) × 1.1 = 625.24 kWh.
-		{"spot_inference", catalog.Spot, 2, 100, 0, "inference", 12, 101.5, 101.5, 2436, 625.24},
+		// spot training: 100 h × R 1.015 = 101.5 h billed and run (rework);
+		// 2 × 101.5 × 12 = 2,436; energy 2 × 101.5 × 8 × 0.7 × 0.8 × 1.1 = 1,000.384 kWh.
+		{"spot_training", catalog.Spot, 2, 100, 0, "training", 12, 101.5, 101.5, 2436, 1000.384},
+		// spot fine-tuning: the same rework rule.
+		{"spot_fine_tuning", catalog.Spot, 2, 100, 0, "fine_tuning", 12, 101.5, 101.5, 2436, 1000.384},
+		// spot default workload (training): the same rework rule.
+		{"spot_default", catalog.Spot, 2, 100, 0, "", 12, 101.5, 101.5, 2436, 1000.384},
+		// spot inference (serving): no rework, the spare nodes are in Nodes
+		// (SpotServingSpares): 100 h billed and run; 2 × 100 × 12 = 2,400;
+		// energy 2 × 100 × 8 × 0.7 × 0.5 (inference) × 1.1 = 616 kWh.
+		{"spot_inference", catalog.Spot, 2, 100, 0, "inference", 12, 100, 100, 2400, 616},
 		// reserved_1y for a 100 h job bills one 8,760 h term: 2 × 8,760 × 28 = 490,560.
 		{"reserved_1y_short_job", catalog.Reserved1Y, 2, 100, 0, "training", 28, 8760, 100, 490560, 985.6},
 		// reserved_3y for 30,000 h (> 26,280): two terms, 52,560 h × 18 = 946,080;

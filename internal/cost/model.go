@@ -34,6 +34,10 @@ type Model struct {
 	CheckpointIntervalHours float64
 	LostWorkFraction        float64
 	RestartHours            float64
+	// ServingReplacementHours is the time from a spot interruption to a
+	// replacement serving replica taking traffic: the spare-capacity rule of
+	// spot serving (see SpotServingSpares and doc.go).
+	ServingReplacementHours float64
 	// LoadFactor maps a workload kind to average GPU power as a fraction of TDP.
 	LoadFactor        map[string]float64
 	DefaultWorkload   string
@@ -57,6 +61,7 @@ type modelJSON struct {
 	CheckpointIntervalHours numParam            `json:"spot_checkpoint_interval_hours"`
 	LostWorkFraction        numParam            `json:"spot_lost_work_fraction"`
 	RestartHours            numParam            `json:"spot_restart_hours"`
+	ServingReplacementHours numParam            `json:"spot_serving_replacement_hours"`
 	GPULoadFactor           map[string]numParam `json:"gpu_load_factor"`
 	DefaultWorkload         strParam            `json:"default_workload"`
 	FallbackPUE             numParam            `json:"fallback_pue"`
@@ -107,6 +112,7 @@ func ParseModel(raw []byte) (*Model, error) {
 		CheckpointIntervalHours: num("spot_checkpoint_interval_hours", mj.CheckpointIntervalHours, 0),
 		LostWorkFraction:        num("spot_lost_work_fraction", mj.LostWorkFraction, 1),
 		RestartHours:            num("spot_restart_hours", mj.RestartHours, 0),
+		ServingReplacementHours: num("spot_serving_replacement_hours", mj.ServingReplacementHours, 0),
 		FallbackPUE:             num("fallback_pue", mj.FallbackPUE, 0),
 		ShareSumTolerance:       num("share_sum_tolerance", mj.ShareSumTolerance, 0.1),
 		TermMonths:              map[catalog.PricingModel]float64{},
@@ -116,7 +122,7 @@ func ParseModel(raw []byte) (*Model, error) {
 	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
 		m.TermMonths[pm] = num("reserved_term_months."+string(pm), mj.ReservedTermMonths[string(pm)], 0)
 	}
-	for _, kind := range []string{"training", "fine_tuning", "inference"} {
+	for _, kind := range []string{"training", "fine_tuning", workloadInference} {
 		m.LoadFactor[kind] = num("gpu_load_factor."+kind, mj.GPULoadFactor[kind], 1)
 	}
 	if m.FallbackPUE != 0 && m.FallbackPUE < 1 {
@@ -136,19 +142,29 @@ func (m *Model) Workloads() []string {
 	return sortedNames(m.LoadFactor)
 }
 
-// SpotRiskFactor returns billed hours per useful hour on spot capacity of a
-// cloud: 1 + λ·L, where λ is interruptions per running hour
-// (InterruptionsPerDay / 24, plus 1 / MaxRuntimeHours when the cloud stops
-// spot instances after a maximum runtime) and L the hours lost per
-// interruption (LostWorkFraction × CheckpointIntervalHours + RestartHours).
-func (m *Model) SpotRiskFactor(cl *catalog.Cloud) float64 {
+// SpotInterruptionRate returns λ, the interruptions per running hour of one
+// spot instance of a cloud: InterruptionsPerDay / 24, plus 1 /
+// MaxRuntimeHours when the cloud stops spot instances after a maximum
+// runtime. 0 for a nil cloud.
+func (m *Model) SpotInterruptionRate(cl *catalog.Cloud) float64 {
 	if cl == nil {
-		return 1
+		return 0
 	}
 	lambda := cl.Spot.InterruptionsPerDay / hoursPerDay
 	if cl.Spot.MaxRuntimeHours > 0 {
 		lambda += 1 / cl.Spot.MaxRuntimeHours
 	}
+	return lambda
+}
+
+// SpotRiskFactor returns billed hours per useful hour of a job (training,
+// fine-tuning) on spot capacity of a cloud: 1 + λ·L, where λ is
+// SpotInterruptionRate and L the hours lost per interruption
+// (LostWorkFraction × CheckpointIntervalHours + RestartHours).
+func (m *Model) SpotRiskFactor(cl *catalog.Cloud) float64 {
+	if cl == nil {
+		return 1
+	}
 	lost := m.LostWorkFraction*m.CheckpointIntervalHours + m.RestartHours
-	return 1 + lambda*lost
+	return 1 + m.SpotInterruptionRate(cl)*lost
 }

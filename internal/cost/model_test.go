@@ -71,6 +71,7 @@ func TestParseModelRejects(t *testing.T) {
 		"missing_source":   strings.Replace(string(raw), `"value": 730,`, `"value": 730, "source": "", "x":`, 1),
 		"load_factor_over": strings.Replace(string(raw), `"value": 0.80,`, `"value": 1.5,`, 1),
 		"not_json":         "{",
+		"no_serving_time":  strings.Replace(string(raw), `"spot_serving_replacement_hours"`, `"renamed"`, 1),
 	}
 	for name, doc := range tests {
 		if _, err := cost.ParseModel([]byte(doc)); err == nil {

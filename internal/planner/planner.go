@@ -241,6 +241,9 @@ type option struct {
 	replicas int
 	est      Estimate
 	tps      float64 // tokens/s of the whole deployment
+	// Inference: units serving units of unit nodes, each holding
+	// unitReplicas replicas and sustaining est.TokensPerSecond.
+	unit, units, unitReplicas int
 }
 
 // groupResult is the physics verdict for one hardware group.

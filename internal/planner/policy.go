@@ -25,6 +25,9 @@ type Policy struct {
 	// InferenceHorizonMonths is the period inference is priced over
 	// (reported per month).
 	InferenceHorizonMonths float64
+	// SpotServingMinSpareUnits is the fewest spare serving units an
+	// inference deployment on spot carries (cost.Model.SpotServingSpares).
+	SpotServingMinSpareUnits int
 	// DefaultTop and MaxTop: candidates returned when Request.Top is 0, and
 	// the largest accepted Request.Top.
 	DefaultTop, MaxTop int
@@ -43,6 +46,7 @@ type policyJSON struct {
 	DefaultMaxNodes        policyNum `json:"default_max_nodes"`
 	MaxServingUnits        policyNum `json:"max_serving_units"`
 	InferenceHorizonMonths policyNum `json:"inference_pricing_horizon_months"`
+	SpotServingMinSpare    policyNum `json:"spot_serving_min_spare_units"`
 	DefaultTop             policyNum `json:"default_top"`
 	MaxTop                 policyNum `json:"max_top"`
 }
@@ -86,18 +90,27 @@ func parsePolicy(raw []byte) (*Policy, error) {
 		}
 		return int(v)
 	}
+	// count accepts 0 (an integer >= 0).
+	count := func(name string, n policyNum) int {
+		if n.Value == nil || !(*n.Value >= 0) || *n.Value != float64(int(*n.Value)) {
+			errs = append(errs, name)
+			return 0
+		}
+		return int(*n.Value)
+	}
 	p := &Policy{
-		DefaultMaxNodes:        integer("default_max_nodes", pj.DefaultMaxNodes),
-		MaxServingUnits:        integer("max_serving_units", pj.MaxServingUnits),
-		InferenceHorizonMonths: num("inference_pricing_horizon_months", pj.InferenceHorizonMonths),
-		DefaultTop:             integer("default_top", pj.DefaultTop),
-		MaxTop:                 integer("max_top", pj.MaxTop),
+		DefaultMaxNodes:          integer("default_max_nodes", pj.DefaultMaxNodes),
+		MaxServingUnits:          integer("max_serving_units", pj.MaxServingUnits),
+		InferenceHorizonMonths:   num("inference_pricing_horizon_months", pj.InferenceHorizonMonths),
+		SpotServingMinSpareUnits: count("spot_serving_min_spare_units", pj.SpotServingMinSpare),
+		DefaultTop:               integer("default_top", pj.DefaultTop),
+		MaxTop:                   integer("max_top", pj.MaxTop),
 	}
 	p.BalancedWeights.Cost = num("balanced_weights.cost", pj.BalancedWeights.Cost)
 	p.BalancedWeights.Time = num("balanced_weights.time", pj.BalancedWeights.Time)
 	p.BalancedWeights.Carbon = num("balanced_weights.carbon", pj.BalancedWeights.Carbon)
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("planner: planner_policy.json: %v must be positive numbers (integers for counts)", errs)
+		return nil, fmt.Errorf("planner: planner_policy.json: %v must be positive numbers (integers for counts; spot_serving_min_spare_units an integer >= 0)", errs)
 	}
 	if p.DefaultTop > p.MaxTop {
 		return nil, fmt.Errorf("planner: planner_policy.json: default_top %d exceeds max_top %d", p.DefaultTop, p.MaxTop)

@@ -31,13 +31,50 @@ func TestParsePolicyRejectsBadValues(t *testing.T) {
 		`{"balanced_weights": {"cost": {"value": 0.5}, "time": {"value": 0.3}, "carbon": {"value": 0.2}}}`,
 		`{"balanced_weights": {"cost": {"value": 0.5}, "time": {"value": 0.3}, "carbon": {"value": 0.2}},
 		  "default_max_nodes": {"value": 1.5}, "max_serving_units": {"value": 10}, "inference_pricing_horizon_months": {"value": 12},
-		  "default_top": {"value": 5}, "max_top": {"value": 100}}`,
+		  "spot_serving_min_spare_units": {"value": 1}, "default_top": {"value": 5}, "max_top": {"value": 100}}`,
 		`{"balanced_weights": {"cost": {"value": 0.5}, "time": {"value": 0.3}, "carbon": {"value": 0.2}},
 		  "default_max_nodes": {"value": 8}, "max_serving_units": {"value": 10}, "inference_pricing_horizon_months": {"value": 12},
-		  "default_top": {"value": 500}, "max_top": {"value": 100}}`,
+		  "spot_serving_min_spare_units": {"value": 1}, "default_top": {"value": 500}, "max_top": {"value": 100}}`,
 	} {
 		if _, err := parsePolicy([]byte(raw)); err == nil {
 			t.Errorf("parsePolicy(%s) accepted", raw)
+		}
+	}
+}
+
+// TestSpotServingMinSpareUnits: the built-in floor is 1 spare serving unit;
+// the parser accepts integers >= 0 only.
+func TestSpotServingMinSpareUnits(t *testing.T) {
+	p, err := DefaultPolicy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.SpotServingMinSpareUnits != 1 {
+		t.Errorf("spot_serving_min_spare_units = %d, want 1", p.SpotServingMinSpareUnits)
+	}
+	const rest = `{"balanced_weights": {"cost": {"value": 0.5}, "time": {"value": 0.3}, "carbon": {"value": 0.2}},
+	  "default_max_nodes": {"value": 8}, "max_serving_units": {"value": 10}, "inference_pricing_horizon_months": {"value": 12},
+	  "default_top": {"value": 5}, "max_top": {"value": 100}`
+	tests := []struct {
+		field string
+		ok    bool
+		want  int
+	}{
+		{`, "spot_serving_min_spare_units": {"value": 0}}`, true, 0},
+		{`, "spot_serving_min_spare_units": {"value": 2}}`, true, 2},
+		{`, "spot_serving_min_spare_units": {"value": -1}}`, false, 0},
+		{`, "spot_serving_min_spare_units": {"value": 1.5}}`, false, 0},
+		{`}`, false, 0}, // missing
+	}
+	for _, tc := range tests {
+		got, err := parsePolicy([]byte(rest + tc.field))
+		switch {
+		case tc.ok && err != nil:
+			t.Errorf("%s: %v", tc.field, err)
+		case !tc.ok && err == nil:
+			t.Errorf("%s: accepted", tc.field)
+		case tc.ok && got.SpotServingMinSpareUnits != tc.want:
+			t.Errorf("%s: parsed %d", tc.field, got.SpotServingMinSpareUnits)
 		}
 	}
 }

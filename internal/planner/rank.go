@@ -228,7 +228,9 @@ func (r *run) explain(out []Candidate, k int) string {
 			fmt.Fprintf(&b, " finish in %s h", thousands(c.EstimatedHours, 1))
 		}
 	}
-	if c.offer != nil && c.PricingModel == catalog.Spot {
+	if c.SpareNodes > 0 {
+		fmt.Fprintf(&b, ", spot: +%s included to ride out interruptions", spareWords(c))
+	} else if c.offer != nil && c.PricingModel == catalog.Spot && !r.inf {
 		if f := r.p.cost.SpotRiskFactor(c.offer.cloud); f >= 1.0005 {
 			fmt.Fprintf(&b, ", spot hours risk-adjusted ×%s for interruptions", trimFloat(f, 3))
 		}
@@ -246,6 +248,16 @@ func (r *run) explain(out []Candidate, k int) string {
 	b.WriteString("; ")
 	b.WriteString(r.rankPhrase(out, k))
 	return b.String()
+}
+
+// spareWords names the spare capacity of a spot serving candidate: "1 spare
+// replica (1× g6.xlarge)", "8 spare replicas (1× p4d.24xlarge)".
+func spareWords(c *Candidate) string {
+	s := "s"
+	if c.SpareReplicas == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("%s spare replica%s (%d× %s)", thousands(float64(c.SpareReplicas), 0), s, c.SpareNodes, c.InstanceType)
 }
 
 func decodeOrPrefill(bound string) string {

@@ -63,6 +63,7 @@ type lite struct {
 	opt      *option
 	pm       catalog.PricingModel
 	co2Known bool
+	spare    int     // spare serving units (inference on spot), of opt.unit nodes each
 	hourly   float64 // all nodes, after discount
 	hours    float64 // wall-clock (spot: with rework); inference: hours per month
 	cost     float64 // job total (inference: per month), with the carbon cost
@@ -358,6 +359,22 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 				worst[pi] = max(worst[pi], reasonIndex(ReasonEstimateFailed))
 				continue
 			}
+			if l.spare > 0 {
+				// Spot serving with its spares must still fit max_nodes /
+				// max_gpus; a pair refused only for its size is not
+				// physically feasible within the limits (physOK), so a
+				// no-candidate error names max_nodes / max_gpus.
+				if reason := r.spareLimit(oi, opt, l.spare); reason >= 0 {
+					worst[pi] = max(worst[pi], reason)
+					if r.feasible == 0 {
+						nodes := opt.nodes + l.spare*opt.unit
+						hw := r.p.groups[oi.group].hw
+						r.mSize.offerHW(float64(nodes*hw.GPUsPerNode), hw, nodes, Estimate{})
+					}
+					r.physOK--
+					continue
+				}
+			}
 			if r.feasible == 0 {
 				// Nearest misses matter only while nothing is feasible.
 				r.mHourly.offer(l.hourly, &l)
@@ -404,6 +421,21 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	}
 }
 
+// spareLimit checks a spot serving deployment with its spare units against
+// max_nodes, max_gpus and policy.MaxServingUnits: the reason index, or -1.
+func (r *run) spareLimit(oi *offerInfo, opt *option, spare int) int {
+	nodes := opt.nodes + spare*opt.unit
+	switch {
+	case r.f.userMaxNodes && nodes > r.f.maxNodes:
+		return reasonIndex(ReasonMaxNodes)
+	case r.f.maxGPUs > 0 && nodes*oi.o.GPUs > r.f.maxGPUs:
+		return reasonIndex(ReasonMaxGPUs)
+	case opt.units+spare >= r.p.policy.MaxServingUnits:
+		return reasonIndex(ReasonDoesNotFit)
+	}
+	return -1
+}
+
 // Reason indexes of the numeric limits, for the hot loop.
 var (
 	reasonMaxHourlyCostIdx = reasonIndex(ReasonMaxHourlyCost)
@@ -419,26 +451,39 @@ const ceilTolerance = 1e-9
 // price applies the cost model (cost.Model.JobCost) to one candidate with
 // the offer's precomputed coefficients; TestPricingMatchesCostModel keeps
 // the two identical. Training and fine-tuning are priced for the job's
-// hours. Inference is priced over policy.InferenceHorizonMonths (12, the
-// shortest commitment term) and reported per month, so a reservation is billed its whole term and a
-// 3-year one costs three times its hourly rate.
+// hours, spot with the rework factor. Inference is priced over
+// policy.InferenceHorizonMonths (12, the shortest commitment term) and
+// reported per month, so a reservation is billed its whole term and a
+// 3-year one costs three times its hourly rate; on spot, inference carries
+// spare serving units (cost.Model.SpotServingSpares, at least
+// policy.SpotServingMinSpareUnits) billed like the others, and no rework.
 func (r *run) price(oi *offerInfo, opt *option, pm catalog.PricingModel, pi int, disc float64) lite {
 	hours := opt.est.Hours
 	if r.inf {
 		hours = r.hpm * r.hzn
 	}
-	nodes := float64(opt.nodes)
+	spare := 0
+	if r.inf && pi == pmSpot {
+		var err error
+		spare, err = r.p.cost.SpotServingSpares(oi.cloud, opt.units, opt.unit, r.p.policy.SpotServingMinSpareUnits)
+		if err != nil {
+			return lite{oi: oi, opt: opt, pm: pm, cost: math.NaN()} // rejected as estimate_failed
+		}
+	}
+	nodes := float64(opt.nodes + spare*opt.unit)
 	hourly := oi.price[pi] * disc
 	billed, running := hours, hours
 	switch pi {
 	case pmSpot:
-		billed = hours * oi.spotFactor
-		running = billed
+		if !r.inf {
+			billed = hours * oi.spotFactor
+			running = billed
+		}
 	case pmReserved1Y, pmReserved3Y:
 		term := r.p.termHours[pi]
 		billed = math.Max(1, math.Ceil(hours/term-ceilTolerance)) * term
 	}
-	l := lite{oi: oi, opt: opt, pm: pm, hourly: hourly * nodes, hours: running}
+	l := lite{oi: oi, opt: opt, pm: pm, spare: spare, hourly: hourly * nodes, hours: running}
 	energy := nodes * running * oi.kwhPerHour[r.kind]
 	l.co2 = energy * oi.kgPerKWh
 	l.co2Known = energy > 0 && oi.kgPerKWh > 0
@@ -456,18 +501,23 @@ func (r *run) price(oi *offerInfo, opt *option, pm catalog.PricingModel, pi int,
 // candidate expands a lite candidate.
 func (r *run) candidate(l *lite) Candidate {
 	oi, opt := l.oi, l.opt
+	spareNodes := l.spare * opt.unit
+	spareReps := l.spare * opt.unitReplicas
+	nodes := opt.nodes + spareNodes
 	return Candidate{
 		Cloud: oi.o.Cloud, Region: oi.o.Region, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
-		GPUsPerNode: oi.o.GPUs, Nodes: opt.nodes, TotalGPUs: opt.nodes * oi.o.GPUs, PricingModel: l.pm,
+		GPUsPerNode: oi.o.GPUs, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: l.pm,
 		HourlyCostUSD:    l.hourly,
 		EstimatedHours:   l.hours,
 		EstimatedCostUSD: l.cost,
 		EstimatedCO2eKg:  l.co2,
 		CO2eKnown:        l.co2Known,
 		CarbonCostUSD:    l.carbon,
-		TokensPerSecond:  opt.tps,
+		TokensPerSecond:  opt.tps + float64(l.spare)*opt.est.TokensPerSecond,
 		MemoryPerGPUGB:   opt.est.MemoryPerGPUGB,
-		Replicas:         opt.replicas,
+		Replicas:         opt.replicas + spareReps,
+		SpareNodes:       spareNodes,
+		SpareReplicas:    spareReps,
 		TTFTMs:           opt.est.TTFTMs,
 		TPOTMs:           opt.est.TPOTMs,
 		Score:            l.score,
@@ -710,5 +760,6 @@ func (r *physics) inferenceOptions(g *groupResult, hw Hardware) {
 		return
 	}
 	reps := max(1, e.Replicas) * units
-	g.options = append(g.options, option{nodes: nodes, replicas: reps, est: e, tps: e.TokensPerSecond * float64(units)})
+	g.options = append(g.options, option{nodes: nodes, replicas: reps, est: e, tps: e.TokensPerSecond * float64(units),
+		unit: unit, units: units, unitReplicas: max(1, e.Replicas)})
 }

@@ -136,9 +136,16 @@ type Candidate struct {
 	TokensPerSecond float64
 	MemoryPerGPUGB  float64
 	Replicas        int
-	TTFTMs          float64
-	TPOTMs          float64
-	Explanation     string
+	// SpareNodes and SpareReplicas are the spare capacity of an inference
+	// deployment on spot (included in Nodes, TotalGPUs, Replicas,
+	// TokensPerSecond and the cost): enough serving units that the expected
+	// units down to interruptions are covered, at least the policy's
+	// spot_serving_min_spare_units. 0 otherwise.
+	SpareNodes    int
+	SpareReplicas int
+	TTFTMs        float64
+	TPOTMs        float64
+	Explanation   string
 
 	// Score is the objective's value (lower is better).
 	Score float64

@@ -86,7 +86,7 @@ func candidateAttributes() map[string]schema.Attribute {
 		"instance_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
 		"accelerator":   schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID, for example `H100`."},
 		"gpus_per_node": schema.Int64Attribute{Computed: true, MarkdownDescription: "Accelerators per instance."},
-		"nodes":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Instances (nodes). For inference: nodes per replica × replicas."},
+		"nodes":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Instances (nodes). For inference: nodes per replica × replicas; on spot including the spare nodes that ride out interruptions."},
 		"total_gpus":    schema.Int64Attribute{Computed: true, MarkdownDescription: "`nodes × gpus_per_node`."},
 		"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "`on_demand`, `spot`, `reserved_1y` or `reserved_3y`."},
 		"hourly_cost_usd": schema.Float64Attribute{Computed: true,
@@ -96,12 +96,14 @@ func candidateAttributes() map[string]schema.Attribute {
 				"Inference: the hours of one serving month (730)."},
 		"estimated_cost_usd": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Training / fine-tuning: the job's compute cost (reserved pricing bills its whole term). " +
-				"Inference: the monthly cost of serving the target, averaged over a 12-month horizon (a 3-year reservation bills all 36 months). " +
+				"Inference: the monthly cost of serving the target, averaged over a 12-month horizon (a 3-year reservation bills all 36 months; " +
+				"spot bills every node, spares included, around the clock, with no rework factor). " +
 				"Includes the carbon cost when the provider sets `carbon_price_usd_per_tonne`. USD, cents."},
 		"estimated_co2e_kg": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Location-based kg CO2e of the job (inference: per month); null when the catalog lacks the accelerator's power or the region's grid intensity."},
 		"tokens_per_second": schema.Float64Attribute{Computed: true,
-			MarkdownDescription: "Training: tokens processed per second. Inference: output tokens/s the deployment sustains within the latency limits (≥ the target)."},
+			MarkdownDescription: "Training: tokens processed per second. Inference: output tokens/s the deployment sustains within the latency limits (≥ the target; " +
+				"on spot, counting the spare replicas, and ≥ the target without them)."},
 		"memory_per_gpu_gb": schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory each GPU needs for the workload under the chosen layout, GB."},
 		"explanation":       schema.StringAttribute{Computed: true, MarkdownDescription: "One sentence: the binding resource, what the hardware achieves and why the candidate ranks where it does."},
 	}
@@ -130,6 +132,10 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"Node counts tried: training and fine-tuning, the fewest nodes that hold the workload, then every power of two above it up to " +
 			"`max_nodes` (default 128) while the job keeps getting faster; inference, the fewest nodes that hold one replica form a serving unit, " +
 			"and units are added until `tokens_per_second` is met.\n\n" +
+			"Spot: training and fine-tuning hours are risk-adjusted for the rework of interruptions (× 1 + λ·L, λ the cloud's interruptions per hour, " +
+			"L = half a checkpoint interval + restart). Serving loses no work but capacity, so an inference deployment on spot instead carries spare serving " +
+			"units, billed like the others: enough that the units expected down at any time (units × nodes per unit × λ × 0.25 h to replace one) are " +
+			"covered, and at least 1; the explanation says so (\"spot: +1 spare replica … to ride out interruptions\").\n\n" +
 			"Objectives: `cost` (lowest `estimated_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
 			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e). " +
 			"Ties: cloud, region, instance type, nodes, then pricing model.",
