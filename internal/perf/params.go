@@ -77,14 +77,18 @@ type trainingParams struct {
 	QLoRADequantOverhead   float64 `json:"qlora_dequant_overhead"`
 	SmallModelHalfParamsB  float64 `json:"small_model_half_params_b"`
 	GlobalBatchTokens      float64 `json:"global_batch_tokens"`
-	PipelineInterleave     float64 `json:"pipeline_interleave"`
-	TPCommOverlap          float64 `json:"tp_comm_overlap"`
-	TPAllReducesPerLayer   float64 `json:"tp_allreduces_per_layer_token"`
-	DPCommOverlap          float64 `json:"dp_comm_overlap"`
-	FineTuneBatchTokens    float64 `json:"fine_tuning_global_batch_tokens"`
-	Zero3TransfersPerStep  float64 `json:"zero3_transfers_per_step"`
-	MemoryPressureThresh   float64 `json:"memory_pressure_threshold"`
-	MemoryPressurePenalty  float64 `json:"memory_pressure_penalty"`
+	// MinBatchTokensPerGPU grows the pre-training global batch with the
+	// cluster (batch = max(GlobalBatchTokens, MinBatchTokensPerGPU × GPUs)),
+	// as large runs do to keep every data-parallel rank and pipeline busy.
+	MinBatchTokensPerGPU  float64 `json:"min_batch_tokens_per_gpu"`
+	PipelineInterleave    float64 `json:"pipeline_interleave"`
+	TPCommOverlap         float64 `json:"tp_comm_overlap"`
+	TPAllReducesPerLayer  float64 `json:"tp_allreduces_per_layer_token"`
+	DPCommOverlap         float64 `json:"dp_comm_overlap"`
+	FineTuneBatchTokens   float64 `json:"fine_tuning_global_batch_tokens"`
+	Zero3TransfersPerStep float64 `json:"zero3_transfers_per_step"`
+	MemoryPressureThresh  float64 `json:"memory_pressure_threshold"`
+	MemoryPressurePenalty float64 `json:"memory_pressure_penalty"`
 }
 
 type networkParams struct {

@@ -159,7 +159,7 @@ func (m *Model) training(w Workload, x hw, arch Arch, explain bool) Estimate {
 	// datasheet peak).
 	base *= x.cmpFlops / x.peakFlops
 
-	batchTokens := tp.GlobalBatchTokens
+	batchTokens := math.Max(tp.GlobalBatchTokens, tp.MinBatchTokensPerGPU*float64(x.gpus))
 	if w.Kind == KindFineTuning {
 		batchTokens = tp.FineTuneBatchTokens
 	}
