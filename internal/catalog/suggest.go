@@ -5,6 +5,7 @@ package catalog
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -62,4 +63,14 @@ func levenshtein(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// QuoteList renders names as a comma-separated list of quoted strings
+// (`"aws", "gcp"`), the form every diagnostic of the provider uses.
+func QuoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
 }

@@ -192,13 +192,5 @@ func didYouMean(got string, valid []string) string {
 	if len(valid) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (did you mean %s?)", strings.Join(quoteAll(Closest(got, valid, 3)), ", "))
-}
-
-func quoteAll(s []string) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[i] = fmt.Sprintf("%q", v)
-	}
-	return out
+	return fmt.Sprintf(" (did you mean %s?)", QuoteList(Closest(got, valid, 3)))
 }

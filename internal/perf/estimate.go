@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -273,7 +274,7 @@ func SupportedPrecisions(a *catalog.Accelerator) []string {
 	}
 	var extra []string
 	for p, v := range a.PeakTFLOPS {
-		if v > 0 && !contains(catalog.Precisions, p) {
+		if v > 0 && !slices.Contains(catalog.Precisions, p) {
 			extra = append(extra, p)
 		}
 	}

@@ -6,6 +6,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -132,7 +133,7 @@ func (w Workload) Validate(opts ...ValidateOptions) []FieldError {
 	switch kind {
 	case KindTraining, KindFineTuning, KindInference:
 	default:
-		add("kind", fmt.Sprintf("%q", w.Kind), "must be one of "+quoteJoin(Kinds))
+		add("kind", fmt.Sprintf("%q", w.Kind), "must be one of "+catalog.QuoteList(Kinds))
 	}
 	if !(w.ModelParamsB > 0) || math.IsInf(w.ModelParamsB, 0) {
 		add("model_parameters_b", w.ModelParamsB, "must be a positive number of billions of parameters (e.g. 70 for a 70B model)")
@@ -142,14 +143,14 @@ func (w Workload) Validate(opts ...ValidateOptions) []FieldError {
 	} else if w.ActiveParamsB > 0 && w.ModelParamsB > 0 && w.ActiveParamsB > w.ModelParamsB {
 		add("active_parameters_b", w.ActiveParamsB, fmt.Sprintf("cannot exceed model_parameters_b (%v)", w.ModelParamsB))
 	}
-	if p := strings.ToLower(strings.TrimSpace(w.Precision)); p != "" && !contains(catalog.Precisions, p) {
-		add("precision", fmt.Sprintf("%q", w.Precision), "must be one of "+quoteJoin(catalog.Precisions))
+	if p := strings.ToLower(strings.TrimSpace(w.Precision)); p != "" && !slices.Contains(catalog.Precisions, p) {
+		add("precision", fmt.Sprintf("%q", w.Precision), "must be one of "+catalog.QuoteList(catalog.Precisions))
 	}
 	if w.SequenceLength < 0 {
 		add("sequence_length", w.SequenceLength, "must be a positive number of tokens")
 	}
-	if m := strings.ToLower(strings.TrimSpace(w.FineTuningMethod)); m != "" && !contains(Methods, m) {
-		add("fine_tuning_method", fmt.Sprintf("%q", w.FineTuningMethod), "must be one of "+quoteJoin(Methods))
+	if m := strings.ToLower(strings.TrimSpace(w.FineTuningMethod)); m != "" && !slices.Contains(Methods, m) {
+		add("fine_tuning_method", fmt.Sprintf("%q", w.FineTuningMethod), "must be one of "+catalog.QuoteList(Methods))
 	}
 	if w.TrainingTokensB < 0 || math.IsNaN(w.TrainingTokensB) {
 		add("training_tokens_b", w.TrainingTokensB, "must be a positive number of billions of tokens")
@@ -228,21 +229,4 @@ func (m *Model) Architecture(w Workload) Arch {
 		out.Derived = true
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-func quoteJoin(list []string) string {
-	q := make([]string, len(list))
-	for i, s := range list {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
 }

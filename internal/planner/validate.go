@@ -22,14 +22,6 @@ var complianceMeaning = map[string]string{
 	catalog.ComplianceHIPAA:       "a cloud that signs a HIPAA BAA",
 }
 
-func quote(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
-}
-
 // Validate checks the request against the catalog: unknown names (with the
 // closest valid ones), contradictory constraints and out-of-range numbers.
 // It normalises accelerator names to canonical IDs and lower-cases the
@@ -46,7 +38,7 @@ func (p *Planner) Validate(req *Request) InputErrors {
 		for i, o := range Objectives {
 			objs[i] = string(o)
 		}
-		add("objective", "Invalid Objective", "objective = %q; allowed: %s.", req.Objective, quote(objs))
+		add("objective", "Invalid Objective", "objective = %q; allowed: %s.", req.Objective, catalog.QuoteList(objs))
 	}
 	if maxTop := p.policy.MaxTop; req.Top < 0 || req.Top > maxTop {
 		add("top", "Invalid Top", "top = %d: must be between 1 and %d.", req.Top, maxTop)
@@ -77,17 +69,17 @@ func (p *Planner) Validate(req *Request) InputErrors {
 	for i, cl := range c.Clouds {
 		field := fmt.Sprintf("constraints.clouds[%d]", i)
 		if _, ok := p.cat.Cloud(cl); !ok {
-			add(field, "Unknown Cloud", "constraints.clouds[%d] = %q is not a cloud in the catalog. Closest: %s.", i, cl, quote(catalog.Closest(cl, p.cloudIDs, 3)))
+			add(field, "Unknown Cloud", "constraints.clouds[%d] = %q is not a cloud in the catalog. Closest: %s.", i, cl, catalog.QuoteList(catalog.Closest(cl, p.cloudIDs, 3)))
 		} else if prov != nil && !prov[cl] {
 			add(field, "Contradictory Constraints", "constraints.clouds[%d] = %q is excluded by the provider's clouds allow-list (%s); add it there or remove it here.",
-				i, cl, quote(req.AllowedClouds))
+				i, cl, catalog.QuoteList(req.AllowedClouds))
 		}
 	}
 	for i, rg := range c.Regions {
 		field := fmt.Sprintf("constraints.regions[%d]", i)
 		owners := p.regionClouds[rg]
 		if len(owners) == 0 {
-			add(field, "Unknown Region", "constraints.regions[%d] = %q is not a region in the catalog. Closest: %s.", i, rg, quote(catalog.Closest(rg, p.regionIDs, 3)))
+			add(field, "Unknown Region", "constraints.regions[%d] = %q is not a region in the catalog. Closest: %s.", i, rg, catalog.QuoteList(catalog.Closest(rg, p.regionIDs, 3)))
 			continue
 		}
 		if len(c.Clouds) > 0 {
@@ -99,21 +91,21 @@ func (p *Planner) Validate(req *Request) InputErrors {
 			}
 			if !in {
 				add(field, "Contradictory Constraints", "constraints.regions[%d] = %q is a region of %s, which is not in clouds (%s); add the cloud or choose a region of %s.",
-					i, rg, quote(owners), quote(c.Clouds), quote(c.Clouds))
+					i, rg, catalog.QuoteList(owners), catalog.QuoteList(c.Clouds), catalog.QuoteList(c.Clouds))
 			}
 		}
 	}
 	for i, g := range c.Geographies {
 		if !p.geos[g] {
 			add(fmt.Sprintf("constraints.geographies[%d]", i), "Unknown Geography",
-				"constraints.geographies[%d] = %q is not a geography in the catalog. Closest: %s. Allowed: %s.", i, g, quote(catalog.Closest(g, p.geoIDs, 3)), quote(p.geoIDs))
+				"constraints.geographies[%d] = %q is not a geography in the catalog. Closest: %s. Allowed: %s.", i, g, catalog.QuoteList(catalog.Closest(g, p.geoIDs, 3)), catalog.QuoteList(p.geoIDs))
 		}
 	}
 	for i, a := range c.Accelerators {
 		acc, ok := p.cat.Accelerator(a)
 		if !ok {
 			add(fmt.Sprintf("constraints.accelerators[%d]", i), "Unknown Accelerator",
-				"constraints.accelerators[%d] = %q is not an accelerator ID or alias in the catalog. Closest: %s.", i, a, quote(catalog.Closest(a, p.accelIDs, 3)))
+				"constraints.accelerators[%d] = %q is not an accelerator ID or alias in the catalog. Closest: %s.", i, a, catalog.QuoteList(catalog.Closest(a, p.accelIDs, 3)))
 			continue
 		}
 		c.Accelerators[i] = acc.ID
@@ -125,7 +117,7 @@ func (p *Planner) Validate(req *Request) InputErrors {
 	for i, pm := range c.PricingModels {
 		if pmIndex(pm) < 0 {
 			add(fmt.Sprintf("constraints.pricing_models[%d]", i), "Unknown Pricing Model",
-				"constraints.pricing_models[%d] = %q; allowed: %s. Closest: %s.", i, pm, quote(pmNames), quote(catalog.Closest(string(pm), pmNames, 1)))
+				"constraints.pricing_models[%d] = %q; allowed: %s. Closest: %s.", i, pm, catalog.QuoteList(pmNames), catalog.QuoteList(catalog.Closest(string(pm), pmNames, 1)))
 		}
 	}
 	compOK := true
@@ -133,7 +125,7 @@ func (p *Planner) Validate(req *Request) InputErrors {
 		if _, ok := complianceBits[x]; !ok {
 			compOK = false
 			add(fmt.Sprintf("constraints.compliance[%d]", i), "Unknown Compliance Regime",
-				"constraints.compliance[%d] = %q; allowed: %s. Closest: %s.", i, x, quote(ComplianceRegimes), quote(catalog.Closest(x, ComplianceRegimes, 2)))
+				"constraints.compliance[%d] = %q; allowed: %s. Closest: %s.", i, x, catalog.QuoteList(ComplianceRegimes), catalog.QuoteList(catalog.Closest(x, ComplianceRegimes, 2)))
 		}
 	}
 	nums := []struct {
@@ -202,7 +194,7 @@ func (p *Planner) complianceContradiction(req *Request) *InputError {
 	if !found {
 		return &InputError{Field: "constraints.compliance", Summary: "Contradictory Constraints",
 			Detail: fmt.Sprintf("compliance = [%s] cannot be met together: %s, and no region in the catalog is all of these.",
-				quote(c.Compliance), strings.Join(meaning, "; "))}
+				catalog.QuoteList(c.Compliance), strings.Join(meaning, "; "))}
 	}
 	field, what := "constraints.clouds", "clouds"
 	switch {
@@ -219,5 +211,5 @@ func (p *Planner) complianceContradiction(req *Request) *InputError {
 	}
 	return &InputError{Field: field, Summary: "Contradictory Constraints",
 		Detail: fmt.Sprintf("compliance = [%s] (%s) cannot be met within %s: no offer there qualifies. Offers that do: %s.",
-			quote(c.Compliance), strings.Join(meaning, "; "), what, strings.Join(scoped, ", "))}
+			catalog.QuoteList(c.Compliance), strings.Join(meaning, "; "), what, strings.Join(scoped, ", "))}
 }

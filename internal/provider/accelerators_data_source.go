@@ -103,7 +103,7 @@ func (d *acceleratorsDataSource) Read(ctx context.Context, req datasource.ReadRe
 			if !ok {
 				resp.Diagnostics.AddAttributeError(path.Root("ids").AtListIndex(i), "Unknown Accelerator",
 					fmt.Sprintf("ids[%d] = %q is not an accelerator in the catalog. Closest: %s.",
-						i, id, quoteList(catalog.Closest(id, cat.AcceleratorIDs(), 3))))
+						i, id, catalog.QuoteList(catalog.Closest(id, cat.AcceleratorIDs(), 3))))
 				continue
 			}
 			list = append(list, a)

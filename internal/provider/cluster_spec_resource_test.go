@@ -6,8 +6,10 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -128,7 +130,7 @@ func csChecks(e csExpect) map[string]knownvalue.Check {
 
 func csPlanChecks(action plancheck.ResourceActionType, e csExpect, eq knownvalue.Check) []plancheck.PlanCheck {
 	checks := []plancheck.PlanCheck{plancheck.ExpectResourceAction(clusterAddr, action)}
-	for _, attr := range sortedKeys(csChecks(e)) {
+	for _, attr := range slices.Sorted(maps.Keys(csChecks(e))) {
 		checks = append(checks, plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New(attr), csChecks(e)[attr]))
 	}
 	checks = append(checks,
@@ -140,7 +142,7 @@ func csPlanChecks(action plancheck.ResourceActionType, e csExpect, eq knownvalue
 
 func csStateChecks(cloud string, e csExpect, eq knownvalue.Check) []statecheck.StateCheck {
 	var checks []statecheck.StateCheck
-	for _, attr := range sortedKeys(csChecks(e)) {
+	for _, attr := range slices.Sorted(maps.Keys(csChecks(e))) {
 		checks = append(checks, statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New(attr), csChecks(e)[attr]))
 	}
 	return append(checks,
@@ -179,7 +181,7 @@ func csSpecJSON(want map[string]any) knownvalue.Check {
 			}
 		}
 		walk(doc)
-		for _, k := range sortedKeys(want) {
+		for _, k := range slices.Sorted(maps.Keys(want)) {
 			if got[k] != want[k] {
 				return fmt.Errorf("spec_json %s = %v, want %v in %s", k, got[k], want[k], s)
 			}

@@ -6,6 +6,7 @@ package provider
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -43,3 +44,13 @@ func roundRatio(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 // roundPrice keeps hourly list prices to 1/10,000 USD: the sources quote
 // sub-cent rates (0.7582 $/h) that cent rounding would distort.
 func roundPrice(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+// codeList renders values as a comma-separated list of Markdown code spans,
+// for schema descriptions.
+func codeList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = "`" + s + "`"
+	}
+	return strings.Join(q, ", ")
+}

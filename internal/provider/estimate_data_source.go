@@ -271,7 +271,7 @@ func checkPrecision(wm workloadModel, acc *catalog.Accelerator, diags *diag.Diag
 	diags.AddAttributeError(path.Root("workload").AtName("precision"), "Precision Not Supported By Accelerator",
 		fmt.Sprintf("workload.precision = %q%s cannot run on %s: it has no %s tensor throughput. %s supports: %s. "+
 			"Choose one of those, or an accelerator that supports %s.",
-			p, note, acc.ID, p, acc.ID, quoteList(perf.SupportedPrecisions(acc)), p))
+			p, note, acc.ID, p, acc.ID, catalog.QuoteList(perf.SupportedPrecisions(acc)), p))
 	return false
 }
 
@@ -282,7 +282,7 @@ func unknownAcceleratorDetail(cat *catalog.Catalog, attr, name string) string {
 		names = append(names, a.Aliases...)
 	}
 	return fmt.Sprintf("%s = %q is not an accelerator ID or alias in the catalog. Closest: %s. IDs: %s.",
-		attr, name, quoteList(catalog.Closest(name, names, 3)), quoteList(cat.AcceleratorIDs()))
+		attr, name, catalog.QuoteList(catalog.Closest(name, names, 3)), catalog.QuoteList(cat.AcceleratorIDs()))
 }
 
 func estimateHardware(h perf.Hardware) string {

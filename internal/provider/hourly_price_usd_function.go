@@ -70,7 +70,7 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 	}
 	if !known {
 		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Unknown Pricing Model: pricing_model = %q; allowed: %s. Closest: %s",
-			model, quoteList(pricingModelNames()), quoteList(catalog.Closest(model, pricingModelNames(), 1))))
+			model, catalog.QuoteList(pricingModelNames()), catalog.QuoteList(catalog.Closest(model, pricingModelNames(), 1))))
 		return
 	}
 	price, ok := offer.Price(pm)
@@ -81,7 +81,7 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 			names[i] = string(s)
 		}
 		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Pricing Model Not Offered: %s %s in %s has no %q price in the catalog; it is sold as: %s",
-			cloudID, it, regionID, model, quoteList(names)))
+			cloudID, it, regionID, model, catalog.QuoteList(names)))
 		return
 	}
 	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, roundPrice(price)))

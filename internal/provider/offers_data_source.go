@@ -114,7 +114,7 @@ func stringSet(ctx context.Context, l types.List, attrName, what string, valid [
 		n, ok := normalize(v)
 		if !ok {
 			diags.AddAttributeError(path.Root(attrName).AtListIndex(i), "Unknown "+what,
-				fmt.Sprintf("%s[%d] = %q is not a known %s. Closest: %s.", attrName, i, v, what, quoteList(catalog.Closest(v, valid, 3))))
+				fmt.Sprintf("%s[%d] = %q is not a known %s. Closest: %s.", attrName, i, v, what, catalog.QuoteList(catalog.Closest(v, valid, 3))))
 			continue
 		}
 		set[n] = true

@@ -9,9 +9,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -168,7 +168,7 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 			if _, ok := cat.Cloud(c); !ok {
 				resp.Diagnostics.AddAttributeError(path.Root("clouds").AtListIndex(i), "Unknown Cloud",
 					fmt.Sprintf("clouds[%d] = %q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
-						i, c, quoteList(catalog.Closest(c, cat.CloudIDs(), 3)), quoteList(cat.CloudIDs())))
+						i, c, catalog.QuoteList(catalog.Closest(c, cat.CloudIDs(), 3)), catalog.QuoteList(cat.CloudIDs())))
 			}
 		}
 		data.Clouds = clouds
@@ -176,12 +176,12 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	if !cfg.Discounts.IsNull() && !cfg.Discounts.IsUnknown() {
 		var discounts map[string]float64
 		resp.Diagnostics.Append(cfg.Discounts.ElementsAs(ctx, &discounts, false)...)
-		for _, c := range sortedKeys(discounts) {
+		for _, c := range slices.Sorted(maps.Keys(discounts)) {
 			v := discounts[c]
 			if _, ok := cat.Cloud(c); !ok {
 				resp.Diagnostics.AddAttributeError(path.Root("discounts").AtMapKey(c), "Unknown Cloud",
 					fmt.Sprintf("discounts has the key %q, which is not a cloud in the catalog. Closest: %s.",
-						c, quoteList(catalog.Closest(c, cat.CloudIDs(), 3))))
+						c, catalog.QuoteList(catalog.Closest(c, cat.CloudIDs(), 3))))
 			}
 			if math.IsNaN(v) || v < 0 || v >= 1 {
 				resp.Diagnostics.AddAttributeError(path.Root("discounts").AtMapKey(c), "Invalid Discount",
@@ -233,21 +233,4 @@ func (p *gpuProvider) Functions(_ context.Context) []func() function.Function {
 		NewVRAMRequiredGBFunction,
 		NewTrainingHoursFunction,
 	}
-}
-
-func quoteList(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -127,7 +127,7 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"checked against the constraints and physics (memory fit, a scale-out fabric for multi-node training, the inference throughput and " +
 			"latency targets), scored by `objective` and explained. The provider's `clouds` allow-list and `discounts` apply. " +
 			"When nothing fits, planning fails with an error naming the binding constraint and the nearest miss.\n\n" +
-			"Rejection reasons (`rejected[*].reason`, stable): " + strings.Join(quoteEach(planner.Reasons, "`"), ", ") + ". " +
+			"Rejection reasons (`rejected[*].reason`, stable): " + codeList(planner.Reasons) + ". " +
 			"Each `(offer, pricing model)` pair with no surviving node count is counted once, under the furthest filter one of its node counts reached.\n\n" +
 			"Node counts tried: training and fine-tuning, the fewest nodes that hold the workload, then every power of two above it up to " +
 			"`max_nodes` (default 128) while the job keeps getting faster; inference, the fewest nodes that hold one replica form a serving unit, " +
@@ -192,14 +192,6 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 
 // minPositive is the smallest accepted positive limit (a cent, a minute).
 const minPositive = 0.01
-
-func quoteEach(ss []string, q string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = q + s + q
-	}
-	return out
-}
 
 func (d *recommendationDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	d.data = configuredData(req.ProviderData, &resp.Diagnostics)

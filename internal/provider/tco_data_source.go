@@ -285,13 +285,13 @@ func resolveOffer(cat *catalog.Catalog, cloudID, it, regionID string, fail func(
 	cl, ok := cat.Cloud(cloudID)
 	if !ok {
 		fail(0, "Unknown Cloud", fmt.Sprintf("cloud = %q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
-			cloudID, quoteList(catalog.Closest(cloudID, cat.CloudIDs(), 3)), quoteList(cat.CloudIDs())))
+			cloudID, catalog.QuoteList(catalog.Closest(cloudID, cat.CloudIDs(), 3)), catalog.QuoteList(cat.CloudIDs())))
 		return nil, nil, nil, false
 	}
 	offers := cat.OffersOf(cloudID, it)
 	if len(offers) == 0 {
 		fail(1, "Unknown Instance Type", fmt.Sprintf("instance_type = %q is not a %s instance type in the catalog. Closest: %s.",
-			it, cloudID, quoteList(catalog.Closest(it, cat.InstanceTypes(cloudID), 3))))
+			it, cloudID, catalog.QuoteList(catalog.Closest(it, cat.InstanceTypes(cloudID), 3))))
 		return nil, nil, nil, false
 	}
 	region, regionKnown := cat.Region(cloudID, regionID)
@@ -303,10 +303,10 @@ func resolveOffer(cat *catalog.Catalog, cloudID, it, regionID string, fail func(
 		}
 		if !regionKnown {
 			fail(2, "Unknown Region", fmt.Sprintf("region = %q is not a %s region in the catalog. Closest: %s. %s is offered in: %s.",
-				regionID, cloudID, quoteList(catalog.Closest(regionID, cat.RegionIDs(cloudID), 3)), it, quoteList(where)))
+				regionID, cloudID, catalog.QuoteList(catalog.Closest(regionID, cat.RegionIDs(cloudID), 3)), it, catalog.QuoteList(where)))
 		} else {
 			fail(2, "Instance Type Not Offered In Region", fmt.Sprintf("%s %s is not offered in %s. It is offered in: %s (closest: %s).",
-				cloudID, it, regionID, quoteList(where), quoteList(catalog.Closest(regionID, where, 3))))
+				cloudID, it, regionID, catalog.QuoteList(where), catalog.QuoteList(catalog.Closest(regionID, where, 3))))
 		}
 		return nil, nil, nil, false
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
@@ -95,7 +96,7 @@ func (f *trainingHoursFunction) Run(ctx context.Context, req function.RunRequest
 	if acc.PeakTFLOPS[perf.DefaultPrecision] <= 0 {
 		resp.Error = function.NewArgumentFuncError(2, fmt.Sprintf("Precision Not Supported By Accelerator: training_hours assumes "+
 			"bf16 training, which %s cannot run (it supports: %s). Use the gpu_estimate data source with workload.precision "+
-			"set to one of those, or an accelerator with bf16", acc.ID, quoteList(perf.SupportedPrecisions(acc))))
+			"set to one of those, or an accelerator with bf16", acc.ID, catalog.QuoteList(perf.SupportedPrecisions(acc))))
 		return
 	}
 	model, err := perf.Default()

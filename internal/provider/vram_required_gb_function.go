@@ -47,9 +47,9 @@ func (f *vramRequiredGBFunction) Definition(_ context.Context, _ function.Defini
 			function.Float64Parameter{Name: "model_parameters_b",
 				MarkdownDescription: "Total model parameters in billions, greater than 0, for example `70` for a 70B model."},
 			function.StringParameter{Name: "precision",
-				MarkdownDescription: "Precision of the weights: " + quoteMarkdown(catalog.Precisions) + "."},
+				MarkdownDescription: "Precision of the weights: " + codeList(catalog.Precisions) + "."},
 			function.StringParameter{Name: "kind",
-				MarkdownDescription: "Workload kind: " + quoteMarkdown(perf.Kinds) + "."},
+				MarkdownDescription: "Workload kind: " + codeList(perf.Kinds) + "."},
 		},
 		Return: function.Float64Return{},
 	}
@@ -105,14 +105,5 @@ func checkOneOfArg(arg int64, name, v string, allowed []string) *function.FuncEr
 		}
 	}
 	return function.NewArgumentFuncError(arg, fmt.Sprintf("Invalid %s: %s = %q; allowed: %s. Closest: %s",
-		name, name, v, quoteList(allowed), quoteList(catalog.Closest(v, allowed, 1))))
-}
-
-// quoteMarkdown renders values as a Markdown list of code spans.
-func quoteMarkdown(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = "`" + s + "`"
-	}
-	return strings.Join(q, ", ")
+		name, name, v, catalog.QuoteList(allowed), catalog.QuoteList(catalog.Closest(v, allowed, 1))))
 }

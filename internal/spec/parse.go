@@ -9,10 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -121,7 +121,7 @@ func parseMetadata(meta object) (Metadata, error) {
 	if len(m.Labels) > MaxLabels {
 		return m, fieldErr("metadata.labels", "at most %d labels are allowed, got %d", MaxLabels, len(m.Labels))
 	}
-	for _, k := range sortedKeys(m.Labels) {
+	for _, k := range slices.Sorted(maps.Keys(m.Labels)) {
 		if fe := checkLabelKey("metadata.labels", k); fe != nil {
 			return m, fe
 		}
@@ -129,7 +129,7 @@ func parseMetadata(meta object) (Metadata, error) {
 	if m.Annotations, err = meta.strMap("metadata", "annotations"); err != nil {
 		return m, err
 	}
-	for _, k := range sortedKeys(m.Annotations) {
+	for _, k := range slices.Sorted(maps.Keys(m.Annotations)) {
 		v := m.Annotations[k]
 		f := "metadata.annotations." + k
 		switch k {
@@ -188,7 +188,7 @@ func parseCluster(sp object) (Cluster, error) {
 			return c, err
 		}
 		if !slices.Contains(ScaleUpClasses, c.Interconnect.ScaleUp) {
-			return c, fieldErr(ip+".scaleUp", "unknown class %q; allowed: %s", c.Interconnect.ScaleUp, quoted(ScaleUpClasses))
+			return c, fieldErr(ip+".scaleUp", "unknown class %q; allowed: %s", c.Interconnect.ScaleUp, catalog.QuoteList(ScaleUpClasses))
 		}
 		if c.Interconnect.ScaleOut, err = ic.str(ip, "scaleOut"); err != nil {
 			return c, err
@@ -202,7 +202,7 @@ func parseCluster(sp object) (Cluster, error) {
 		return c, err
 	}
 	if !slices.Contains(catalog.PricingModels, catalog.PricingModel(pm)) {
-		return c, fieldErr("spec.pricingModel", "unknown pricing model %q; allowed: %s", pm, quoted(pricingModelNames()))
+		return c, fieldErr("spec.pricingModel", "unknown pricing model %q; allowed: %s", pm, catalog.QuoteList(pricingModelNames()))
 	}
 	c.PricingModel = pm
 	st, err := sp.obj(p, "storage", false)
@@ -459,23 +459,6 @@ func (o object) strMap(path, key string) (map[string]string, error) {
 		m[mem.key] = s
 	}
 	return m, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func quoted(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = strconv.Quote(s)
-	}
-	return strings.Join(q, ", ")
 }
 
 func pricingModelNames() []string {

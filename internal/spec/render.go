@@ -5,6 +5,7 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -119,7 +120,7 @@ func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error)
 	if fe := checkName(FieldName, req.Name); fe != nil {
 		return nil, reqErr(FieldName, "Invalid Cluster Name", "name %s", fe.Msg)
 	}
-	for _, k := range sortedKeys(req.Labels) {
+	for _, k := range slices.Sorted(maps.Keys(req.Labels)) {
 		if fe := checkLabelKey(FieldLabels, k); fe != nil {
 			return nil, reqErr(FieldLabels, "Invalid Label", "%s", fe.Msg)
 		}
@@ -211,7 +212,7 @@ func RequestFromDocument(cat *catalog.Catalog, d *Document, cloud, region string
 	acc, ok := cat.Accelerator(d.Spec.Accelerator)
 	if !ok {
 		return Request{}, fieldErr("spec.accelerator", "unknown accelerator %q; closest: %s", d.Spec.Accelerator,
-			quoted(catalog.Closest(d.Spec.Accelerator, cat.AcceleratorIDs(), 3)))
+			catalog.QuoteList(catalog.Closest(d.Spec.Accelerator, cat.AcceleratorIDs(), 3)))
 	}
 	if d.Spec.GPUMemoryGB != 0 && math.Abs(d.Spec.GPUMemoryGB-acc.MemoryGB) > 1e-9 {
 		return Request{}, fieldErr("spec.gpuMemoryGB", "%s has %v GB per GPU, the document says %v: fix the accelerator or the memory",
@@ -274,7 +275,7 @@ func CloudsOffering(cat *catalog.Catalog, acc *catalog.Accelerator) []string {
 			set[o.Cloud] = true
 		}
 	}
-	return sortedKeys(set)
+	return slices.Sorted(maps.Keys(set))
 }
 
 // ScaleUpClass is the neutral class of an accelerator's in-node interconnect.
@@ -328,7 +329,7 @@ func resolveAccelerator(cat *catalog.Catalog, name string) (*catalog.Accelerator
 	acc, ok := cat.Accelerator(name)
 	if !ok {
 		return nil, reqErr(FieldAccelerator, "Unknown Accelerator", "%q is not an accelerator in the catalog. Closest: %s.",
-			name, quoted(catalog.Closest(name, cat.AcceleratorIDs(), 3)))
+			name, catalog.QuoteList(catalog.Closest(name, cat.AcceleratorIDs(), 3)))
 	}
 	return acc, nil
 }
@@ -337,7 +338,7 @@ func resolveCloud(cat *catalog.Catalog, cloud string) (*catalog.Cloud, error) {
 	cl, ok := cat.Cloud(cloud)
 	if !ok {
 		return nil, reqErr(FieldCloud, "Unknown Cloud", "%q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
-			cloud, quoted(catalog.Closest(cloud, cat.CloudIDs(), 3)), quoted(cat.CloudIDs()))
+			cloud, catalog.QuoteList(catalog.Closest(cloud, cat.CloudIDs(), 3)), catalog.QuoteList(cat.CloudIDs()))
 	}
 	return cl, nil
 }
@@ -347,7 +348,7 @@ func checkCommon(gpus int, pm catalog.PricingModel) error {
 		return reqErr(FieldGPUsPerNode, "Invalid GPUs Per Node", "gpus_per_node must be between 1 and %d, got %d", MaxGPUsPerNode, gpus)
 	}
 	if !slices.Contains(catalog.PricingModels, pm) {
-		return reqErr(FieldPricingModel, "Unknown Pricing Model", "%q is not a pricing model; allowed: %s", pm, quoted(pricingModelNames()))
+		return reqErr(FieldPricingModel, "Unknown Pricing Model", "%q is not a pricing model; allowed: %s", pm, catalog.QuoteList(pricingModelNames()))
 	}
 	return nil
 }
@@ -371,7 +372,7 @@ func sizedOffers(cat *catalog.Catalog, cloud string, acc *catalog.Accelerator, g
 				"%s is not offered on cloud %q, and no cloud in the catalog offers it.", acc.ID, cloud)
 		}
 		return nil, reqErr(FieldAccelerator, "Accelerator Not Offered On Cloud",
-			"%s is not offered on cloud %q. Clouds that offer it: %s.", acc.ID, cloud, quoted(others))
+			"%s is not offered on cloud %q. Clouds that offer it: %s.", acc.ID, cloud, catalog.QuoteList(others))
 	}
 	if len(sized) == 0 {
 		return nil, reqErr(FieldGPUsPerNode, "GPUs Per Node Not Sold",
@@ -396,7 +397,7 @@ func sizes(offers []*catalog.Offer) string {
 	sort.Ints(ns)
 	parts := make([]string, len(ns))
 	for i, n := range ns {
-		its := sortedKeys(byN[n])
+		its := slices.Sorted(maps.Keys(byN[n]))
 		if len(its) > 3 {
 			its = append(its[:3], "…")
 		}
@@ -420,7 +421,7 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 	if region != "" {
 		if _, ok := cat.Region(cloud, region); !ok && !slices.ContainsFunc(sized, func(o *catalog.Offer) bool { return o.Region == region }) {
 			return nil, reqErr(FieldRegion, "Unknown Region", "%q is not a region of cloud %q. Closest: %s. Regions where %s with %d GPUs per node is offered: %s.",
-				region, cloud, quoted(catalog.Closest(region, cat.RegionIDs(cloud), 3)), acc.ID, gpus, quoted(regionsOf(sized)))
+				region, cloud, catalog.QuoteList(catalog.Closest(region, cat.RegionIDs(cloud), 3)), acc.ID, gpus, catalog.QuoteList(regionsOf(sized)))
 		}
 		cands = nil
 		for _, o := range sized {
@@ -431,7 +432,7 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 		if len(cands) == 0 {
 			return nil, reqErr(FieldRegion, "Hardware Not Offered In Region",
 				"cloud %q does not offer %s with %d GPUs per node in %q. Regions that have it: %s.",
-				cloud, acc.ID, gpus, region, quoted(regionsOf(sized)))
+				cloud, acc.ID, gpus, region, catalog.QuoteList(regionsOf(sized)))
 		}
 	}
 	// A multi-node cluster needs its scale-out network: prefer instance
@@ -477,7 +478,7 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 		}
 		return nil, reqErr(FieldPricingModel, "Pricing Model Not Sold",
 			"cloud %q does not sell %s with %d GPUs per node as %q %s. Pricing models available: %s.",
-			cloud, acc.ID, gpus, pm, where, quoted(avail))
+			cloud, acc.ID, gpus, pm, where, catalog.QuoteList(avail))
 	}
 	keep := 1 - opts.Discounts[cl.ID]
 	node := bestPrice * keep
@@ -503,5 +504,5 @@ func regionsOf(offers []*catalog.Offer) []string {
 	for _, o := range offers {
 		set[o.Region] = true
 	}
-	return sortedKeys(set)
+	return slices.Sorted(maps.Keys(set))
 }
