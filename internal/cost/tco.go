@@ -146,8 +146,8 @@ func (m *Model) TCO(in Input) (Result, error) {
 	d := 1 - in.Discount
 	cl := in.Cloud
 	hidden := []Line{
-		{CategoryStorageBlock, in.BlockGB * cl.BlockStorageUSDPerGBMonth * in.Months * d},
-		{CategoryStorageObject, in.ObjectGB * cl.ObjectStorageUSDPerGBMonth * in.Months * d},
+		{CategoryStorageBlock, BlockStorageMonthlyUSD(cl, in.BlockGB, in.Discount) * in.Months},
+		{CategoryStorageObject, ObjectStorageMonthlyUSD(cl, in.ObjectGB, in.Discount) * in.Months},
 		{CategoryEgress, EgressUSD(cl.EgressTiers, in.EgressGBPerMonth) * in.Months * d},
 		{CategoryInterRegion, in.InterRegionGBPerMonth * cl.InterRegionUSDPerGB * in.Months * d},
 	}
@@ -462,4 +462,16 @@ func sortedNames(m map[string]float64) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// BlockStorageMonthlyUSD is the monthly list price of gb of block storage
+// on a cloud, less the provider discount (a fraction in [0, 1)).
+func BlockStorageMonthlyUSD(cl *catalog.Cloud, gb, discount float64) float64 {
+	return gb * cl.BlockStorageUSDPerGBMonth * (1 - discount)
+}
+
+// ObjectStorageMonthlyUSD is the monthly list price of gb of object storage
+// on a cloud, less the provider discount.
+func ObjectStorageMonthlyUSD(cl *catalog.Cloud, gb, discount float64) float64 {
+	return gb * cl.ObjectStorageUSDPerGBMonth * (1 - discount)
 }

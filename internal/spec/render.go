@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 )
 
 // Request fields named by Error.Field (the DESIGN.md identifiers).
@@ -483,7 +484,8 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 	keep := 1 - opts.Discounts[cl.ID]
 	node := bestPrice * keep
 	hourly := node * float64(nodes)
-	storage := (float64(st.BlockGB)*cl.BlockStorageUSDPerGBMonth + float64(st.ObjectGB)*cl.ObjectStorageUSDPerGBMonth) * keep
+	storage := cost.BlockStorageMonthlyUSD(cl, float64(st.BlockGB), opts.Discounts[cl.ID]) +
+		cost.ObjectStorageMonthlyUSD(cl, float64(st.ObjectGB), opts.Discounts[cl.ID])
 	return &placed{
 		Placement: Placement{
 			Cloud:         cl.ID,
