@@ -191,11 +191,11 @@ func inferenceCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, [
 		if r["unit"] == "Samples/s" {
 			published *= float64(shape.out) // GPT-J v4.0 reports samples/s
 		}
-		w := perf.Workload{Kind: "inference", ModelParamsB: shape.paramsB, ActiveParamsB: shape.activeB,
+		w := perf.Workload{Kind: "inference", ModelParametersB: shape.paramsB, ActiveParametersB: shape.activeB,
 			Precision: inferencePrecision(a), Layers: shape.layers, HiddenSize: shape.hidden, KVHeads: shape.kvHeads,
 			InputTokens: shape.in, OutputTokens: shape.out, BeamWidth: shape.beams}
 		if r["scenario"] == "Server" {
-			w.MaxTTFTMs, w.MaxTPOTMs = shape.ttftMs, shape.tpotMs
+			w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = shape.ttftMs, shape.tpotMs
 		}
 		est, err := m.Estimate(w, perf.Hardware{Accelerator: a, GPUs: count, GPUsPerNode: count / nodes})
 		if err != nil {
@@ -226,9 +226,9 @@ func trainingCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, []
 	// the same benchmark and round: NVIDIA's smallest H100 submission.
 	workloads := map[string]perf.Workload{
 		// GPT-3 175B: 96 layers, 12,288 hidden, sequence 2,048.
-		"gpt3": {Kind: "training", ModelParamsB: 175, Layers: 96, HiddenSize: 12288, KVHeads: 96, SequenceLength: 2048, TrainingTokensB: 1},
+		"gpt3": {Kind: "training", ModelParametersB: 175, Layers: 96, HiddenSize: 12288, KVHeads: 96, SequenceLength: 2048, TrainingTokensB: 1},
 		// Llama-2-70B LoRA fine-tuning on GovReport, sequence 8,192.
-		"llama2_70b_lora": {Kind: "fine_tuning", FineTuningMethod: "lora", ModelParamsB: 68.98, Layers: 80, HiddenSize: 8192, KVHeads: 8, SequenceLength: 8192, TrainingTokensB: 1},
+		"llama2_70b_lora": {Kind: "fine_tuning", FineTuningMethod: "lora", ModelParametersB: 68.98, Layers: 80, HiddenSize: 8192, KVHeads: 8, SequenceLength: 8192, TrainingTokensB: 1},
 	}
 	groups := map[string][]trainRow{}
 	for _, r := range readCSV(t, "testdata/calibration/mlperf_training_v3.1_v4.0.csv") {
@@ -309,7 +309,7 @@ func trainingCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, []
 		mfu       float64 // published MFU
 	}
 	llama2 := func(p float64, l, h, kv int) perf.Workload {
-		return perf.Workload{Kind: "training", ModelParamsB: p, Layers: l, HiddenSize: h, KVHeads: kv, SequenceLength: 4096, TrainingTokensB: 2000}
+		return perf.Workload{Kind: "training", ModelParametersB: p, Layers: l, HiddenSize: h, KVHeads: kv, SequenceLength: 4096, TrainingTokensB: 2000}
 	}
 	runs := []rw{
 		// A1 Llama 2 (Touvron et al. 2023, Table 2): A100-80GB GPU-hours,
@@ -322,17 +322,17 @@ func trainingCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, []
 		// A4 PaLM 540B: 6,144 TPU v4, MFU 46.2 %; 118 layers, 18,432
 		// hidden, sequence 2,048. Chips in hosts of 4 joined by ICI.
 		{"A4 PaLM 540B MFU on 6,144 TPU v4", "TPU-V4", 6144, 4, 9600, catalog.FabricInfiniBand,
-			perf.Workload{Kind: "training", ModelParamsB: 540, Layers: 118, HiddenSize: 18432, SequenceLength: 2048, TrainingTokensB: 780}, 0, 0.462},
+			perf.Workload{Kind: "training", ModelParametersB: 540, Layers: 118, HiddenSize: 18432, SequenceLength: 2048, TrainingTokensB: 780}, 0, 0.462},
 		// A5 Megatron-LM: 1T GPT on 3,072 A100 at 163 TFLOP/s incl.
 		// recomputation (8ND) → model FLOPs MFU = 163/312 × 6/8 = 0.392.
 		{"A5 Megatron 1T MFU on 3,072 A100", "A100-80GB", 3072, 8, 1600, catalog.FabricInfiniBand,
-			perf.Workload{Kind: "training", ModelParamsB: 1008, Layers: 128, HiddenSize: 25600, SequenceLength: 2048, TrainingTokensB: 450}, 0, 163.0 / 312 * 6 / 8},
+			perf.Workload{Kind: "training", ModelParametersB: 1008, Layers: 128, HiddenSize: 25600, SequenceLength: 2048, TrainingTokensB: 450}, 0, 163.0 / 312 * 6 / 8},
 		// A5 Megatron-LM GPT-3 175B on 1,024 A100 at 140 TFLOP/s (8ND).
 		{"A5 Megatron GPT-3 175B MFU on 1,024 A100", "A100-80GB", 1024, 8, 1600, catalog.FabricInfiniBand,
-			perf.Workload{Kind: "training", ModelParamsB: 175, Layers: 96, HiddenSize: 12288, SequenceLength: 2048, TrainingTokensB: 300}, 0, 140.0 / 312 * 6 / 8},
+			perf.Workload{Kind: "training", ModelParametersB: 175, Layers: 96, HiddenSize: 12288, SequenceLength: 2048, TrainingTokensB: 300}, 0, 140.0 / 312 * 6 / 8},
 		// A6 MegaScale: 175B on 12,288 (Ampere) GPUs at 55.2 % MFU, RoCE.
 		{"A6 MegaScale 175B MFU on 12,288 A100", "A100-80GB", 12288, 8, 1600, catalog.FabricRoCE,
-			perf.Workload{Kind: "training", ModelParamsB: 175, Layers: 96, HiddenSize: 12288, SequenceLength: 2048, TrainingTokensB: 300}, 0, 0.552},
+			perf.Workload{Kind: "training", ModelParametersB: 175, Layers: 96, HiddenSize: 12288, SequenceLength: 2048, TrainingTokensB: 300}, 0, 0.552},
 	}
 	for _, r := range runs {
 		a, ok := lookup(r.acc)

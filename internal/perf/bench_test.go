@@ -22,17 +22,17 @@ func benchEstimate(b *testing.B, w perf.Workload, id string, gpus int) {
 }
 
 func BenchmarkEstimateInference70B(b *testing.B) {
-	benchEstimate(b, perf.Workload{Kind: "inference", ModelParamsB: 70, Precision: "fp8", MaxTPOTMs: 50, TokensPerSecond: 5000}, "H100", 16)
+	benchEstimate(b, perf.Workload{Kind: "inference", ModelParametersB: 70, Precision: "fp8", MaxTimePerOutputTokenMs: 50, TokensPerSecond: 5000}, "H100", 16)
 }
 
 func BenchmarkEstimateTraining70B1024(b *testing.B) {
-	benchEstimate(b, perf.Workload{Kind: "training", ModelParamsB: 70, TrainingTokensB: 2000}, "H100", 1024)
+	benchEstimate(b, perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 2000}, "H100", 1024)
 }
 
 func BenchmarkEstimateTraining405B16384(b *testing.B) {
-	benchEstimate(b, perf.Workload{Kind: "training", ModelParamsB: 405, TrainingTokensB: 15000, Precision: "fp8"}, "H100", 16384)
+	benchEstimate(b, perf.Workload{Kind: "training", ModelParametersB: 405, TrainingTokensB: 15000, Precision: "fp8"}, "H100", 16384)
 }
 
 func BenchmarkEstimateLoRA(b *testing.B) {
-	benchEstimate(b, perf.Workload{Kind: "fine_tuning", ModelParamsB: 70, TrainingTokensB: 1}, "A100-80GB", 8)
+	benchEstimate(b, perf.Workload{Kind: "fine_tuning", ModelParametersB: 70, TrainingTokensB: 1}, "A100-80GB", 8)
 }

@@ -35,12 +35,11 @@ type Hardware struct {
 
 // Binding values: what limits the estimate.
 const (
-	BindCompute   = "compute"
-	BindHBM       = "hbm_bandwidth"
-	BindNetwork   = "network"
-	BindMemory    = "memory"
-	BindLatency   = "latency"
-	BindKVCapcity = "kv_cache_memory"
+	BindCompute = "compute"
+	BindHBM     = "hbm_bandwidth"
+	BindNetwork = "network"
+	BindMemory  = "memory"
+	BindLatency = "latency"
 )
 
 // Estimate is the model's answer for one workload on one hardware choice.
@@ -164,14 +163,9 @@ func (m *Model) accelerator(a *catalog.Accelerator, precision string) accInfo {
 	return ai
 }
 
-// normalize validates the hardware and fills its defaults.
-func (m *Model) normalize(h Hardware, precision string) (hw, error) {
-	return m.normalizeWith(h, precision, nil)
-}
-
-// normalizeWith is normalize taking the accelerator's part from p's memo
-// when p is not nil (once the hardware itself is valid, so the errors come
-// in the same order).
+// normalizeWith validates the hardware and fills its defaults, taking the
+// accelerator's part from p's memo when p is not nil (once the hardware
+// itself is valid, so the errors come in the same order).
 func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, error) {
 	if h.Accelerator == nil {
 		return hw{}, errors.New("perf: no accelerator given")
@@ -193,7 +187,7 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	}
 	x := hw{acc: h.Accelerator, gpus: h.GPUs, gpn: h.GPUsPerNode, fabric: h.Fabric, peakFlops: ai.peakFlops}
 	if x.gpn == 0 {
-		x.gpn = min(h.GPUs, 8)
+		x.gpn = min(h.GPUs, m.p.Search.DefaultGPUsPerNode)
 	}
 	np := &m.p.Network
 	perGPUGbps := np.DefaultGbpsPerGPU
@@ -282,36 +276,19 @@ func SupportedPrecisions(a *catalog.Accelerator) []string {
 	return append(out, extra...)
 }
 
-// Estimate runs the model. The workload gets its defaults applied. It
-// returns an error only for unusable input: an invalid workload, no
-// accelerator, a non-positive GPU count, or a precision the accelerator
-// cannot run. A workload that does not fit is not an error: Fits is false.
+// Estimate prepares the workload (validation and defaults) and estimates
+// it on one hardware choice: a shorthand for callers that estimate a
+// workload once. Callers that estimate it several times Prepare it once.
+// It returns an error only for unusable input: an invalid workload (an
+// inputerr.List), no accelerator, a non-positive GPU count, or a precision
+// the accelerator cannot run (*PrecisionError). A workload that does not
+// fit is not an error: Fits is false.
 func (m *Model) Estimate(w Workload, h Hardware) (Estimate, error) {
-	return m.estimate(w, h, true)
-}
-
-// EstimateBrief is Estimate without the Explanation (left empty): every
-// other field is identical. It is the cheap path for callers that estimate
-// many hardware choices and show none of the model's sentences (the
-// planner).
-func (m *Model) EstimateBrief(w Workload, h Hardware) (Estimate, error) {
-	return m.estimate(w, h, false)
-}
-
-func (m *Model) estimate(w Workload, h Hardware, explain bool) (Estimate, error) {
-	if errs := w.Validate(); len(errs) > 0 {
-		return Estimate{}, fmt.Errorf("perf: invalid workload: %s", errs[0].Error())
-	}
-	w = w.WithDefaults()
-	x, err := m.normalize(h, w.Precision)
+	p, err := m.Prepare(w, ValidateOptions{})
 	if err != nil {
 		return Estimate{}, err
 	}
-	arch := m.Architecture(w)
-	if w.Kind == KindInference {
-		return m.inference(w, x, arch, explain), nil
-	}
-	return m.training(w, x, arch, explain), nil
+	return p.Estimate(h)
 }
 
 // VRAMRequiredGB is the total accelerator memory in GB (decimal) a workload
@@ -324,35 +301,27 @@ func (m *Model) estimate(w Workload, h Hardware, explain bool) (Estimate, error)
 // precision plus the KV cache of one default request (1,024 + 256 tokens).
 // The runtime reserve is added on top (the result divided by 1 − reserve).
 func (m *Model) VRAMRequiredGB(paramsB float64, precision, kind string) (float64, error) {
-	w := Workload{Kind: kind, ModelParamsB: paramsB, Precision: precision, TrainingTokensB: 1}
-	if errs := w.Validate(); len(errs) > 0 {
-		return 0, fmt.Errorf("%s", errs[0].Error())
+	p, err := m.Prepare(Workload{Kind: kind, ModelParametersB: paramsB, Precision: precision, TrainingTokensB: 1}, ValidateOptions{})
+	if err != nil {
+		return 0, err
 	}
-	w = w.WithDefaults()
-	arch := m.Architecture(w)
 	var gb float64
-	if w.Kind == KindInference {
-		gb = m.inferenceMinBytes(w, arch, 1, 1) / 1e9
+	if p.w.Kind == KindInference {
+		gb = m.inferenceMinBytes(p.w, p.arch, 1, 1) / 1e9
 	} else {
-		gb = m.trainingBytes(w, arch, layout{tp: 1, pp: 1, dp: 1}) / 1e9
+		gb = m.trainingBytes(p.w, p.arch, layout{tp: 1, pp: 1, dp: 1}) / 1e9
 	}
 	return gb / (1 - m.p.Memory.RuntimeReserveFraction), nil
 }
 
-// MinGPUsToFit returns the smallest GPU count (1, 2, 4 … gpusPerNode, then
-// whole nodes) on which the workload fits in memory, or 0 when it does not
-// fit on 4,096 nodes or the accelerator cannot run the precision.
-func (m *Model) MinGPUsToFit(w Workload, acc *catalog.Accelerator, gpusPerNode int) int {
-	w = w.WithDefaults()
-	arch := m.Architecture(w)
-	return m.minGPUsToFit(&w, &arch, acc, gpusPerNode, nil)
-}
-
-// minGPUsToFit is MinGPUsToFit of a workload with its defaults applied,
-// taking the accelerator's part from p's memo when p is not nil.
+// minGPUsToFit returns the smallest GPU count (1, 2, 4 … gpusPerNode, then
+// whole nodes) on which the prepared workload fits in memory, or 0 when it
+// does not fit on search.max_nodes nodes or the accelerator cannot run the
+// precision. gpusPerNode < 1 means search.default_gpus_per_node.
 func (m *Model) minGPUsToFit(w *Workload, arch *Arch, acc *catalog.Accelerator, gpusPerNode int, p *Prepared) int {
+	s := &m.p.Search
 	if gpusPerNode < 1 {
-		gpusPerNode = 8
+		gpusPerNode = s.DefaultGPUsPerNode
 	}
 	// Only the GPU count and the node size vary below; the usable memory
 	// (all fitsOnly reads of the hardware besides them) does not depend on
@@ -365,17 +334,18 @@ func (m *Model) minGPUsToFit(w *Workload, arch *Arch, acc *catalog.Accelerator, 
 		x.gpus, x.gpn = g, min(g, gpusPerNode)
 		return m.fitsOnly(w, &x, arch)
 	}
-	// 1, 2, 4 … below a node, then 1–16 nodes, then powers of two to 4,096.
+	// 1, 2, 4 … below a node, then every node count up to
+	// search.linear_nodes, then powers of two to search.max_nodes.
 	for g := 1; g < gpusPerNode; g *= 2 {
 		if fits(g) {
 			return g
 		}
 	}
-	for n := 1; n <= 4096; {
+	for n := 1; n <= s.MaxNodes; {
 		if fits(n * gpusPerNode) {
 			return n * gpusPerNode
 		}
-		if n < 16 {
+		if n < s.LinearNodes {
 			n++
 		} else {
 			n *= 2
@@ -446,31 +416,3 @@ func (m *Model) powerFactor(a *catalog.Accelerator, fam FamilyParams) float64 {
 }
 
 func (m *Model) bytesPer(precision string) float64 { return m.p.BytesPerElement[precision] }
-
-// fmtInt formats n with thousands separators.
-func fmtInt(n float64) string {
-	s := fmt.Sprintf("%.0f", math.Round(n))
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-func fmtNum(v float64) string {
-	if v >= 100 {
-		return fmtInt(v)
-	}
-	if v >= 10 {
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.2f", v)
-}

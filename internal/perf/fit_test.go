@@ -31,7 +31,7 @@ func TestFitConstants(t *testing.T) {
 	if !*fit {
 		t.Skip("pass -args -fit to run the fitting helper")
 	}
-	base, _ := perf.Default()
+	base, _ := perf.Builtin()
 	lookup := accuracyLookup(t)
 	score := func(p perf.Params, group string) float64 {
 		m, err := perf.WithParams(p)

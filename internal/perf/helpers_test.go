@@ -44,9 +44,19 @@ func acc(t testing.TB, id string) *catalog.Accelerator {
 
 func model(t testing.TB) *perf.Model {
 	t.Helper()
-	m, err := perf.Default()
+	m, err := perf.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// minGPUs is the prepared workload's MinGPUsToFit on nodes of 8.
+func minGPUs(tb testing.TB, m *perf.Model, w perf.Workload, a *catalog.Accelerator) int {
+	tb.Helper()
+	p, err := m.Prepare(w, perf.ValidateOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p.MinGPUsToFit(a, 8)
 }

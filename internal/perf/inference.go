@@ -6,6 +6,8 @@ package perf
 import (
 	"fmt"
 	"math"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // maxInferenceLayouts bounds the layouts inferenceLayouts returns for up
@@ -48,7 +50,7 @@ func isIntegerPrecision(p string) bool { return p == "int8" || p == "int4" }
 // serving a single request: weights + KV of beam sequences of
 // input+output tokens + a prompt's activation workspace.
 func (m *Model) inferenceMinBytes(w Workload, arch Arch, r, tp int) float64 {
-	weights := w.ModelParamsB * 1e9 * m.bytesPer(w.Precision)
+	weights := w.ModelParametersB * 1e9 * m.bytesPer(w.Precision)
 	// Beams share the prompt's KV blocks (prefix sharing) and each
 	// generates its own continuation.
 	kv := m.kvBytesPerToken(w, arch) * float64(w.InputTokens+w.OutputTokens*w.BeamWidth)
@@ -133,9 +135,36 @@ func (m *Model) replica(w Workload, x hw, arch Arch, l layout) replicaPerf {
 		return rp
 	}
 	rp.fits = true
+	s := m.newStepModel(w, x, arch, l)
+	beam := w.BeamWidth
+	ip := m.p.Inference
+	perReq := s.kvTok * float64(w.InputTokens+w.OutputTokens*beam)
+	bMem := int((avail-minBytes)/perReq+1) * beam
+	bMax := min(bMem, ip.MaxBatch)
+	bMax -= bMax % beam
+	if bMax < beam {
+		bMax = beam
+	}
+	rp.kvBound = bMem <= ip.MaxBatch
+	b := s.latencyBatch(bMax, &rp)
+	_, it, ttft := s.meets(b)
+	rp.batch = b
+	rp.tpot, rp.ttft = it, ttft
+	rp.tMem, rp.tCmp, rp.tComm = s.step(float64(b))
+	rp.tokensPerS = float64(b) / float64(beam) / it
+	if rp.latencyImpossible {
+		rp.tokensPerS = 0
+	}
+	return rp
+}
+
+// newStepModel sets up the decode-step and prefill model of one replica
+// of layout l.
+func (m *Model) newStepModel(w Workload, x hw, arch Arch, l layout) stepModel {
+	r := l.tp * l.pp
 	ip := m.p.Inference
 	s := stepModel{m: m, w: w, x: x, arch: arch, r: float64(r), tp: float64(l.tp), pp: float64(l.pp),
-		fam: x.fam, nTotal: w.ModelParamsB * 1e9, nAct: w.ActiveParamsB * 1e9}
+		fam: x.fam, nTotal: w.ModelParametersB * 1e9, nAct: w.ActiveParametersB * 1e9}
 	s.moe = 1
 	if s.nAct < s.nTotal {
 		s.moe = ip.MoEComputeFactor
@@ -151,57 +180,49 @@ func (m *Model) replica(w Workload, x hw, arch Arch, l layout) replicaPerf {
 	pfFlops := 2*s.nAct*in + 2*float64(arch.Layers)*h*in*in
 	s.prefill = math.Max(pfFlops/(s.r*x.cmpFlops*s.fam.PrefillEfficiency*s.moe),
 		s.weights/(s.r*x.memBps*s.fam.HBMEfficiency)/ip.PrefillBatchSequences)
+	return s
+}
 
-	beam := w.BeamWidth
-	perReq := s.kvTok * float64(w.InputTokens+w.OutputTokens*beam)
-	bMem := int((avail-minBytes)/perReq+1) * beam
-	bMax := min(bMem, ip.MaxBatch)
-	bMax -= bMax % beam
-	if bMax < beam {
-		bMax = beam
-	}
-	rp.kvBound = bMem <= ip.MaxBatch
+// meets reports whether b sequences in flight meet the workload's latency
+// limits (a mean within latency_limit_headroom of each limit), with the
+// iteration time and the time to first token, in seconds.
+func (s *stepModel) meets(b int) (bool, float64, float64) {
+	w, headroom := &s.w, s.m.p.Inference.LatencyLimitHeadroom
+	it := s.iteration(float64(b))
+	ttft := s.prefill + it
+	good := (w.MaxTimePerOutputTokenMs <= 0 || it*1e3 <= w.MaxTimePerOutputTokenMs*headroom) &&
+		(w.MaxTimeToFirstTokenMs <= 0 || ttft*1e3 <= w.MaxTimeToFirstTokenMs*headroom)
+	return good, it, ttft
+}
 
-	ok := func(b int) (bool, float64, float64) {
-		it := s.iteration(float64(b))
-		ttft := s.prefill + it
-		good := (w.MaxTPOTMs <= 0 || it*1e3 <= w.MaxTPOTMs*ip.LatencyLimitHeadroom) &&
-			(w.MaxTTFTMs <= 0 || ttft*1e3 <= w.MaxTTFTMs*ip.LatencyLimitHeadroom)
-		return good, it, ttft
+// latencyBatch returns the largest batch up to bMax (a multiple of the
+// beam width) that meets the latency limits, by bisection over requests;
+// it marks rp latency-bound or, when even one request misses, impossible.
+func (s *stepModel) latencyBatch(bMax int, rp *replicaPerf) int {
+	beam := s.w.BeamWidth
+	if good, _, _ := s.meets(bMax); good {
+		return bMax
 	}
-	b := bMax
-	if good, _, _ := ok(bMax); !good {
-		rp.latencyBound = true
-		rp.kvBound = false
-		lo, hi := 1, bMax/beam // in requests; lo feasible?
-		if g, _, _ := ok(beam); !g {
-			rp.latencyImpossible = true
-			b = beam
+	rp.latencyBound = true
+	rp.kvBound = false
+	if g, _, _ := s.meets(beam); !g {
+		rp.latencyImpossible = true
+		return beam
+	}
+	lo, hi := 1, bMax/beam // in requests; lo meets the limits
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if g, _, _ := s.meets(mid * beam); g {
+			lo = mid
 		} else {
-			for hi-lo > 1 {
-				mid := (lo + hi) / 2
-				if g, _, _ := ok(mid * beam); g {
-					lo = mid
-				} else {
-					hi = mid
-				}
-			}
-			b = lo * beam
+			hi = mid
 		}
 	}
-	_, it, ttft := ok(b)
-	rp.batch = b
-	rp.tpot, rp.ttft = it, ttft
-	rp.tMem, rp.tCmp, rp.tComm = s.step(float64(b))
-	rp.tokensPerS = float64(b) / float64(beam) / it
-	if rp.latencyImpossible {
-		rp.tokensPerS = 0
-	}
-	return rp
+	return lo * beam
 }
 
 func (m *Model) inference(w Workload, x hw, arch Arch, explain bool) Estimate {
-	est := Estimate{UsableMemoryPerGPUGB: x.usableGB}
+	tol := m.p.Search.RelativeTolerance
 	var best, smallest replicaPerf
 	haveBest, haveSmallest := false, false
 	bestTotal := -1.0
@@ -216,27 +237,37 @@ func (m *Model) inference(w Workload, x hw, arch Arch, explain bool) Estimate {
 		}
 		replicas := x.gpus / (l.tp * l.pp)
 		total := float64(replicas) * rp.tokensPerS
-		if total > bestTotal*(1+1e-9) {
+		if total > bestTotal*(1+tol) {
 			best, haveBest = rp, true
 			bestTotal = total
 		}
 	}
 	if !haveBest {
-		r := &smallest
-		est.MemoryPerGPUGB = r.minBytesPerGPU / 1e9
-		est.MemoryShortfallGB = est.MemoryPerGPUGB - x.usableGB
-		est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, 0
-		est.ReplicaGPUs = r.l.tp * r.l.pp
-		est.Binding = BindMemory
-		if explain {
-			est.Explanation = fmt.Sprintf("does not fit: the %s weights and one request's KV cache need %s GB per GPU across %d× %s, %s GB more than the %s GB usable",
-				w.Precision, fmtNum(est.MemoryPerGPUGB), est.ReplicaGPUs, x.acc.ID, fmtNum(est.MemoryShortfallGB), fmtNum(x.usableGB))
-		}
-		return est
+		return inferenceMiss(&w, &x, &smallest, explain)
 	}
-	r := &best
+	return m.inferenceFit(&w, &x, &best, bestTotal, explain)
+}
+
+// inferenceMiss is the estimate when no replica shape fits: the smallest
+// shape's memory per GPU and shortfall.
+func inferenceMiss(w *Workload, x *hw, r *replicaPerf, explain bool) Estimate {
+	est := Estimate{UsableMemoryPerGPUGB: x.usableGB, Binding: BindMemory}
+	est.MemoryPerGPUGB = r.minBytesPerGPU / 1e9
+	est.MemoryShortfallGB = est.MemoryPerGPUGB - x.usableGB
+	est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, 0
+	est.ReplicaGPUs = r.l.tp * r.l.pp
+	if explain {
+		est.Explanation = fmt.Sprintf("does not fit: the %s weights and one request's KV cache need %s GB per GPU across %d× %s, %s GB more than the %s GB usable",
+			w.Precision, numfmt.Short(est.MemoryPerGPUGB), est.ReplicaGPUs, x.acc.ID, numfmt.Short(est.MemoryShortfallGB), numfmt.Short(x.usableGB))
+	}
+	return est
+}
+
+// inferenceFit is the estimate of the best replica shape r: as many
+// replicas as the GPUs hold, sustaining total output tokens/s.
+func (m *Model) inferenceFit(w *Workload, x *hw, r *replicaPerf, total float64, explain bool) Estimate {
 	rg := r.l.tp * r.l.pp
-	est.Fits = true
+	est := Estimate{Fits: true, UsableMemoryPerGPUGB: x.usableGB}
 	est.MemoryPerGPUGB = r.minBytesPerGPU / 1e9
 	est.TensorParallel, est.PipelineParallel = r.l.tp, r.l.pp
 	est.ReplicaGPUs = rg
@@ -245,14 +276,13 @@ func (m *Model) inference(w Workload, x hw, arch Arch, explain bool) Estimate {
 	est.GPUsUsed = est.Replicas * rg
 	est.Nodes = (est.GPUsUsed + x.gpn - 1) / x.gpn
 	est.Batch = r.batch
-	est.TokensPerSecond = bestTotal
+	est.TokensPerSecond = total
 	est.TTFTMs = r.ttft * 1e3
 	est.TPOTMs = r.tpot * 1e3
 	// MFU of decode+prefill: model FLOPs delivered / peak.
-	flopsPerOut := 2 * w.ActiveParamsB * 1e9 * (1 + float64(w.InputTokens)/float64(w.OutputTokens))
-	est.MFU = bestTotal * flopsPerOut / (float64(est.GPUsUsed) * x.peakFlops)
-	perReplica := r.tokensPerS
-	if w.TokensPerSecond > 0 && perReplica > 0 {
+	flopsPerOut := 2 * w.ActiveParametersB * 1e9 * (1 + float64(w.InputTokens)/float64(w.OutputTokens))
+	est.MFU = total * flopsPerOut / (float64(est.GPUsUsed) * x.peakFlops)
+	if perReplica := r.tokensPerS; w.TokensPerSecond > 0 && perReplica > 0 {
 		est.ReplicasNeeded = int(math.Ceil(w.TokensPerSecond / perReplica))
 		est.MeetsTarget = est.ReplicasNeeded <= est.Replicas
 	}
@@ -267,13 +297,13 @@ func (m *Model) inference(w Workload, x hw, arch Arch, explain bool) Estimate {
 		est.Binding = BindCompute
 	}
 	if explain {
-		est.Explanation = inferenceExplanation(w, x, r, &est)
+		est.Explanation = m.inferenceExplanation(w, x, r, &est)
 	}
 	return est
 }
 
 // inferenceExplanation is the Explanation of an inference estimate that fits.
-func inferenceExplanation(w Workload, x hw, r *replicaPerf, est *Estimate) string {
+func (m *Model) inferenceExplanation(w *Workload, x *hw, r *replicaPerf, est *Estimate) string {
 	rg := est.ReplicaGPUs
 	var what string
 	switch {
@@ -292,15 +322,15 @@ func inferenceExplanation(w Workload, x hw, r *replicaPerf, est *Estimate) strin
 		what = "decode bound by compute"
 	}
 	s := fmt.Sprintf("%s; %d replica(s) of %d× %s (TP=%d, PP=%d) sustain %s output tok/s, TTFT %s ms, TPOT %s ms",
-		what, est.Replicas, rg, x.acc.ID, r.l.tp, r.l.pp, fmtInt(est.TokensPerSecond), fmtNum(est.TTFTMs), fmtNum(est.TPOTMs))
-	if pf := x.cmpFlops / x.peakFlops; pf < 0.999 {
+		what, est.Replicas, rg, x.acc.ID, r.l.tp, r.l.pp, numfmt.Int(est.TokensPerSecond), numfmt.Short(est.TTFTMs), numfmt.Short(est.TPOTMs))
+	if pf := x.cmpFlops / x.peakFlops; pf < m.p.Explanation.PowerLimitMention {
 		s += fmt.Sprintf("; the %.0f W board limit holds tensor throughput to %.0f%% of the datasheet peak", x.acc.TDPWatts, pf*100)
 	}
 	if w.TokensPerSecond > 0 {
 		if est.MeetsTarget {
-			s += fmt.Sprintf("; %d replica(s) meet %s tok/s", est.ReplicasNeeded, fmtInt(w.TokensPerSecond))
+			s += fmt.Sprintf("; %d replica(s) meet %s tok/s", est.ReplicasNeeded, numfmt.Int(w.TokensPerSecond))
 		} else if est.ReplicasNeeded > 0 {
-			s += fmt.Sprintf("; %s tok/s needs %d replicas (%d GPUs)", fmtInt(w.TokensPerSecond), est.ReplicasNeeded, est.ReplicasNeeded*rg)
+			s += fmt.Sprintf("; %s tok/s needs %d replicas (%d GPUs)", numfmt.Int(w.TokensPerSecond), est.ReplicasNeeded, est.ReplicasNeeded*rg)
 		}
 	}
 	return s

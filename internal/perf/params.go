@@ -119,6 +119,32 @@ type powerParams struct {
 	ClockExponent float64 `json:"clock_exponent"`
 }
 
+// searchParams bound the layouts and node counts the model searches.
+type searchParams struct {
+	// DefaultGPUsPerNode is the node size assumed when a caller gives none.
+	DefaultGPUsPerNode int `json:"default_gpus_per_node"`
+	// LinearNodes and MaxNodes: the fewest GPUs that hold a workload are
+	// searched over every node count up to LinearNodes, then powers of two
+	// up to MaxNodes.
+	LinearNodes int `json:"linear_nodes"`
+	MaxNodes    int `json:"max_nodes"`
+	// RelativeTolerance is the margin by which a value must beat the best
+	// so far to replace it (ties keep the first), and the float error
+	// forgiven before rounding a count up.
+	RelativeTolerance float64 `json:"relative_tolerance"`
+}
+
+// explanationParams are display thresholds of the explanations; they
+// change no number.
+type explanationParams struct {
+	// NetworkShareMention: mention network traffic when it adds more than
+	// this fraction to a training step.
+	NetworkShareMention float64 `json:"network_share_mention"`
+	// PowerLimitMention: mention the board power limit when it holds
+	// tensor throughput below this fraction of the datasheet peak.
+	PowerLimitMention float64 `json:"power_limit_mention"`
+}
+
 type goodputParams struct {
 	InterruptionsPerGPUHour  float64 `json:"interruptions_per_gpu_hour"`
 	HoursLostPerInterruption float64 `json:"hours_lost_per_interruption"`
@@ -142,6 +168,8 @@ type Params struct {
 	Inference             inferenceParams         `json:"inference"`
 	Power                 powerParams             `json:"power"`
 	Goodput               goodputParams           `json:"goodput"`
+	Search                searchParams            `json:"search"`
+	Explanation           explanationParams       `json:"explanation"`
 }
 
 // Model is the loaded benchmark model. It is immutable and safe for
@@ -189,23 +217,23 @@ var (
 	defaultErr   error
 )
 
-// Default returns the model with the built-in constants of
+// Builtin returns the model with the built-in constants of
 // internal/catalog/data/perf_model.json, parsed once.
-func Default() (*Model, error) {
+func Builtin() (*Model, error) {
 	defaultOnce.Do(func() {
 		raw, err := catalog.ReadDataFile("perf_model.json")
 		if err != nil {
 			defaultErr = fmt.Errorf("perf: reading perf_model.json: %w", err)
 			return
 		}
-		defaultModel, defaultErr = Load(raw)
+		defaultModel, defaultErr = Parse(raw)
 	})
 	return defaultModel, defaultErr
 }
 
-// Load parses model constants in the perf_model.json format. It is exported
-// for calibration tooling and tests that vary a constant.
-func Load(raw []byte) (*Model, error) {
+// Parse parses model constants in the perf_model.json format. It is
+// exported for calibration tooling and tests that vary a constant.
+func Parse(raw []byte) (*Model, error) {
 	var p Params
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("perf: parsing model constants: %w", err)
@@ -257,6 +285,10 @@ func (p *Params) validate() error {
 	}
 	if p.Power.ClockExponent <= 0 {
 		return fmt.Errorf("perf: power.clock_exponent must be positive")
+	}
+	if s := p.Search; s.DefaultGPUsPerNode < 1 || s.LinearNodes < 1 || s.MaxNodes < s.LinearNodes ||
+		!(s.RelativeTolerance >= 0 && s.RelativeTolerance < 1e-3) {
+		return fmt.Errorf("perf: search needs default_gpus_per_node >= 1, 1 <= linear_nodes <= max_nodes and 0 <= relative_tolerance < 1e-3")
 	}
 	if p.Inference.MaxBatch < 1 || p.Training.GlobalBatchTokens <= 0 {
 		return fmt.Errorf("perf: inference.max_batch and training.global_batch_tokens must be positive")

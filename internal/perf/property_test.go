@@ -12,16 +12,16 @@ import (
 )
 
 var propWorkloads = []perf.Workload{
-	{Kind: "training", ModelParamsB: 7, TrainingTokensB: 100},
-	{Kind: "training", ModelParamsB: 70, TrainingTokensB: 1000, Precision: "fp8"},
-	{Kind: "training", ModelParamsB: 175, TrainingTokensB: 300, SequenceLength: 2048},
-	{Kind: "fine_tuning", ModelParamsB: 13, TrainingTokensB: 1, FineTuningMethod: "full"},
-	{Kind: "fine_tuning", ModelParamsB: 70, TrainingTokensB: 1},
-	{Kind: "fine_tuning", ModelParamsB: 70, TrainingTokensB: 1, FineTuningMethod: "qlora"},
-	{Kind: "inference", ModelParamsB: 8},
-	{Kind: "inference", ModelParamsB: 70, Precision: "fp8", MaxTPOTMs: 60},
-	{Kind: "inference", ModelParamsB: 46.7, ActiveParamsB: 12.9},
-	{Kind: "inference", ModelParamsB: 405, Precision: "fp8", InputTokens: 8000, OutputTokens: 500},
+	{Kind: "training", ModelParametersB: 7, TrainingTokensB: 100},
+	{Kind: "training", ModelParametersB: 70, TrainingTokensB: 1000, Precision: "fp8"},
+	{Kind: "training", ModelParametersB: 175, TrainingTokensB: 300, SequenceLength: 2048},
+	{Kind: "fine_tuning", ModelParametersB: 13, TrainingTokensB: 1, FineTuningMethod: "full"},
+	{Kind: "fine_tuning", ModelParametersB: 70, TrainingTokensB: 1},
+	{Kind: "fine_tuning", ModelParametersB: 70, TrainingTokensB: 1, FineTuningMethod: "qlora"},
+	{Kind: "inference", ModelParametersB: 8},
+	{Kind: "inference", ModelParametersB: 70, Precision: "fp8", MaxTimePerOutputTokenMs: 60},
+	{Kind: "inference", ModelParametersB: 46.7, ActiveParametersB: 12.9},
+	{Kind: "inference", ModelParametersB: 405, Precision: "fp8", InputTokens: 8000, OutputTokens: 500},
 }
 
 // More GPUs never make a job slower unless communication dominates, and
@@ -125,10 +125,10 @@ func TestPropertyFP8NotMoreMemory(t *testing.T) {
 			if f > b {
 				t.Errorf("%s %vB: fp8 %.1f GB > bf16 %.1f GB", kind, p, f, b)
 			}
-			w := perf.Workload{Kind: kind, ModelParamsB: p, TrainingTokensB: 1}
+			w := perf.Workload{Kind: kind, ModelParametersB: p, TrainingTokensB: 1}
 			wf := w
 			wf.Precision = "fp8"
-			gb, gf := m.MinGPUsToFit(w, h100, 8), m.MinGPUsToFit(wf, h100, 8)
+			gb, gf := minGPUs(t, m, w, h100), minGPUs(t, m, wf, h100)
 			if gb > 0 && (gf == 0 || gf > gb) {
 				t.Errorf("%s %vB: fp8 needs %d GPUs, bf16 %d", kind, p, gf, gb)
 			}

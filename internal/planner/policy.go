@@ -31,6 +31,12 @@ type Policy struct {
 	// DefaultTop and MaxTop: candidates returned when Request.Top is 0, and
 	// the largest accepted Request.Top.
 	DefaultTop, MaxTop int
+	// RelativeTolerance is the float error forgiven before rounding a count
+	// up, and the epsilon of the balanced objective's ratios.
+	RelativeTolerance float64
+	// SpotRiskMention: a spot training candidate's explanation mentions its
+	// rework factor above this.
+	SpotRiskMention float64
 }
 
 type policyNum struct {
@@ -49,6 +55,8 @@ type policyJSON struct {
 	SpotServingMinSpare    policyNum `json:"spot_serving_min_spare_units"`
 	DefaultTop             policyNum `json:"default_top"`
 	MaxTop                 policyNum `json:"max_top"`
+	RelativeTolerance      policyNum `json:"relative_tolerance"`
+	SpotRiskMention        policyNum `json:"spot_risk_mention"`
 }
 
 var (
@@ -57,20 +65,21 @@ var (
 	policyErr  error
 )
 
-// DefaultPolicy returns the built-in policy, parsed once.
-func DefaultPolicy() (*Policy, error) {
+// BuiltinPolicy returns the built-in policy, parsed once.
+func BuiltinPolicy() (*Policy, error) {
 	policyOnce.Do(func() {
 		raw, err := catalog.ReadDataFile("planner_policy.json")
 		if err != nil {
 			policyErr = fmt.Errorf("planner: reading planner_policy.json: %w", err)
 			return
 		}
-		thePolicy, policyErr = parsePolicy(raw)
+		thePolicy, policyErr = ParsePolicy(raw)
 	})
 	return thePolicy, policyErr
 }
 
-func parsePolicy(raw []byte) (*Policy, error) {
+// ParsePolicy parses policy numbers in the planner_policy.json format.
+func ParsePolicy(raw []byte) (*Policy, error) {
 	var pj policyJSON
 	if err := json.Unmarshal(raw, &pj); err != nil {
 		return nil, fmt.Errorf("planner: parsing planner_policy.json: %w", err)
@@ -105,6 +114,8 @@ func parsePolicy(raw []byte) (*Policy, error) {
 		SpotServingMinSpareUnits: count("spot_serving_min_spare_units", pj.SpotServingMinSpare),
 		DefaultTop:               integer("default_top", pj.DefaultTop),
 		MaxTop:                   integer("max_top", pj.MaxTop),
+		RelativeTolerance:        num("relative_tolerance", pj.RelativeTolerance),
+		SpotRiskMention:          num("spot_risk_mention", pj.SpotRiskMention),
 	}
 	p.BalancedWeights.Cost = num("balanced_weights.cost", pj.BalancedWeights.Cost)
 	p.BalancedWeights.Time = num("balanced_weights.time", pj.BalancedWeights.Time)
@@ -118,10 +129,10 @@ func parsePolicy(raw []byte) (*Policy, error) {
 	return p, nil
 }
 
-// mustPolicy is DefaultPolicy for the exported package variables; the
+// mustPolicy is BuiltinPolicy for the exported package variables; the
 // embedded file is checked by the tests, so a failure is a build defect.
 func mustPolicy() *Policy {
-	p, err := DefaultPolicy()
+	p, err := BuiltinPolicy()
 	if err != nil {
 		panic(err)
 	}

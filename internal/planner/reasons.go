@@ -3,6 +3,8 @@
 
 package planner
 
+import "github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
+
 // Rejection reasons. These strings are part of the Terraform contract
 // (`rejected[*].reason`) and never change. Each (offer, pricing model) pair
 // the planner looks at is counted once, under the first reason that removed
@@ -54,14 +56,19 @@ const (
 	ReasonEstimateFailed = "estimate_failed"
 )
 
-// Reasons lists every rejection reason in filter order.
-var Reasons = []string{
+// Reasons lists every rejection reason in filter order. It is an array,
+// so counters indexed by reason are sized by len(Reasons).
+var Reasons = [...]string{
 	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCompliance,
 	ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork,
 	ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
 	ReasonMaxNodes, ReasonMaxGPUs, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
 	ReasonMaxCO2e, ReasonEstimateFailed,
 }
+
+// reasonCounts counts (offer, pricing model) pairs per reason, indexed
+// like Reasons.
+type reasonCounts [len(Reasons)]int
 
 // reasonIndex maps a reason to its position in Reasons.
 func reasonIndex(r string) int {
@@ -71,4 +78,33 @@ func reasonIndex(r string) int {
 		}
 	}
 	return len(Reasons) - 1
+}
+
+// Reason indexes of the numeric limits, for the hot loop.
+var (
+	reasonMaxHourlyCostIdx = reasonIndex(ReasonMaxHourlyCost)
+	reasonDeadlineIdx      = reasonIndex(ReasonDeadline)
+	reasonMaxTotalCostIdx  = reasonIndex(ReasonMaxTotalCost)
+	reasonMaxCO2eIdx       = reasonIndex(ReasonMaxCO2e)
+)
+
+// reasonPath is the attribute that carries the constraint behind a
+// reason; empty for reasons no attribute of the data source names.
+func reasonPath(reason string) inputerr.Path {
+	constraints := inputerr.Root("constraints")
+	workload := inputerr.Root("workload")
+	switch reason {
+	case ReasonProviderClouds, ReasonEstimateFailed:
+		return inputerr.Path{}
+	case ReasonPrecisionUnsupported:
+		return workload.Name("precision")
+	case ReasonDoesNotFit:
+		return workload.Name("model_parameters_b")
+	case ReasonNoFabric:
+		return constraints
+	case ReasonLatency:
+		return workload.Name("max_time_per_output_token_ms")
+	}
+	// Every other reason is named after its constraint attribute.
+	return constraints.Name(reason)
 }

@@ -46,7 +46,7 @@ func TestSpotServingCarriesSpares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := planner.DefaultPolicy()
+	pol, err := planner.BuiltinPolicy()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestSpotServingCarriesSpares(t *testing.T) {
 		{"8B on L40S", serve8B, planner.Constraints{Accelerators: []string{"L40S"}, Clouds: []string{"aws", "gcp"}}},
 		{"8B on A100", serve8B, planner.Constraints{Accelerators: []string{"A100-80GB"}, Clouds: []string{"aws", "azure", "gcp"}}},
 		{"70B on H100 with a latency limit", serve70B, planner.Constraints{Accelerators: []string{"H100"}, Clouds: []string{"aws", "gcp", "azure"}}},
-		{"70B one unit per node", perf.Workload{Kind: "inference", ModelParamsB: 70, TokensPerSecond: 500},
+		{"70B one unit per node", perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 500},
 			planner.Constraints{Accelerators: []string{"H100"}, Clouds: []string{"gcp"}}},
 	}
 	for _, tc := range tests {
@@ -187,7 +187,7 @@ func TestSpotServingRespectsSizeLimits(t *testing.T) {
 		{"max_nodes", planner.Constraints{MaxNodes: 1, PricingModels: []catalog.PricingModel{catalog.Spot}}, "constraints.max_nodes"},
 		{"max_gpus", planner.Constraints{MaxGPUs: 1, Accelerators: []string{"L4"}, PricingModels: []catalog.PricingModel{catalog.Spot}}, "constraints.max_gpus"},
 	}
-	w := perf.Workload{Kind: "inference", ModelParamsB: 8, TokensPerSecond: 100}
+	w := perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 100}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			// On demand, the target fits the limit ...
@@ -199,7 +199,7 @@ func TestSpotServingRespectsSizeLimits(t *testing.T) {
 			// ... on spot, the spare unit does not.
 			_, err := p.Recommend(request(t, w, tc.c, planner.ObjectiveCost))
 			var nc *planner.NoCandidateError
-			if !errors.As(err, &nc) || nc.Field != tc.field {
+			if !errors.As(err, &nc) || nc.Path.String() != tc.field {
 				t.Fatalf("spot: err = %v, want a no-candidate error naming %s", err, tc.field)
 			}
 			// Spot allowed with on demand: every candidate keeps the limit.

@@ -5,7 +5,6 @@ package provider
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -34,16 +33,6 @@ func configuredData(raw any, diags *diag.Diagnostics) *providerData {
 func builtinCatalog() (*catalog.Catalog, error) {
 	return catalog.Builtin()
 }
-
-// Rounding at the Terraform boundary keeps plans identical on every machine.
-
-func roundUSD(v float64) float64   { return math.Round(v*100) / 100 }
-func roundHours(v float64) float64 { return math.Round(v*100) / 100 }
-func roundRatio(v float64) float64 { return math.Round(v*1e4) / 1e4 }
-
-// roundPrice keeps hourly list prices to 1/10,000 USD: the sources quote
-// sub-cent rates (0.7582 $/h) that cent rounding would distort.
-func roundPrice(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 // codeList renders values as a comma-separated list of Markdown code spans,
 // for schema descriptions.

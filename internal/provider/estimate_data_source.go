@@ -5,9 +5,7 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -19,9 +17,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
@@ -115,7 +113,7 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 
 // defaultNetworkDoc describes the model's default scale-out network.
 func defaultNetworkDoc() string {
-	if m, err := perf.Default(); err == nil {
+	if m, err := perf.Builtin(); err == nil {
 		return fmt.Sprintf("%v Gbit/s per GPU (%v Gbit/s for an 8-GPU node, an InfiniBand/EFA-class RDMA cluster)",
 			m.Params().Network.DefaultGbpsPerGPU, 8*m.Params().Network.DefaultGbpsPerGPU)
 	}
@@ -126,8 +124,8 @@ func (d *estimateDataSource) Configure(_ context.Context, req datasource.Configu
 	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig reports, at `terraform validate`, the workload's
-// cross-field problems, gpus_per_node > gpu_count and a precision a
+// ValidateConfig reports, at `terraform validate`, the workload's rules
+// on the values known now, gpus_per_node > gpu_count and a precision a
 // built-in accelerator cannot run. Accelerators only a catalog_file
 // defines are checked in Read, at plan time.
 func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
@@ -143,12 +141,11 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, 8).",
 				m.GPUsPerNode.ValueInt64(), m.GPUCount.ValueInt64(), m.GPUCount.ValueInt64()))
 	}
-	wm, ok := estimateWorkload(ctx, m.Workload, &resp.Diagnostics)
-	if !ok {
+	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
+	if !ok || !in.validate(false, &resp.Diagnostics) {
 		return
 	}
-	validateWorkload(wm, path.Root("workload"), false, &resp.Diagnostics)
-	if m.Accelerator.IsNull() || m.Accelerator.IsUnknown() || wm.Precision.IsUnknown() {
+	if m.Accelerator.IsNull() || m.Accelerator.IsUnknown() || !in.known("precision") {
 		return
 	}
 	cat, err := builtinCatalog()
@@ -156,7 +153,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 		return // Configure reports a broken built-in catalog.
 	}
 	if acc, found := cat.Accelerator(m.Accelerator.ValueString()); found {
-		checkPrecision(wm, acc, &resp.Diagnostics)
+		checkPrecision(in.workload.Precision, acc, &resp.Diagnostics)
 	}
 }
 
@@ -166,8 +163,17 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
-	wm, ok := estimateWorkload(ctx, m.Workload, &resp.Diagnostics)
-	if !ok || !validateWorkload(wm, path.Root("workload"), false, &resp.Diagnostics) {
+	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	model, err := perf.Builtin()
+	if err != nil {
+		addBug(&resp.Diagnostics, "the embedded benchmark model failed to load", err)
+		return
+	}
+	prep, ok := in.prepare(model, false, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	cat := d.data.Catalog
@@ -177,90 +183,77 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 			unknownAcceleratorDetail(cat, "accelerator", m.Accelerator.ValueString()))
 		return
 	}
-	if !checkPrecision(wm, acc, &resp.Diagnostics) {
+	if !checkPrecision(in.workload.Precision, acc, &resp.Diagnostics) {
 		return
 	}
-	model, err := perf.Default()
-	if err != nil {
-		resp.Diagnostics.AddError("Benchmark Model Failed To Load",
-			"The provider's embedded benchmark model parameters are invalid; this is a provider bug, please report it: "+err.Error())
-		return
-	}
-	w := wm.toPerf()
 	h := perf.Hardware{
 		Accelerator: acc,
 		GPUs:        int(m.GPUCount.ValueInt64()),
 		GPUsPerNode: int(m.GPUsPerNode.ValueInt64()),
 		NetworkGbps: m.NetworkGbps.ValueFloat64(),
 	}
-	est, err := model.Estimate(w, h)
+	est, err := prep.Estimate(h)
 	if err != nil {
-		var pe *perf.PrecisionError
-		if errors.As(err, &pe) {
-			resp.Diagnostics.AddAttributeError(path.Root("workload").AtName("precision"), "Precision Not Supported By Accelerator", pe.Error()+".")
-		} else {
-			resp.Diagnostics.AddError("Estimate Failed", err.Error())
-		}
+		addError(&resp.Diagnostics, err)
 		return
 	}
-
-	m.Fits = types.BoolValue(est.Fits)
-	m.MemoryPerGPUGB = types.Float64Value(roundMeasure(est.MemoryPerGPUGB))
-	m.Binding = types.StringValue(est.Binding)
-	m.Explanation = types.StringValue(est.Explanation)
-	m.TokensPerSecond = types.Float64Null()
-	m.EstimatedHours = types.Float64Null()
-	m.MFU = types.Float64Null()
-	m.TTFTMs = types.Float64Null()
-	m.TPOTMs = types.Float64Null()
-	m.Replicas = types.Int64Null()
-	m.ReplicasNeeded = types.Int64Null()
+	m.setEstimate(prep.Workload(), est)
 	if !est.Fits {
-		resp.Diagnostics.AddWarning("Workload Does Not Fit", notFitDetail(model, cat, w, h, est))
-		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-		return
-	}
-	m.TokensPerSecond = types.Float64Value(roundMeasure(est.TokensPerSecond))
-	m.MFU = types.Float64Value(roundRatio(est.MFU))
-	if w.Kind == perf.KindInference {
-		m.TTFTMs = types.Float64Value(roundMeasure(est.TTFTMs))
-		m.TPOTMs = types.Float64Value(roundMeasure(est.TPOTMs))
-		m.Replicas = types.Int64Value(int64(est.Replicas))
-		if w.TokensPerSecond > 0 && est.ReplicasNeeded > 0 {
-			m.ReplicasNeeded = types.Int64Value(int64(est.ReplicasNeeded))
-		}
-		switch {
-		case est.TokensPerSecond == 0:
-			resp.Diagnostics.AddAttributeWarning(path.Root("workload"), "Latency Limits Cannot Be Met",
-				fmt.Sprintf("On %s: %s. Relax max_time_to_first_token_ms / max_time_per_output_token_ms, "+
-					"or use a faster accelerator.", estimateHardware(h), est.Explanation))
-		case w.TokensPerSecond > 0 && !est.MeetsTarget:
-			resp.Diagnostics.AddAttributeWarning(path.Root("workload").AtName("tokens_per_second"), "Throughput Target Not Met",
-				fmt.Sprintf("workload.tokens_per_second = %v needs %d replicas of %d× %s (%d GPUs); gpu_count = %d holds %d "+
-					"replica(s) sustaining %.0f output tokens/s.", w.TokensPerSecond, est.ReplicasNeeded, est.ReplicaGPUs, acc.ID,
-					est.ReplicasNeeded*est.ReplicaGPUs, h.GPUs, est.Replicas, est.TokensPerSecond))
-		}
-	} else {
-		m.EstimatedHours = types.Float64Value(roundHours(est.Hours))
+		resp.Diagnostics.AddWarning("Workload Does Not Fit", notFitDetail(prep, cat, h, est))
+	} else if prep.Workload().Kind == perf.KindInference {
+		warnInference(prep.Workload(), h, est, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// estimateWorkload reads the workload object; ok is false while it is
-// unknown or null (nothing to check yet).
-func estimateWorkload(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (workloadModel, bool) {
-	var wm workloadModel
-	if obj.IsNull() || obj.IsUnknown() {
-		return wm, false
+// setEstimate writes the estimate into the computed attributes: the
+// performance outputs are null when the workload does not fit, and the
+// kind's other outputs are null.
+func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate) {
+	m.Fits = types.BoolValue(est.Fits)
+	m.MemoryPerGPUGB = types.Float64Value(numfmt.Measure(est.MemoryPerGPUGB))
+	m.Binding = types.StringValue(est.Binding)
+	m.Explanation = types.StringValue(est.Explanation)
+	m.TokensPerSecond, m.EstimatedHours, m.MFU = types.Float64Null(), types.Float64Null(), types.Float64Null()
+	m.TTFTMs, m.TPOTMs = types.Float64Null(), types.Float64Null()
+	m.Replicas, m.ReplicasNeeded = types.Int64Null(), types.Int64Null()
+	if !est.Fits {
+		return
 	}
-	diags.Append(obj.As(ctx, &wm, basetypes.ObjectAsOptions{})...)
-	return wm, !diags.HasError()
+	m.TokensPerSecond = types.Float64Value(numfmt.Measure(est.TokensPerSecond))
+	m.MFU = types.Float64Value(numfmt.Ratio(est.MFU))
+	if w.Kind != perf.KindInference {
+		m.EstimatedHours = types.Float64Value(numfmt.Hours(est.Hours))
+		return
+	}
+	m.TTFTMs = types.Float64Value(numfmt.Measure(est.TTFTMs))
+	m.TPOTMs = types.Float64Value(numfmt.Measure(est.TPOTMs))
+	m.Replicas = types.Int64Value(int64(est.Replicas))
+	if w.TokensPerSecond > 0 && est.ReplicasNeeded > 0 {
+		m.ReplicasNeeded = types.Int64Value(int64(est.ReplicasNeeded))
+	}
+}
+
+// warnInference warns when the latency limits cannot be met or the GPUs
+// do not reach the throughput target.
+func warnInference(w perf.Workload, h perf.Hardware, est perf.Estimate, diags *diag.Diagnostics) {
+	switch {
+	case est.TokensPerSecond == 0:
+		diags.AddAttributeWarning(path.Root("workload"), "Latency Limits Cannot Be Met",
+			fmt.Sprintf("On %s: %s. Relax max_time_to_first_token_ms / max_time_per_output_token_ms, "+
+				"or use a faster accelerator.", estimateHardware(h), est.Explanation))
+	case w.TokensPerSecond > 0 && !est.MeetsTarget:
+		diags.AddAttributeWarning(path.Root("workload").AtName("tokens_per_second"), "Throughput Target Not Met",
+			fmt.Sprintf("workload.tokens_per_second = %v needs %d replicas of %d× %s (%d GPUs); gpu_count = %d holds %d "+
+				"replica(s) sustaining %.0f output tokens/s.", w.TokensPerSecond, est.ReplicasNeeded, est.ReplicaGPUs, h.Accelerator.ID,
+				est.ReplicasNeeded*est.ReplicaGPUs, h.GPUs, est.Replicas, est.TokensPerSecond))
+	}
 }
 
 // checkPrecision reports a workload precision (default bf16) that the
 // accelerator cannot run as an error on workload.precision.
-func checkPrecision(wm workloadModel, acc *catalog.Accelerator, diags *diag.Diagnostics) bool {
-	p := strings.ToLower(strings.TrimSpace(wm.Precision.ValueString()))
+func checkPrecision(precision string, acc *catalog.Accelerator, diags *diag.Diagnostics) bool {
+	p := strings.ToLower(strings.TrimSpace(precision))
 	note := ""
 	if p == "" {
 		p, note = perf.DefaultPrecision, " (the default)"
@@ -291,14 +284,15 @@ func estimateHardware(h perf.Hardware) string {
 
 // notFitDetail says how much memory is missing and what would fit: more
 // GPUs of the same accelerator, or the same count of a larger one.
-func notFitDetail(model *perf.Model, cat *catalog.Catalog, w perf.Workload, h perf.Hardware, est perf.Estimate) string {
+func notFitDetail(prep *perf.Prepared, cat *catalog.Catalog, h perf.Hardware, est perf.Estimate) string {
+	w := prep.Workload()
 	gpn := h.GPUsPerNode
 	if gpn == 0 {
 		gpn = min(h.GPUs, 8)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "The %s workload (%v B parameters, %s) needs %.2f GB per GPU on %s but only %.2f GB is usable: "+
-		"%.2f GB short per GPU. ", w.Kind, w.ModelParamsB, w.Precision, est.MemoryPerGPUGB, estimateHardware(h),
+		"%.2f GB short per GPU. ", w.Kind, w.ModelParametersB, w.Precision, est.MemoryPerGPUGB, estimateHardware(h),
 		est.UsableMemoryPerGPUGB, est.MemoryShortfallGB)
 	// MinGPUsToFit counts nodes of gpus_per_node; use 8 when a small job
 	// defaulted to fewer, so the suggestion is whole standard nodes.
@@ -306,7 +300,7 @@ func notFitDetail(model *perf.Model, cat *catalog.Catalog, w perf.Workload, h pe
 	if h.GPUsPerNode == 0 {
 		suggestGPN = 8
 	}
-	if n := model.MinGPUsToFit(w, h.Accelerator, suggestGPN); n > 0 {
+	if n := prep.MinGPUsToFit(h.Accelerator, suggestGPN); n > 0 {
 		fmt.Fprintf(&b, "It fits on %d× %s (gpu_count = %d). ", n, h.Accelerator.ID, n)
 	} else {
 		fmt.Fprintf(&b, "It does not fit on any count of %s. ", h.Accelerator.ID)
@@ -322,7 +316,7 @@ func notFitDetail(model *perf.Model, cat *catalog.Catalog, w perf.Workload, h pe
 		}
 		hh := h
 		hh.Accelerator = a
-		if e, err := model.Estimate(w, hh); err == nil && e.Fits {
+		if e, err := prep.EstimateBrief(hh); err == nil && e.Fits {
 			alts = append(alts, alt{a.ID, a.MemoryGB})
 		}
 	}
@@ -347,9 +341,6 @@ func notFitDetail(model *perf.Model, cat *catalog.Catalog, w perf.Workload, h pe
 	}
 	return strings.TrimSpace(b.String())
 }
-
-// roundMeasure keeps GB, tokens/s and milliseconds to 0.01.
-func roundMeasure(v float64) float64 { return math.Round(v*100) / 100 }
 
 type estimateModel struct {
 	Workload        types.Object  `tfsdk:"workload"`

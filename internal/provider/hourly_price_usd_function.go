@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 var _ function.Function = (*hourlyPriceUSDFunction)(nil)
@@ -54,7 +55,7 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 	}
 	cat, err := builtinCatalog()
 	if err != nil {
-		resp.Error = function.NewFuncError("The provider's built-in catalog failed to load; this is a provider bug: " + err.Error())
+		resp.Error = funcError(fmt.Errorf("the built-in catalog failed to load: %w", err), nil)
 		return
 	}
 	offer, _, _, ok := resolveOffer(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
@@ -70,7 +71,7 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 	}
 	if !known {
 		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Unknown Pricing Model: pricing_model = %q; allowed: %s. Closest: %s",
-			model, catalog.QuoteList(pricingModelNames()), catalog.QuoteList(catalog.Closest(model, pricingModelNames(), 1))))
+			model, catalog.QuoteList(catalog.PricingModelNames()), catalog.QuoteList(catalog.Closest(model, catalog.PricingModelNames(), 1))))
 		return
 	}
 	price, ok := offer.Price(pm)
@@ -84,5 +85,5 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 			cloudID, it, regionID, model, catalog.QuoteList(names)))
 		return
 	}
-	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, roundPrice(price)))
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, numfmt.Price(price)))
 }

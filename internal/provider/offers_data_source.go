@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 var _ datasource.DataSourceWithConfigure = (*offersDataSource)(nil)
@@ -182,7 +183,7 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 			if !ok {
 				return types.Float64Null()
 			}
-			return types.Float64Value(roundPrice(p * disc))
+			return types.Float64Value(numfmt.Price(p * disc))
 		}
 		obj, diags := types.ObjectValue(offerAttrTypes, map[string]attr.Value{
 			"cloud":           types.StringValue(o.Cloud),

@@ -5,12 +5,8 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"regexp"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -24,10 +20,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
@@ -72,13 +68,6 @@ var (
 	rejectedType  = types.ObjectType{AttrTypes: map[string]attr.Type{"reason": types.StringType, "count": types.Int64Type}}
 )
 
-// exclusiveJurisdictions are compliance regimes tied to disjoint
-// jurisdictions: asking for two of them can never be met.
-var exclusiveJurisdictions = []string{
-	catalog.ComplianceGDPR, catalog.ComplianceUKGDPR, catalog.ComplianceSwissFADP,
-	catalog.ComplianceMLPS2, catalog.ComplianceFedRAMPHigh,
-}
-
 func candidateAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"cloud":         schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
@@ -118,16 +107,12 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 		return schema.Float64Attribute{Optional: true, MarkdownDescription: desc + " Must be greater than 0; omit for no limit.",
 			Validators: []validator.Float64{float64validator.AtLeast(minPositive)}}
 	}
-	objectives := make([]string, len(planner.Objectives))
-	for i, o := range planner.Objectives {
-		objectives[i] = string(o)
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Recommends where and on what to run a workload: every offer of the catalog × node count × pricing model is " +
 			"checked against the constraints and physics (memory fit, a scale-out fabric for multi-node training, the inference throughput and " +
 			"latency targets), scored by `objective` and explained. The provider's `clouds` allow-list and `discounts` apply. " +
 			"When nothing fits, planning fails with an error naming the binding constraint and the nearest miss.\n\n" +
-			"Rejection reasons (`rejected[*].reason`, stable): " + codeList(planner.Reasons) + ". " +
+			"Rejection reasons (`rejected[*].reason`, stable): " + codeList(planner.Reasons[:]) + ". " +
 			"Each `(offer, pricing model)` pair with no surviving node count is counted once, under the furthest filter one of its node counts reached.\n\n" +
 			"Node counts tried: training and fine-tuning, the fewest nodes that hold the workload, then every power of two above it up to " +
 			"`max_nodes` (default 128) while the job keeps getting faster; inference, the fewest nodes that hold one replica form a serving unit, " +
@@ -149,11 +134,11 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"geographies":  names("Only regions in these geography buckets, for example `[\"eu\", \"uk\"]`."),
 					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
 					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOf(pricingModelNames()...))),
+						listvalidator.ValueStringsAre(stringvalidator.OneOf(catalog.PricingModelNames()...))),
 					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
 						"The jurisdictions (all but `hipaa`) exclude each other.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOf(planner.ComplianceRegimes...))),
+						listvalidator.ValueStringsAre(stringvalidator.OneOf(catalog.ComplianceRegimes...))),
 					"max_hourly_cost_usd": positive("Most USD per hour for all nodes together."),
 					"max_total_cost_usd":  positive("Most USD for the whole job (inference: per month)."),
 					"deadline_hours":      positive("Latest wall-clock hours for a training or fine-tuning job (spot: risk-adjusted)."),
@@ -170,7 +155,7 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			},
 			"objective": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "What the ranking minimises: `cost` (default), `time`, `carbon` or `balanced`.",
-				Validators:          []validator.String{stringvalidator.OneOf(objectives...)}},
+				Validators:          []validator.String{stringvalidator.OneOf(planner.ObjectiveNames()...)}},
 			"top": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("How many candidates to return, 1–%d. Default %d.", planner.MaxTop, planner.DefaultTop),
 				Validators:          []validator.Int64{int64validator.Between(1, planner.MaxTop)}},
@@ -198,17 +183,13 @@ func (d *recommendationDataSource) Configure(_ context.Context, req datasource.C
 }
 
 // ValidateConfig catches, at `terraform validate`, what needs no catalog:
-// cross-field workload rules and compliance regimes of exclusive
-// jurisdictions.
+// the workload's rules on the values known now and compliance regimes of
+// exclusive jurisdictions.
 func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var wlObj types.Object
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wlObj)...)
-	if !wlObj.IsNull() && !wlObj.IsUnknown() {
-		var wl workloadModel
-		resp.Diagnostics.Append(wlObj.As(ctx, &wl, basetypes.ObjectAsOptions{})...)
-		if !resp.Diagnostics.HasError() {
-			validateWorkload(wl, path.Root("workload"), true, &resp.Diagnostics)
-		}
+	if in, ok := readWorkload(ctx, wlObj, &resp.Diagnostics); ok {
+		in.validate(true, &resp.Diagnostics)
 	}
 	var comp types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("constraints").AtName("compliance"), &comp)...)
@@ -218,30 +199,17 @@ func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datas
 	var seen []string
 	for i, v := range comp.Elements() {
 		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
+		if !ok || s.IsNull() || s.IsUnknown() || !catalog.IsJurisdiction(s.ValueString()) {
 			continue
 		}
 		x := s.ValueString()
-		for _, ex := range exclusiveJurisdictions {
-			if x != ex {
-				continue
-			}
-			for _, prev := range seen {
-				resp.Diagnostics.AddAttributeError(path.Root("constraints").AtName("compliance").AtListIndex(i), "Contradictory Constraints",
-					fmt.Sprintf("compliance lists both %q and %q: a region cannot be in both jurisdictions (%s; %s). Keep one.",
-						prev, x, complianceMeaning(prev), complianceMeaning(x)))
-			}
-			seen = append(seen, x)
+		for _, prev := range seen {
+			resp.Diagnostics.AddAttributeError(path.Root("constraints").AtName("compliance").AtListIndex(i), "Contradictory Constraints",
+				fmt.Sprintf("compliance lists both %q and %q: a region cannot be in both jurisdictions (%s needs %s; %s needs %s). Keep one.",
+					prev, x, prev, catalog.ComplianceNeeds(prev), x, catalog.ComplianceNeeds(x)))
 		}
+		seen = append(seen, x)
 	}
-}
-
-func complianceMeaning(x string) string {
-	return map[string]string{
-		catalog.ComplianceGDPR: "gdpr needs an EU/EEA region", catalog.ComplianceUKGDPR: "uk_gdpr a UK region",
-		catalog.ComplianceSwissFADP: "swiss_fadp a Swiss region", catalog.ComplianceMLPS2: "mlps2 a mainland-China region",
-		catalog.ComplianceFedRAMPHigh: "fedramp_high a US government partition",
-	}[x]
 }
 
 // planners caches one planner per catalog (the built-in one, or an overlay).
@@ -266,26 +234,29 @@ func plannerFor(cat *catalog.Catalog) (*planner.Planner, error) {
 func (d *recommendationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m recommendationModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || d.data == nil || m.Workload == nil {
+	if resp.Diagnostics.HasError() || d.data == nil {
+		return
+	}
+	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	pl, err := plannerFor(d.data.Catalog)
 	if err != nil {
-		resp.Diagnostics.AddError("Planner Failed To Start", "This is a provider bug, please report it: "+err.Error())
+		addBug(&resp.Diagnostics, "the planner failed to start", err)
 		return
 	}
-	pm, err := perf.Default()
+	model, err := perf.Builtin()
 	if err != nil {
-		resp.Diagnostics.AddError("Benchmark Model Failed To Load", "This is a provider bug, please report it: "+err.Error())
+		addBug(&resp.Diagnostics, "the embedded benchmark model failed to load", err)
 		return
 	}
-	if !validateWorkload(*m.Workload, path.Root("workload"), true, &resp.Diagnostics) {
+	prep, ok := in.prepare(model, true, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	w := m.Workload.toPerf()
-	est, pw := planner.NewPerfEstimator(pm, w)
 	preq := planner.Request{
-		Workload: pw, Estimator: est,
+		Estimator:              prep,
 		Objective:              planner.Objective(m.Objective.ValueString()),
 		Top:                    int(m.Top.ValueInt64()),
 		AllowedClouds:          d.data.Clouds,
@@ -300,7 +271,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	res, err := pl.Recommend(preq)
 	if err != nil {
-		addPlannerError(&resp.Diagnostics, err)
+		addError(&resp.Diagnostics, err)
 		return
 	}
 	m.Best = candidateValue(&res.Best, &resp.Diagnostics)
@@ -323,7 +294,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object {
 	co2 := types.Float64Null()
 	if c.CO2eKnown {
-		co2 = types.Float64Value(roundUSD(c.EstimatedCO2eKg))
+		co2 = types.Float64Value(numfmt.Measure(c.EstimatedCO2eKg))
 	}
 	obj, dd := types.ObjectValue(candidateAttrTypes, map[string]attr.Value{
 		"cloud":              types.StringValue(c.Cloud),
@@ -334,64 +305,16 @@ func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object 
 		"nodes":              types.Int64Value(int64(c.Nodes)),
 		"total_gpus":         types.Int64Value(int64(c.TotalGPUs)),
 		"pricing_model":      types.StringValue(string(c.PricingModel)),
-		"hourly_cost_usd":    types.Float64Value(roundUSD(c.HourlyCostUSD)),
-		"estimated_hours":    types.Float64Value(roundHours(c.EstimatedHours)),
-		"estimated_cost_usd": types.Float64Value(roundUSD(c.EstimatedCostUSD)),
+		"hourly_cost_usd":    types.Float64Value(numfmt.USD(c.HourlyCostUSD)),
+		"estimated_hours":    types.Float64Value(numfmt.Hours(c.EstimatedHours)),
+		"estimated_cost_usd": types.Float64Value(numfmt.USD(c.EstimatedCostUSD)),
 		"estimated_co2e_kg":  co2,
-		"tokens_per_second":  types.Float64Value(roundHours(c.TokensPerSecond)),
-		"memory_per_gpu_gb":  types.Float64Value(roundHours(c.MemoryPerGPUGB)),
+		"tokens_per_second":  types.Float64Value(numfmt.Measure(c.TokensPerSecond)),
+		"memory_per_gpu_gb":  types.Float64Value(numfmt.Measure(c.MemoryPerGPUGB)),
 		"explanation":        types.StringValue(c.Explanation),
 	})
 	diags.Append(dd...)
 	return obj
-}
-
-// fieldPath turns a planner field ("constraints.regions[2]") into a path.
-var fieldPart = regexp.MustCompile(`^([a-z0-9_]+)(?:\[(\d+)\])?$`)
-
-func fieldPath(field string) (path.Path, bool) {
-	if field == "" {
-		return path.Empty(), false
-	}
-	var p path.Path
-	for i, part := range strings.Split(field, ".") {
-		m := fieldPart.FindStringSubmatch(part)
-		if m == nil {
-			return path.Empty(), false
-		}
-		if i == 0 {
-			p = path.Root(m[1])
-		} else {
-			p = p.AtName(m[1])
-		}
-		if m[2] != "" {
-			n, _ := strconv.Atoi(m[2])
-			p = p.AtListIndex(n)
-		}
-	}
-	return p, true
-}
-
-func addPlannerError(diags *diag.Diagnostics, err error) {
-	add := func(field, summary, detail string) {
-		if p, ok := fieldPath(field); ok {
-			diags.AddAttributeError(p, summary, detail)
-		} else {
-			diags.AddError(summary, detail)
-		}
-	}
-	var ie planner.InputErrors
-	var nc *planner.NoCandidateError
-	switch {
-	case errors.As(err, &ie):
-		for _, e := range ie {
-			add(e.Field, e.Summary, e.Detail)
-		}
-	case errors.As(err, &nc):
-		add(nc.Field, "No GPU Offer Satisfies The Constraints", nc.Detail)
-	default:
-		diags.AddError("Recommendation Failed", "This is a provider bug, please report it: "+err.Error())
-	}
 }
 
 func (c *constraintsModel) toPlanner(ctx context.Context, out *planner.Constraints) diag.Diagnostics {
@@ -464,7 +387,7 @@ type constraintsModel struct {
 }
 
 type recommendationModel struct {
-	Workload    *workloadModel    `tfsdk:"workload"`
+	Workload    types.Object      `tfsdk:"workload"`
 	Constraints *constraintsModel `tfsdk:"constraints"`
 	Objective   types.String      `tfsdk:"objective"`
 	Top         types.Int64       `tfsdk:"top"`

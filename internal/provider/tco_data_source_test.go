@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // errRe compiles a diagnostic pattern in which each space matches any run
@@ -125,8 +126,8 @@ func TestAccTCODataSource(t *testing.T) {
 			return knownvalue.Null(), knownvalue.Null()
 		}
 		terms := math.Ceil(months / term)
-		return knownvalue.Float64Exact(roundRatio(terms * term * r / (months * o.OnDemandUSD))),
-			knownvalue.Float64Exact(roundHours(term * r / (util * o.OnDemandUSD)))
+		return knownvalue.Float64Exact(numfmt.Ratio(terms * term * r / (months * o.OnDemandUSD))),
+			knownvalue.Float64Exact(numfmt.Hours(term * r / (util * o.OnDemandUSD)))
 	}
 	cmpCheck := func(pm string) knownvalue.Check {
 		beU, beM := breakEven(pm, 12, 0.5)

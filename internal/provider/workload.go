@@ -13,19 +13,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
-// The workload object is shared by gpu_estimate and gpu_recommendation
-// (DESIGN.md). Field-level rules are schema validators, so `terraform
-// validate` reports them; cross-field rules (training needs
-// training_tokens_b, ...) run in each data source's ValidateConfig through
-// validateWorkload, which reuses perf.Workload.Validate.
+// The workload object is shared by gpu_estimate and gpu_recommendation.
+// Field-level rules are schema validators, so `terraform validate` reports
+// them; the rules of perf.Workload.Validate (training needs
+// training_tokens_b, ...) run in each data source's ValidateConfig on the
+// values known then, and when the workload is prepared in Read.
 
 // workloadModel is the Terraform shape of the workload object.
 type workloadModel struct {
@@ -103,72 +103,75 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 	}
 }
 
-// toPerf converts the model (null = zero = default) to the planning type.
-func (m workloadModel) toPerf() perf.Workload {
+// toWorkload converts the Terraform object to the workload as the user
+// wrote it: a null attribute is the zero value, which means its default.
+// Defaults are applied once, when the workload is prepared.
+func (m workloadModel) toWorkload() perf.Workload {
 	return perf.Workload{
-		Kind:             m.Kind.ValueString(),
-		ModelParamsB:     m.ModelParametersB.ValueFloat64(),
-		ActiveParamsB:    m.ActiveParametersB.ValueFloat64(),
-		Precision:        m.Precision.ValueString(),
-		SequenceLength:   int(m.SequenceLength.ValueInt64()),
-		TrainingTokensB:  m.TrainingTokensB.ValueFloat64(),
-		FineTuningMethod: m.FineTuningMethod.ValueString(),
-		TokensPerSecond:  m.TokensPerSecond.ValueFloat64(),
-		InputTokens:      int(m.InputTokens.ValueInt64()),
-		OutputTokens:     int(m.OutputTokens.ValueInt64()),
-		MaxTTFTMs:        m.MaxTimeToFirstTokenMs.ValueFloat64(),
-		MaxTPOTMs:        m.MaxTimePerOutputTokenMs.ValueFloat64(),
-		Layers:           int(m.Layers.ValueInt64()),
-		HiddenSize:       int(m.HiddenSize.ValueInt64()),
-		KVHeads:          int(m.KVHeads.ValueInt64()),
-	}.WithDefaults()
+		Kind:                    m.Kind.ValueString(),
+		ModelParametersB:        m.ModelParametersB.ValueFloat64(),
+		ActiveParametersB:       m.ActiveParametersB.ValueFloat64(),
+		Precision:               m.Precision.ValueString(),
+		SequenceLength:          int(m.SequenceLength.ValueInt64()),
+		TrainingTokensB:         m.TrainingTokensB.ValueFloat64(),
+		FineTuningMethod:        m.FineTuningMethod.ValueString(),
+		TokensPerSecond:         m.TokensPerSecond.ValueFloat64(),
+		InputTokens:             int(m.InputTokens.ValueInt64()),
+		OutputTokens:            int(m.OutputTokens.ValueInt64()),
+		MaxTimeToFirstTokenMs:   m.MaxTimeToFirstTokenMs.ValueFloat64(),
+		MaxTimePerOutputTokenMs: m.MaxTimePerOutputTokenMs.ValueFloat64(),
+		Layers:                  int(m.Layers.ValueInt64()),
+		HiddenSize:              int(m.HiddenSize.ValueInt64()),
+		KVHeads:                 int(m.KVHeads.ValueInt64()),
+	}
 }
 
-// unknownFields names the workload attributes whose value is not known yet
-// (during validate or plan with values from other resources).
-func (m workloadModel) unknownFields() map[string]bool {
-	vals := map[string]attr.Value{
-		"kind": m.Kind, "model_parameters_b": m.ModelParametersB, "active_parameters_b": m.ActiveParametersB,
-		"precision": m.Precision, "sequence_length": m.SequenceLength, "training_tokens_b": m.TrainingTokensB,
-		"fine_tuning_method": m.FineTuningMethod, "tokens_per_second": m.TokensPerSecond,
-		"input_tokens": m.InputTokens, "output_tokens": m.OutputTokens,
-		"max_time_to_first_token_ms": m.MaxTimeToFirstTokenMs, "max_time_per_output_token_ms": m.MaxTimePerOutputTokenMs,
-		"layers": m.Layers, "hidden_size": m.HiddenSize, "kv_heads": m.KVHeads,
-	}
-	unknown := map[string]bool{}
-	for k, v := range vals {
-		if v.IsUnknown() {
-			unknown[k] = true
-		}
-	}
-	return unknown
+// workloadInput is the workload object of a configuration: the workload
+// as written and which of its attributes are known yet.
+type workloadInput struct {
+	workload perf.Workload
+	attrs    map[string]attr.Value
 }
 
-// validateWorkload reports cross-field workload problems as attribute
-// errors under root (for example workload.training_tokens_b). Problems with
-// a field whose value is unknown are left for the next phase. It returns
-// false when an error was reported.
-func validateWorkload(m workloadModel, root path.Path, requireTokensPerSecond bool, diags *diag.Diagnostics) bool {
-	unknown := m.unknownFields()
-	ok := true
-	for _, fe := range m.toPerfRaw().Validate(perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond}) {
-		if unknown[fe.Field] || (unknown["kind"] && (fe.Field == "training_tokens_b" || fe.Field == "tokens_per_second")) {
-			continue
-		}
-		diags.AddAttributeError(root.AtName(fe.Field), "Invalid Workload",
-			fmt.Sprintf("workload.%s = %s: %s.", fe.Field, fe.Value, fe.Message))
-		ok = false
+// readWorkload reads the workload object; ok is false while it is null or
+// unknown (nothing to check yet) or cannot be read.
+func readWorkload(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (workloadInput, bool) {
+	if obj.IsNull() || obj.IsUnknown() {
+		return workloadInput{}, false
 	}
-	return ok
+	var m workloadModel
+	diags.Append(obj.As(ctx, &m, basetypes.ObjectAsOptions{})...)
+	if diags.HasError() {
+		return workloadInput{}, false
+	}
+	return workloadInput{workload: m.toWorkload(), attrs: obj.Attributes()}, true
 }
 
-// toPerfRaw is toPerf without defaults, so Validate sees what the user wrote.
-func (m workloadModel) toPerfRaw() perf.Workload {
-	w := m.toPerf()
-	w.ActiveParamsB = m.ActiveParametersB.ValueFloat64()
-	w.Precision = m.Precision.ValueString()
-	w.FineTuningMethod = m.FineTuningMethod.ValueString()
-	return w
+// known reports whether an attribute's value is known.
+func (in workloadInput) known(name string) bool {
+	v, ok := in.attrs[name]
+	return !ok || !v.IsUnknown()
+}
+
+// validate reports the workload's problems on their attributes, leaving
+// rules on values not known yet for the next phase. It returns false when
+// an error was reported.
+func (in workloadInput) validate(requireTokensPerSecond bool, diags *diag.Diagnostics) bool {
+	errs := in.workload.Validate(perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond, Known: in.known})
+	addError(diags, errs.Err())
+	return len(errs) == 0
+}
+
+// prepare validates the workload and applies its defaults, once per read:
+// ValidateConfig may have seen some values unknown, and physics must never
+// see an invalid workload.
+func (in workloadInput) prepare(model *perf.Model, requireTokensPerSecond bool, diags *diag.Diagnostics) (*perf.Prepared, bool) {
+	p, err := model.Prepare(in.workload, perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond})
+	if err != nil {
+		addError(diags, err)
+		return nil, false
+	}
+	return p, true
 }
 
 // positiveFloat64 requires a number greater than 0 (and finite), with a

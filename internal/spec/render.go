@@ -14,9 +14,11 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 )
 
-// Request fields named by Error.Field (the DESIGN.md identifiers).
+// Request fields, the root attribute of a rendering error's path (the
+// Terraform attribute names of gpu_cluster_spec).
 const (
 	FieldName         = "name"
 	FieldCloud        = "cloud"
@@ -42,19 +44,11 @@ var DocumentField = map[string]string{
 	FieldLabels:       "metadata.labels",
 }
 
-// Error is a request the catalog cannot satisfy exactly. Field is the
-// request field at fault (Field* constants); Summary is a Title-Case
-// headline for diagnostics; Detail says what is allowed instead.
-type Error struct {
-	Field   string
-	Summary string
-	Detail  string
-}
-
-func (e *Error) Error() string { return e.Field + ": " + e.Detail }
-
-func reqErr(field, summary, format string, args ...any) *Error {
-	return &Error{Field: field, Summary: summary, Detail: fmt.Sprintf(format, args...)}
+// A request the catalog cannot satisfy exactly is an *inputerr.Error on
+// the request field at fault (a Field* constant as the root attribute),
+// with a Title-Case summary and a detail that says what is allowed instead.
+func reqErr(field, summary, format string, args ...any) *inputerr.Error {
+	return inputerr.New(inputerr.Root(field), summary, format, args...)
 }
 
 // Request is a cluster to render onto one cloud.
@@ -113,7 +107,7 @@ type Rendering struct {
 // price, ties by instance type then region; for more than one node,
 // instance types with an RDMA fabric (EFA, InfiniBand, RoCE) come first
 // when the cloud sells any. It never substitutes hardware: when the cloud
-// lacks it the *Error names what exists.
+// lacks it the *inputerr.Error names what exists.
 func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error) {
 	if req.PricingModel == "" {
 		req.PricingModel = catalog.OnDemand
@@ -355,7 +349,7 @@ func checkCommon(gpus int, pm catalog.PricingModel) error {
 }
 
 // sizedOffers are the cloud's offers of the accelerator with exactly that
-// many GPUs per node, or an *Error naming the clouds or sizes that exist.
+// many GPUs per node, or an *inputerr.Error naming the clouds or sizes that exist.
 func sizedOffers(cat *catalog.Catalog, cloud string, acc *catalog.Accelerator, gpus int) ([]*catalog.Offer, error) {
 	var ofAcc, sized []*catalog.Offer
 	for _, o := range cat.Offers {

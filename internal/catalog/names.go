@@ -1,0 +1,45 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package catalog
+
+// Names the catalog defines for other packages: compliance regimes and
+// what they need, pricing model names.
+
+// ComplianceRegimes lists every compliance regime a region or cloud can
+// carry, in documentation order.
+var ComplianceRegimes = []string{
+	ComplianceGDPR, ComplianceUKGDPR, ComplianceSwissFADP,
+	ComplianceMLPS2, ComplianceFedRAMPHigh, ComplianceHIPAA,
+}
+
+// complianceNeeds says what each regime requires of where compute runs.
+var complianceNeeds = map[string]string{
+	ComplianceGDPR:        "an EU/EEA region",
+	ComplianceUKGDPR:      "a UK region",
+	ComplianceSwissFADP:   "a Swiss region",
+	ComplianceMLPS2:       "a mainland-China region",
+	ComplianceFedRAMPHigh: "a US government partition",
+	ComplianceHIPAA:       "a cloud that signs a HIPAA BAA",
+}
+
+// ComplianceNeeds says, for messages, what a regime requires: "an EU/EEA
+// region" for gdpr. It is empty for an unknown regime.
+func ComplianceNeeds(regime string) string { return complianceNeeds[regime] }
+
+// IsJurisdiction reports whether a regime ties compute to one
+// jurisdiction (every regime but hipaa): two of them can never be met
+// together.
+func IsJurisdiction(regime string) bool {
+	return regime != ComplianceHIPAA && complianceNeeds[regime] != ""
+}
+
+// PricingModelNames lists the pricing models as strings, in canonical
+// order.
+func PricingModelNames() []string {
+	out := make([]string, len(PricingModels))
+	for i, pm := range PricingModels {
+		out[i] = string(pm)
+	}
+	return out
+}
