@@ -85,13 +85,17 @@ func (m *ModelPreset) RecurrentStateElements() int64 {
 }
 
 // IndexerKeyElementsPerToken returns the sparse-attention indexer's cached
-// keys per token (one index_head_dim key per softmax-attention layer), 0
-// without an indexer.
-func (m *ModelPreset) IndexerKeyElementsPerToken() int64 {
-	if m.SparseAttention == nil {
-		return 0
+// keys per token: one index_head_dim key per softmax-attention layer (DeepSeek
+// Sparse Attention, GLM-5), 0 without an indexer. ok is false for
+// AttentionCSAHCA, whose indexer runs on compressed entries of some layers.
+func (m *ModelPreset) IndexerKeyElementsPerToken() (elements int64, ok bool) {
+	if m.Attention == AttentionCSAHCA {
+		return 0, false
 	}
-	return int64(m.Layers-m.linearLayers()) * int64(m.SparseAttention.IndexHeadDim)
+	if m.SparseAttention == nil {
+		return 0, true
+	}
+	return int64(m.Layers-m.linearLayers()) * int64(m.SparseAttention.IndexHeadDim), true
 }
 
 func (m *ModelPreset) linearLayers() int {

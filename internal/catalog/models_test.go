@@ -188,12 +188,19 @@ func TestKVCacheElements(t *testing.T) {
 	if _, ok := preset(t, "deepseek-v4-pro").KVCacheElements(1000); ok {
 		t.Error("deepseek-v4-pro: KVCacheElements should report unknown")
 	}
-	// GLM-5's DSA indexer caches one 128-wide key per layer: 78·128.
-	if got := preset(t, "glm-5").IndexerKeyElementsPerToken(); got != 9984 {
-		t.Errorf("glm-5 indexer keys %d, want 9,984", got)
-	}
-	if got := preset(t, "deepseek-v3").IndexerKeyElementsPerToken(); got != 0 {
-		t.Errorf("deepseek-v3 indexer keys %d, want 0", got)
+	// GLM-5's DSA indexer caches one 128-wide key per layer.
+	for _, tc := range []struct {
+		id   string
+		want int64
+		ok   bool
+	}{
+		{"glm-5", 9984, true},    // 78·128
+		{"deepseek-v3", 0, true}, // no indexer
+		{"deepseek-v4-pro", 0, false},
+	} {
+		if got, ok := preset(t, tc.id).IndexerKeyElementsPerToken(); got != tc.want || ok != tc.ok {
+			t.Errorf("%s: indexer keys %d, %v; want %d, %v", tc.id, got, ok, tc.want, tc.ok)
+		}
 	}
 }
 
@@ -336,25 +343,14 @@ func loadPresets(entries ...map[string]any) error {
 // TestModelPresetValidation: each broken entry is rejected with an error
 // naming the file, the entry and the field.
 func TestModelPresetValidation(t *testing.T) {
-	if err := loadPresets(validPreset(), moePreset(), func() map[string]any {
-		m := moePreset()
-		m["id"], m["aliases"] = "test-mla", nil
-		delete(m, "kv_heads")
-		delete(m, "head_dim")
-		m["attention"], m["mla"] = "mla", map[string]any{"kv_lora_rank": 16, "qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 16}
-		return m
-	}()); err == nil {
-		t.Fatal("fixture: duplicate ID test-model between the dense and MoE entries should fail")
-	} else if !strings.Contains(err.Error(), `models[1] (test-model): field "id": "test-model" is already used by test-model`) {
-		t.Fatalf("duplicate ID: %v", err)
-	}
-	set := func(base func() map[string]any, kv ...any) map[string]any {
+	// with returns base() with changes applied; a nil value deletes the key.
+	with := func(base func() map[string]any, changes map[string]any) map[string]any {
 		m := base()
-		for i := 0; i < len(kv); i += 2 {
-			if kv[i+1] == nil {
-				delete(m, kv[i].(string))
+		for k, v := range changes {
+			if v == nil {
+				delete(m, k)
 			} else {
-				m[kv[i].(string)] = kv[i+1]
+				m[k] = v
 			}
 		}
 		return m
@@ -367,44 +363,43 @@ func TestModelPresetValidation(t *testing.T) {
 	}{
 		{"valid dense", validPreset(), ""},
 		{"valid moe", moePreset(), ""},
-		{"valid mla", set(moePreset, "attention", "mla", "mla", mla, "kv_heads", nil, "head_dim", nil), ""},
-		{"upper-case id", set(validPreset, "id", "Test-Model"), `field "id"`},
-		{"underscore id", set(validPreset, "id", "test_model"), `field "id"`},
-		{"upper-case alias", set(validPreset, "aliases", []string{"Test"}), `field "aliases"`},
-		{"alias equals id", set(validPreset, "aliases", []string{"test-model"}), `field "aliases": "test-model" is already used by test-model`},
-		{"no source", set(validPreset, "source", nil), `"source" are required`},
-		{"bad date", set(validPreset, "source_date", "2026/01/01"), `field "source_date"`},
-		{"zero layers", set(validPreset, "layers", 0), `field "layers": must be > 0`},
-		{"negative total", set(validPreset, "total_parameters_b", -1), `field "total_parameters_b"`},
-		{"unknown field", set(validPreset, "layer", 4), `unknown field "layer"`},
-		{"mlp", set(validPreset, "mlp", "relu"), `field "mlp"`},
-		{"dense without width", set(validPreset, "intermediate_size", nil), `field "intermediate_size"`},
-		{"dense with active", set(validPreset, "active_parameters_b", 0.5), `a dense model`},
-		{"active above total", set(moePreset, "active_parameters_b", 2), `field "active_parameters_b"`},
-		{"moe without active", set(moePreset, "active_parameters_b", nil), `field "active_parameters_b"`},
-		{"experts_active above total", set(moePreset, "experts_active", 9), `field "experts_active"`},
-		{"no expert width", set(moePreset, "moe_intermediate_size", nil), `field "moe_intermediate_size"`},
-		{"all layers dense", set(moePreset, "dense_layers", 4), `field "dense_layers"`},
-		{"moe dense layers without width", set(moePreset, "dense_layers", 1), `field "intermediate_size"`},
-		{"attention kind", set(validPreset, "attention", "mqa"), `field "attention"`},
-		{"kv heads not dividing", set(validPreset, "kv_heads", 3), `field "kv_heads"`},
-		{"gqa with all heads", set(validPreset, "kv_heads", 4), `field "kv_heads"`},
-		{"mha with fewer kv heads", set(validPreset, "attention", "mha"), `field "kv_heads"`},
-		{"no head_dim", set(validPreset, "head_dim", nil), `field "head_dim"`},
-		{"mla without ranks", set(moePreset, "attention", "mla", "kv_heads", nil, "head_dim", nil), `field "mla"`},
-		{"ranks without mla", set(validPreset, "mla", mla), `field "mla"`},
-		{"mla with kv_heads", set(moePreset, "attention", "mla", "mla", mla), `do not apply to mla`},
-		{"mla zero rank", set(moePreset, "attention", "mla", "kv_heads", nil, "head_dim", nil,
-			"mla", map[string]any{"qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 16}), `field "mla.kv_lora_rank"`},
-		{"window without layers", set(validPreset, "sliding_window_tokens", 128), `field "sliding_window_tokens"`},
-		{"layers without window", set(validPreset, "sliding_window_layers", 2), `field "sliding_window_tokens"`},
-		{"too many sliding layers", set(validPreset, "sliding_window_layers", 5, "sliding_window_tokens", 128), `exceed layers`},
-		{"linear kind", set(validPreset, "linear_attention", map[string]any{"kind": "mamba", "layers": 2}), `field "linear_attention.kind"`},
-		{"linear zero heads", set(validPreset, "linear_attention", map[string]any{"kind": "gated_deltanet", "layers": 2}), `field "linear_attention.key_heads"`},
-		{"indexer", set(validPreset, "sparse_attention", map[string]any{"index_heads": 4}), `sparse_attention`},
-		{"precision", set(validPreset, "weight_precision", "fp6"), `field "weight_precision": unknown precision "fp6"`},
-		{"expert precision on dense", set(validPreset, "expert_weight_precision", "fp4"), `only for mixture-of-experts`},
-		{"negative mtp", set(validPreset, "mtp_layers", -1), `field "mtp_layers"`},
+		{"valid mla", with(moePreset, map[string]any{"attention": "mla", "mla": mla, "kv_heads": nil, "head_dim": nil}), ""},
+		{"upper-case id", with(validPreset, map[string]any{"id": "Test-Model"}), `field "id"`},
+		{"underscore id", with(validPreset, map[string]any{"id": "test_model"}), `field "id"`},
+		{"upper-case alias", with(validPreset, map[string]any{"aliases": []string{"Test"}}), `field "aliases"`},
+		{"alias equals id", with(validPreset, map[string]any{"aliases": []string{"test-model"}}), `field "aliases": "test-model" is already used by test-model`},
+		{"no source", with(validPreset, map[string]any{"source": nil}), `"source" are required`},
+		{"bad date", with(validPreset, map[string]any{"source_date": "2026/01/01"}), `field "source_date"`},
+		{"zero layers", with(validPreset, map[string]any{"layers": 0}), `field "layers": must be > 0`},
+		{"negative total", with(validPreset, map[string]any{"total_parameters_b": -1}), `field "total_parameters_b"`},
+		{"unknown field", with(validPreset, map[string]any{"layer": 4}), `unknown field "layer"`},
+		{"mlp", with(validPreset, map[string]any{"mlp": "relu"}), `field "mlp"`},
+		{"dense without width", with(validPreset, map[string]any{"intermediate_size": nil}), `field "intermediate_size"`},
+		{"dense with active", with(validPreset, map[string]any{"active_parameters_b": 0.5}), `a dense model`},
+		{"active above total", with(moePreset, map[string]any{"active_parameters_b": 2}), `field "active_parameters_b"`},
+		{"moe without active", with(moePreset, map[string]any{"active_parameters_b": nil}), `field "active_parameters_b"`},
+		{"experts_active above total", with(moePreset, map[string]any{"experts_active": 9}), `field "experts_active"`},
+		{"no expert width", with(moePreset, map[string]any{"moe_intermediate_size": nil}), `field "moe_intermediate_size"`},
+		{"all layers dense", with(moePreset, map[string]any{"dense_layers": 4}), `field "dense_layers"`},
+		{"moe dense layers without width", with(moePreset, map[string]any{"dense_layers": 1}), `field "intermediate_size"`},
+		{"attention kind", with(validPreset, map[string]any{"attention": "mqa"}), `field "attention"`},
+		{"kv heads not dividing", with(validPreset, map[string]any{"kv_heads": 3}), `field "kv_heads"`},
+		{"gqa with all heads", with(validPreset, map[string]any{"kv_heads": 4}), `field "kv_heads"`},
+		{"mha with fewer kv heads", with(validPreset, map[string]any{"attention": "mha"}), `field "kv_heads"`},
+		{"no head_dim", with(validPreset, map[string]any{"head_dim": nil}), `field "head_dim"`},
+		{"mla without ranks", with(moePreset, map[string]any{"attention": "mla", "kv_heads": nil, "head_dim": nil}), `field "mla"`},
+		{"ranks without mla", with(validPreset, map[string]any{"mla": mla}), `field "mla"`},
+		{"mla with kv_heads", with(moePreset, map[string]any{"attention": "mla", "mla": mla}), `do not apply to mla`},
+		{"mla zero rank", with(moePreset, map[string]any{"attention": "mla", "kv_heads": nil, "head_dim": nil, "mla": map[string]any{"qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 16}}), `field "mla.kv_lora_rank"`},
+		{"window without layers", with(validPreset, map[string]any{"sliding_window_tokens": 128}), `field "sliding_window_tokens"`},
+		{"layers without window", with(validPreset, map[string]any{"sliding_window_layers": 2}), `field "sliding_window_tokens"`},
+		{"too many sliding layers", with(validPreset, map[string]any{"sliding_window_layers": 5, "sliding_window_tokens": 128}), `exceed layers`},
+		{"linear kind", with(validPreset, map[string]any{"linear_attention": map[string]any{"kind": "mamba", "layers": 2}}), `field "linear_attention.kind"`},
+		{"linear zero heads", with(validPreset, map[string]any{"linear_attention": map[string]any{"kind": "gated_deltanet", "layers": 2}}), `field "linear_attention.key_heads"`},
+		{"indexer", with(validPreset, map[string]any{"sparse_attention": map[string]any{"index_heads": 4}}), `sparse_attention`},
+		{"precision", with(validPreset, map[string]any{"weight_precision": "fp6"}), `field "weight_precision": unknown precision "fp6"`},
+		{"expert precision on dense", with(validPreset, map[string]any{"expert_weight_precision": "fp4"}), `only for mixture-of-experts`},
+		{"negative mtp", with(validPreset, map[string]any{"mtp_layers": -1}), `field "mtp_layers"`},
 	} {
 		err := loadPresets(tc.entry)
 		switch {
@@ -422,12 +417,12 @@ func TestModelPresetValidation(t *testing.T) {
 	if err := loadPresets(); err == nil || !strings.Contains(err.Error(), "no models") {
 		t.Errorf("empty file: %v", err)
 	}
-	dup := validPreset()
-	dup["id"], dup["aliases"] = "other-model", []string{"TEST/MODEL"}
-	if err := loadPresets(validPreset(), dup); err == nil {
-		t.Error("upper-case alias accepted")
+	// Across entries: a repeated ID, and an alias another model already has.
+	if err := loadPresets(validPreset(), moePreset()); err == nil || !strings.Contains(err.Error(), `models[1] (test-model): field "id": "test-model" is already used by test-model`) {
+		t.Errorf("repeated ID: %v", err)
 	}
-	dup["aliases"] = []string{"test/model"}
+	dup := validPreset()
+	dup["id"] = "other-model"
 	if err := loadPresets(validPreset(), dup); err == nil || !strings.Contains(err.Error(), `models[1] (other-model): field "aliases": "test/model" is already used by test-model`) {
 		t.Errorf("alias shared by two models: %v", err)
 	}
