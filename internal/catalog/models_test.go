@@ -52,11 +52,11 @@ func TestModelPresetsRequired(t *testing.T) {
 }
 
 // TestModelPresetsCoverCalibration: every model name the calibration data
-// uses resolves, as written there. Names from
-// shared/data/calibration/inferencex_calibration.csv (model, model_key),
-// mlperf_inference_v4.0_v4.1.csv (benchmark, mlperf_model_id),
-// mlperf_training_v3.1_v4.0.csv (gpt3, llama2_70b_lora's model) and
-// realworld.md.
+// uses resolves, as written there: the SemiAnalysis InferenceX rows (model,
+// model_key columns), internal/perf/testdata/calibration's MLPerf
+// Inference v4.0/v4.1 (benchmark, mlperf_model_id) and Training v3.1/v4.0
+// (gpt3, llama2_70b_lora's model) files, and the published training runs
+// of the accuracy report.
 func TestModelPresetsCoverCalibration(t *testing.T) {
 	p := presets(t)
 	for _, tc := range []struct{ name, id string }{
@@ -127,8 +127,8 @@ func TestModelPresetsInvariants(t *testing.T) {
 }
 
 // TestKVElementsPerToken checks the KV cache per token against hand-derived
-// counts (elements; ×2 for BF16 bytes). The first four are also the table in
-// shared/data/calibration/mlperf_llm_datasets.md §2.
+// counts (elements; ×2 for BF16 bytes). The first four match the KV sizes
+// MLCommons publishes for the MLPerf Inference LLM benchmarks.
 func TestKVElementsPerToken(t *testing.T) {
 	for _, tc := range []struct {
 		id   string

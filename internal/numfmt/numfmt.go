@@ -14,7 +14,7 @@ import (
 )
 
 // Decimals kept at the output boundary: money to cents and hours to 0.01
-// (DESIGN.md of the Terraform contract), other measures (GB, tokens/s,
+// (ARCHITECTURE.md, "Numbers"), other measures (GB, tokens/s,
 // milliseconds, kWh, kg) likewise to 0.01, ratios and hourly list prices
 // to 4 decimals (the sources quote sub-cent rates such as 0.7582 $/h).
 const (

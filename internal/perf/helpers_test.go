@@ -13,9 +13,10 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
-// fixtureAccelerators are datasheet values copied from
-// ../shared/data/accelerators.csv into testdata/accelerators.json, so the
-// unit tests do not move when the catalog is revised.
+// fixtureAccelerators are datasheet values copied from the datasheet
+// table the catalog is built from (internal/catalog/testdata/sources/
+// accelerators.csv) into testdata/accelerators.json, so the unit tests do
+// not move when the catalog is revised.
 func fixtureAccelerators(t testing.TB) map[string]*catalog.Accelerator {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/accelerators.json")

@@ -27,7 +27,8 @@ const (
 	MethodQLoRA = "qlora"
 )
 
-// Defaults applied by Workload.WithDefaults (DESIGN.md).
+// Defaults applied by Workload.WithDefaults, documented on the Terraform
+// attributes.
 const (
 	DefaultPrecision        = "bf16"
 	DefaultSequenceLength   = 4096

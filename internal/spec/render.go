@@ -112,26 +112,8 @@ func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error)
 	if req.PricingModel == "" {
 		req.PricingModel = catalog.OnDemand
 	}
-	if fe := checkName(FieldName, req.Name); fe != nil {
-		return nil, reqErr(FieldName, "Invalid Cluster Name", "name %s", fe.Msg)
-	}
-	for _, k := range slices.Sorted(maps.Keys(req.Labels)) {
-		if fe := checkLabelKey(FieldLabels, k); fe != nil {
-			return nil, reqErr(FieldLabels, "Invalid Label", "%s", fe.Msg)
-		}
-	}
-	if len(req.Labels) > MaxLabels {
-		return nil, reqErr(FieldLabels, "Too Many Labels", "at most %d labels are allowed, got %d", MaxLabels, len(req.Labels))
-	}
-	if req.Nodes < 1 || req.Nodes > MaxNodes {
-		return nil, reqErr(FieldNodes, "Invalid Node Count", "nodes must be between 1 and %d, got %d", MaxNodes, req.Nodes)
-	}
-	if req.Storage.BlockGB < 0 || req.Storage.ObjectGB < 0 || req.Storage.BlockGB > math.MaxInt32 || req.Storage.ObjectGB > math.MaxInt32 {
-		return nil, reqErr(FieldStorage, "Invalid Storage", "block_gb and object_gb must be between 0 and %d GB, got %d and %d",
-			math.MaxInt32, req.Storage.BlockGB, req.Storage.ObjectGB)
-	}
-	if !(opts.HoursPerMonth > 0) {
-		return nil, fmt.Errorf("spec: Options.HoursPerMonth must be > 0, got %v", opts.HoursPerMonth)
+	if err := checkRequest(&req, opts); err != nil {
+		return nil, err
 	}
 	acc, err := resolveAccelerator(cat, req.Accelerator)
 	if err != nil {
@@ -155,14 +137,44 @@ func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error)
 		}
 		r.Equivalents = append(r.Equivalents, eq.Placement)
 	}
-	var labels map[string]string
-	if len(req.Labels) > 0 {
-		labels = make(map[string]string, len(req.Labels))
-		for k, v := range req.Labels {
-			labels[k] = v
+	r.Document = document(&req, acc, main)
+	return r, nil
+}
+
+// checkRequest checks the request's name, labels, node count, storage and
+// the options.
+func checkRequest(req *Request, opts Options) error {
+	if fe := checkName(FieldName, req.Name); fe != nil {
+		return reqErr(FieldName, "Invalid Cluster Name", "name %s", fe.Msg)
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.Labels)) {
+		if fe := checkLabelKey(FieldLabels, k); fe != nil {
+			return reqErr(FieldLabels, "Invalid Label", "%s", fe.Msg)
 		}
 	}
-	r.Document = Document{
+	if len(req.Labels) > MaxLabels {
+		return reqErr(FieldLabels, "Too Many Labels", "at most %d labels are allowed, got %d", MaxLabels, len(req.Labels))
+	}
+	if req.Nodes < 1 || req.Nodes > MaxNodes {
+		return reqErr(FieldNodes, "Invalid Node Count", "nodes must be between 1 and %d, got %d", MaxNodes, req.Nodes)
+	}
+	if req.Storage.BlockGB < 0 || req.Storage.ObjectGB < 0 || req.Storage.BlockGB > math.MaxInt32 || req.Storage.ObjectGB > math.MaxInt32 {
+		return reqErr(FieldStorage, "Invalid Storage", "block_gb and object_gb must be between 0 and %d GB, got %d and %d",
+			math.MaxInt32, req.Storage.BlockGB, req.Storage.ObjectGB)
+	}
+	if !(opts.HoursPerMonth > 0) {
+		return fmt.Errorf("spec: Options.HoursPerMonth must be > 0, got %v", opts.HoursPerMonth)
+	}
+	return nil
+}
+
+// document is the neutral spec of a request placed at main.
+func document(req *Request, acc *catalog.Accelerator, main *placed) Document {
+	var labels map[string]string
+	if len(req.Labels) > 0 {
+		labels = maps.Clone(req.Labels)
+	}
+	return Document{
 		APIVersion: APIVersion,
 		Kind:       Kind,
 		Metadata: Metadata{
@@ -186,7 +198,6 @@ func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error)
 			Storage:      req.Storage,
 		},
 	}
-	return r, nil
 }
 
 // RequestFromDocument turns a parsed document back into a request. cloud
@@ -401,6 +412,9 @@ func sizes(offers []*catalog.Offer) string {
 	return strings.Join(parts, ", ")
 }
 
+// place chooses the offer of a cloud for the hardware: in the region asked
+// for or the cheapest, an RDMA fabric first for a multi-node cluster, and
+// prices the cluster with the provider's discount.
 func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator, gpus, nodes int,
 	pm catalog.PricingModel, st Storage, opts Options,
 ) (*placed, error) {
@@ -412,68 +426,13 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 	if err != nil {
 		return nil, err
 	}
-	cands := sized
-	if region != "" {
-		if _, ok := cat.Region(cloud, region); !ok && !slices.ContainsFunc(sized, func(o *catalog.Offer) bool { return o.Region == region }) {
-			return nil, reqErr(FieldRegion, "Unknown Region", "%q is not a region of cloud %q. Closest: %s. Regions where %s with %d GPUs per node is offered: %s.",
-				region, cloud, catalog.QuoteList(catalog.Closest(region, cat.RegionIDs(cloud), 3)), acc.ID, gpus, catalog.QuoteList(regionsOf(sized)))
-		}
-		cands = nil
-		for _, o := range sized {
-			if o.Region == region {
-				cands = append(cands, o)
-			}
-		}
-		if len(cands) == 0 {
-			return nil, reqErr(FieldRegion, "Hardware Not Offered In Region",
-				"cloud %q does not offer %s with %d GPUs per node in %q. Regions that have it: %s.",
-				cloud, acc.ID, gpus, region, catalog.QuoteList(regionsOf(sized)))
-		}
+	cands, err := inRegion(cat, sized, cloud, region, acc, gpus)
+	if err != nil {
+		return nil, err
 	}
-	// A multi-node cluster needs its scale-out network: prefer instance
-	// types with an RDMA fabric when the cloud sells one for the hardware.
-	rank := func(o *catalog.Offer) int {
-		if nodes > 1 && !isRDMA(o.Fabric) {
-			return 1
-		}
-		return 0
-	}
-	var best *catalog.Offer
-	var bestPrice float64
-	models := map[catalog.PricingModel]bool{}
-	for _, o := range cands {
-		for _, m := range catalog.PricingModels {
-			if _, ok := o.Price(m); ok {
-				models[m] = true
-			}
-		}
-		p, ok := o.Price(pm)
-		if !ok {
-			continue
-		}
-		if best == nil || rank(o) < rank(best) || (rank(o) == rank(best) && (p < bestPrice ||
-			(p == bestPrice && (o.InstanceType < best.InstanceType || (o.InstanceType == best.InstanceType && o.Region < best.Region))))) {
-			best, bestPrice = o, p
-		}
-	}
+	best, bestPrice := cheapestOffer(cands, nodes, pm)
 	if best == nil {
-		var avail []string
-		for _, m := range catalog.PricingModels {
-			if models[m] {
-				avail = append(avail, string(m))
-			}
-		}
-		where := "in any region"
-		if region != "" {
-			where = "in " + strconv.Quote(region)
-		}
-		if len(avail) == 0 {
-			return nil, reqErr(FieldPricingModel, "Pricing Model Not Sold",
-				"cloud %q publishes no price for %s with %d GPUs per node %s.", cloud, acc.ID, gpus, where)
-		}
-		return nil, reqErr(FieldPricingModel, "Pricing Model Not Sold",
-			"cloud %q does not sell %s with %d GPUs per node as %q %s. Pricing models available: %s.",
-			cloud, acc.ID, gpus, pm, where, catalog.QuoteList(avail))
+		return nil, notSold(cands, cloud, region, acc, gpus, pm)
 	}
 	keep := 1 - opts.Discounts[cl.ID]
 	node := bestPrice * keep
@@ -493,6 +452,76 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 		},
 		offer: best,
 	}, nil
+}
+
+// inRegion keeps the offers in region ("" = every region), or says which
+// regions have the hardware.
+func inRegion(cat *catalog.Catalog, sized []*catalog.Offer, cloud, region string, acc *catalog.Accelerator, gpus int) ([]*catalog.Offer, error) {
+	if region == "" {
+		return sized, nil
+	}
+	if _, ok := cat.Region(cloud, region); !ok && !slices.ContainsFunc(sized, func(o *catalog.Offer) bool { return o.Region == region }) {
+		return nil, reqErr(FieldRegion, "Unknown Region", "%q is not a region of cloud %q. Closest: %s. Regions where %s with %d GPUs per node is offered: %s.",
+			region, cloud, catalog.QuoteList(catalog.Closest(region, cat.RegionIDs(cloud), 3)), acc.ID, gpus, catalog.QuoteList(regionsOf(sized)))
+	}
+	var cands []*catalog.Offer
+	for _, o := range sized {
+		if o.Region == region {
+			cands = append(cands, o)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, reqErr(FieldRegion, "Hardware Not Offered In Region",
+			"cloud %q does not offer %s with %d GPUs per node in %q. Regions that have it: %s.",
+			cloud, acc.ID, gpus, region, catalog.QuoteList(regionsOf(sized)))
+	}
+	return cands, nil
+}
+
+// cheapestOffer is the cheapest offer sold under pm (ties: instance type,
+// region); a multi-node cluster needs its scale-out network, so instance
+// types with an RDMA fabric come first when the cloud sells one.
+func cheapestOffer(cands []*catalog.Offer, nodes int, pm catalog.PricingModel) (*catalog.Offer, float64) {
+	rank := func(o *catalog.Offer) int {
+		if nodes > 1 && !isRDMA(o.Fabric) {
+			return 1
+		}
+		return 0
+	}
+	var best *catalog.Offer
+	var bestPrice float64
+	for _, o := range cands {
+		p, ok := o.Price(pm)
+		if !ok {
+			continue
+		}
+		if best == nil || rank(o) < rank(best) || (rank(o) == rank(best) && (p < bestPrice ||
+			(p == bestPrice && (o.InstanceType < best.InstanceType || (o.InstanceType == best.InstanceType && o.Region < best.Region))))) {
+			best, bestPrice = o, p
+		}
+	}
+	return best, bestPrice
+}
+
+// notSold says which pricing models the hardware is sold under instead.
+func notSold(cands []*catalog.Offer, cloud, region string, acc *catalog.Accelerator, gpus int, pm catalog.PricingModel) error {
+	var avail []string
+	for _, m := range catalog.PricingModels {
+		if slices.ContainsFunc(cands, func(o *catalog.Offer) bool { _, ok := o.Price(m); return ok }) {
+			avail = append(avail, string(m))
+		}
+	}
+	where := "in any region"
+	if region != "" {
+		where = "in " + strconv.Quote(region)
+	}
+	if len(avail) == 0 {
+		return reqErr(FieldPricingModel, "Pricing Model Not Sold",
+			"cloud %q publishes no price for %s with %d GPUs per node %s.", cloud, acc.ID, gpus, where)
+	}
+	return reqErr(FieldPricingModel, "Pricing Model Not Sold",
+		"cloud %q does not sell %s with %d GPUs per node as %q %s. Pricing models available: %s.",
+		cloud, acc.ID, gpus, pm, where, catalog.QuoteList(avail))
 }
 
 func regionsOf(offers []*catalog.Offer) []string {
