@@ -65,22 +65,31 @@ func (p *Planner) complianceContradiction(req *Request) *inputerr.Error {
 	want := complianceOf(c.Compliance)
 	clouds, regions, geos := setOf(c.Clouds), setOf(c.Regions), setOf(c.Geographies)
 	prov := setOf(req.AllowedClouds)
-	found := false
-	var scoped []string
+	// Where the regimes can be met: within the clouds asked for when some
+	// qualify there (the regions or geographies exclude them), else on
+	// every cloud (the clouds exclude them).
+	var inClouds, anywhere []string
 	seen := map[string]bool{}
 	for i := range p.offers {
 		oi := &p.offers[i]
 		if oi.comp&want != want {
 			continue
 		}
-		found = true
 		if (prov == nil || prov[oi.o.Cloud]) && (clouds == nil || clouds[oi.o.Cloud]) && (regions == nil || regions[oi.o.Region]) && (geos == nil || geos[oi.geo]) {
 			return nil
 		}
-		if k := oi.o.Cloud + " " + oi.o.Region; !seen[k] && (clouds == nil || clouds[oi.o.Cloud]) {
+		if k := oi.o.Cloud + " " + oi.o.Region; !seen[k] {
 			seen[k] = true
-			scoped = append(scoped, k)
+			anywhere = append(anywhere, k)
+			if clouds == nil || clouds[oi.o.Cloud] {
+				inClouds = append(inClouds, k)
+			}
 		}
+	}
+	found := len(anywhere) > 0
+	scoped := inClouds
+	if len(scoped) == 0 {
+		scoped = anywhere
 	}
 	var meaning []string
 	for _, x := range c.Compliance {
