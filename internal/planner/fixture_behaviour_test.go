@@ -1,0 +1,121 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner_test
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
+)
+
+// TestFixtureCheapestTraining: 8B pre-training on 100B tokens fits one
+// 8× X100 node (128 GB); the fake model gives 8 × 900 TFLOPS × 0.5 / (6 ×
+// 8e9) = 75,000 tokens/s, 370.37 h. The cheapest is alpha's spot price, $8
+// an hour, billed for the hours × the spot rework factor 1 + λ·L (λ =
+// 0.24/24 per hour, L from the cost model).
+func TestFixtureCheapestTraining(t *testing.T) {
+	p := fixturePlanner(t)
+	cm, err := cost.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Recommend(fixtureRequest(train8B, planner.Constraints{}, planner.ObjectiveCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Best
+	hours := 100e9 / 75000 / 3600
+	factor := 1 + 0.24/24*(cm.LostWorkFraction*cm.CheckpointIntervalHours+cm.RestartHours)
+	want := hours * factor * 8
+	if b.Cloud != "alpha" || b.Region != "us-1" || b.InstanceType != "a.x8" || b.Nodes != 1 || b.PricingModel != catalog.Spot {
+		t.Fatalf("best = %s %s %s ×%d %s, want alpha us-1 a.x8 ×1 spot", b.Cloud, b.Region, b.InstanceType, b.Nodes, b.PricingModel)
+	}
+	if math.Abs(b.EstimatedCostUSD-want) > 0.005 || math.Abs(b.EstimatedHours-hours*factor) > 1e-6 {
+		t.Errorf("cost %.4f for %.4f h, want %.4f for %.4f h", b.EstimatedCostUSD, b.EstimatedHours, want, hours*factor)
+	}
+}
+
+// TestFixtureComplianceAndPartitions: each regime keeps exactly the offers
+// of the regions that meet it (the gov and china partitions imply
+// fedramp_high and mlps2), and every other (offer, pricing model) pair is
+// counted under the compliance reason.
+func TestFixtureComplianceAndPartitions(t *testing.T) {
+	p := fixturePlanner(t)
+	cat := p.Catalog()
+	tests := []struct {
+		regime  string
+		regions []string
+	}{
+		{"gdpr", []string{"eu-1", "eu-2"}},
+		{"fedramp_high", []string{"gov-1"}},
+		{"mlps2", []string{"cn-1"}},
+		{"hipaa", []string{"us-1", "eu-1", "gov-1"}}, // alpha signs a BAA
+	}
+	for _, tc := range tests {
+		t.Run(tc.regime, func(t *testing.T) {
+			// 250 tok/s: one replica on any accelerator that holds 8B.
+			w := perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 250}
+			req := fixtureRequest(w, planner.Constraints{Compliance: []string{tc.regime}}, planner.ObjectiveCost)
+			req.Top = planner.MaxTop
+			res, err := p.Recommend(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outside := 0
+			for _, o := range cat.Offers {
+				if !slices.Contains(tc.regions, o.Region) {
+					outside += len(cost.OfferedModels(o))
+				}
+			}
+			for _, c := range res.Candidates {
+				if !slices.Contains(tc.regions, c.Region) {
+					t.Errorf("candidate in %s", c.Region)
+				}
+			}
+			if got := rejectedFor(res, planner.ReasonCompliance); got != outside {
+				t.Errorf("compliance rejected %d pairs, want %d", got, outside)
+			}
+		})
+	}
+}
+
+// TestFixtureTieBreak: candidates of equal score come in cloud, region,
+// instance type order.
+func TestFixtureTieBreak(t *testing.T) {
+	p := fixturePlanner(t)
+	req := fixtureRequest(train8B, planner.Constraints{PricingModels: []catalog.PricingModel{catalog.OnDemand}}, planner.ObjectiveTime)
+	req.Top = planner.MaxTop
+	res, err := p.Recommend(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ties := 0
+	for i := 1; i < len(res.Candidates); i++ {
+		a, b := res.Candidates[i-1], res.Candidates[i]
+		if a.Score != b.Score {
+			continue
+		}
+		ties++
+		if a.Cloud+"/"+a.Region+"/"+a.InstanceType > b.Cloud+"/"+b.Region+"/"+b.InstanceType {
+			t.Errorf("tie out of order: %s/%s/%s before %s/%s/%s", a.Cloud, a.Region, a.InstanceType, b.Cloud, b.Region, b.InstanceType)
+		}
+	}
+	if ties == 0 {
+		t.Fatal("the fixture should produce ties (identical X100 nodes in several regions)")
+	}
+}
+
+func rejectedFor(res *planner.Result, reason string) int {
+	for _, r := range res.Rejected {
+		if r.Reason == reason {
+			return r.Count
+		}
+	}
+	return 0
+}
