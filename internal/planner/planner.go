@@ -4,7 +4,9 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 	"sort"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -159,6 +161,7 @@ func (p *Planner) addOffers() error {
 	}
 	groupOf := map[shape]int{}
 	familyOf := map[shape]int{}
+	p.offers = make([]offerInfo, 0, len(p.cat.Offers))
 	for _, o := range p.cat.Offers {
 		oi, ok, err := p.newOfferInfo(o)
 		if err != nil {
@@ -186,16 +189,21 @@ func (p *Planner) addOffers() error {
 		p.offers = append(p.offers, oi)
 	}
 	p.families = len(familyOf)
-	sort.SliceStable(p.offers, func(i, j int) bool {
+	// Tie-break order: cloud, region, instance type (stable). The offers are
+	// permuted once rather than sorted in place: an offerInfo is large.
+	order := make([]int, len(p.offers))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
 		a, b := p.offers[i].o, p.offers[j].o
-		if a.Cloud != b.Cloud {
-			return a.Cloud < b.Cloud
-		}
-		if a.Region != b.Region {
-			return a.Region < b.Region
-		}
-		return a.InstanceType < b.InstanceType
+		return cmp.Or(cmp.Compare(a.Cloud, b.Cloud), cmp.Compare(a.Region, b.Region), cmp.Compare(a.InstanceType, b.InstanceType))
 	})
+	sorted := make([]offerInfo, len(p.offers))
+	for k, i := range order {
+		sorted[k] = p.offers[i]
+	}
+	p.offers = sorted
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -26,6 +27,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
 var (
@@ -57,6 +60,29 @@ type providerData struct {
 	// Discounts maps cloud -> fraction off list price.
 	Discounts              map[string]float64
 	CarbonPriceUSDPerTonne float64
+
+	// The planner of Catalog, built on the first recommendation of this
+	// provider configuration (building it costs a few milliseconds, which a
+	// plugin process that never recommends should not pay) and dropped with
+	// the configuration, so a long-lived process does not accumulate one
+	// per catalog overlay.
+	plannerOnce sync.Once
+	planner     *planner.Planner
+	plannerErr  error
+}
+
+// Planner returns the planner of the configured catalog, built once even
+// when many data sources are read concurrently.
+func (d *providerData) Planner() (*planner.Planner, error) {
+	d.plannerOnce.Do(func() {
+		cm, err := cost.DefaultModel()
+		if err != nil {
+			d.plannerErr = err
+			return
+		}
+		d.planner, d.plannerErr = planner.New(d.Catalog, cm)
+	})
+	return d.planner, d.plannerErr
 }
 
 // AllowsCloud reports whether a cloud is in the provider-level allow-list.

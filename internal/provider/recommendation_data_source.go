@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -22,7 +21,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
-	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
@@ -212,25 +210,6 @@ func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datas
 	}
 }
 
-// planners caches one planner per catalog (the built-in one, or an overlay).
-var planners sync.Map // *catalog.Catalog -> *planner.Planner
-
-func plannerFor(cat *catalog.Catalog) (*planner.Planner, error) {
-	if p, ok := planners.Load(cat); ok {
-		return p.(*planner.Planner), nil //nolint:forcetypeassert // only *planner.Planner is stored
-	}
-	cm, err := cost.DefaultModel()
-	if err != nil {
-		return nil, err
-	}
-	p, err := planner.New(cat, cm)
-	if err != nil {
-		return nil, err
-	}
-	actual, _ := planners.LoadOrStore(cat, p)
-	return actual.(*planner.Planner), nil //nolint:forcetypeassert // only *planner.Planner is stored
-}
-
 func (d *recommendationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m recommendationModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -241,7 +220,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	if !ok {
 		return
 	}
-	pl, err := plannerFor(d.data.Catalog)
+	pl, err := d.data.Planner()
 	if err != nil {
 		addBug(&resp.Diagnostics, "the planner failed to start", err)
 		return
