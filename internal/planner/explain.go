@@ -65,8 +65,13 @@ func (r *run) explainServing(b *strings.Builder, c *Candidate) {
 	} else {
 		fmt.Fprintf(b, "1 replica of %d× %s", gpr, c.Accelerator)
 	}
-	fmt.Fprintf(b, " (%d× %s) serve %s tok/s against a %s tok/s target at %s ms per output token",
-		c.Nodes, c.InstanceType, numfmt.Thousands(c.TokensPerSecond, 0), numfmt.Thousands(r.workload.TokensPerSecond, 0), numfmt.Trim(c.TPOTMs, 1))
+	fmt.Fprintf(b, " (%d× %s", c.Nodes, c.InstanceType)
+	if c.Nodes > 1 && c.offer != nil && c.offer.o.Fabric == catalog.FabricNone {
+		// Only a replica spanning nodes needs a fabric (physics.go).
+		b.WriteString(", no fabric needed between replicas")
+	}
+	fmt.Fprintf(b, ") serve %s tok/s against a %s tok/s target at %s ms per output token",
+		numfmt.Thousands(c.TokensPerSecond, 0), numfmt.Thousands(r.workload.TokensPerSecond, 0), numfmt.Trim(c.TPOTMs, 1))
 }
 
 // explainJob: "bound by compute; 8× H100 (1× p5.48xlarge) process 2B

@@ -171,19 +171,23 @@ func (w *worker) minNodes(hw perf.Hardware) (int, *perf.Estimate, string) {
 	return 0, nil, ReasonDoesNotFit
 }
 
-// limitReason checks a node count against max_nodes / max_gpus and the
-// fabric; "" when allowed. applyDefault applies the default max_nodes too.
-func (w *worker) limitReason(hw perf.Hardware, nodes int, applyDefault bool) string {
+// limitReason checks a deployment of nodes nodes against max_nodes /
+// max_gpus, and a synchronous job (training, fine-tuning: one model-
+// parallel group over every node) against the default max_nodes and the
+// need for a scale-out fabric; "" when allowed. Independent serving units
+// talk to no one: only a unit that spans nodes needs a fabric
+// (inferenceOptions checks it).
+func (w *worker) limitReason(hw perf.Hardware, nodes int, synchronous bool) string {
 	f := &w.run.f
 	switch {
-	case nodes > f.maxNodes && (f.userMaxNodes || applyDefault):
+	case nodes > f.maxNodes && (f.userMaxNodes || synchronous):
 		if f.userMaxNodes {
 			return ReasonMaxNodes
 		}
 		return ReasonDoesNotFit
 	case f.maxGPUs > 0 && nodes*hw.GPUsPerNode > f.maxGPUs:
 		return ReasonMaxGPUs
-	case nodes > 1 && hw.Fabric == catalog.FabricNone:
+	case synchronous && nodes > 1 && hw.Fabric == catalog.FabricNone:
 		return ReasonNoFabric
 	}
 	return ""

@@ -34,8 +34,9 @@ const (
 	ReasonPrecisionUnsupported = "precision_unsupported"
 	// ReasonDoesNotFit: the workload does not fit in memory at any node count allowed.
 	ReasonDoesNotFit = "does_not_fit"
-	// ReasonNoFabric: the workload needs several nodes but the offer has no
-	// scale-out fabric (fabric "none").
+	// ReasonNoFabric: a training or fine-tuning job, or one serving replica,
+	// needs several nodes but the offer has no scale-out fabric (fabric
+	// "none"). Independent serving replicas on separate nodes need none.
 	ReasonNoFabric = "multi_node_without_fabric"
 	// ReasonLatency: no batch meets max_time_to_first_token_ms / max_time_per_output_token_ms.
 	ReasonLatency = "latency_limits"

@@ -57,7 +57,7 @@ func TestSpotServingCarriesSpares(t *testing.T) {
 	}{
 		{"8B on L40S", serve8B, planner.Constraints{Accelerators: []string{"L40S"}, Clouds: []string{"aws", "gcp"}}},
 		{"8B on A100", serve8B, planner.Constraints{Accelerators: []string{"A100-80GB"}, Clouds: []string{"aws", "azure", "gcp"}}},
-		{"70B on H100 with a latency limit", serve70B, planner.Constraints{Accelerators: []string{"H100"}, Clouds: []string{"aws", "gcp", "azure"}}},
+		{"70B on H100 with a latency limit", serve70B, planner.Constraints{Accelerators: []string{"H100"}, Clouds: []string{"aws", "gcp", "azure"}, Geographies: []string{"eu"}}},
 		{"70B one unit per node", perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 500},
 			planner.Constraints{Accelerators: []string{"H100"}, Clouds: []string{"gcp"}}},
 	}
