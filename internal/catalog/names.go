@@ -3,6 +3,8 @@
 
 package catalog
 
+import "strings"
+
 // Names the catalog defines for other packages: compliance regimes and
 // what they need, pricing model names.
 
@@ -42,4 +44,31 @@ func PricingModelNames() []string {
 		out[i] = string(pm)
 	}
 	return out
+}
+
+// Region partitions. Every partition but commercial is a separate
+// account world (AWS GovCloud and China, Azure Government and China):
+// a user reaches it only with an account of its own.
+const (
+	PartitionCommercial = "commercial"
+	PartitionGov        = "gov"
+	PartitionChina      = "china"
+)
+
+// SeparateAccount reports whether a partition needs an account of its own.
+func SeparateAccount(partition string) bool { return partition != PartitionCommercial }
+
+// countryAliases maps codes users write that are not ISO 3166-1 alpha-2
+// to the code the catalog uses: UK is reserved in ISO 3166 for the United
+// Kingdom, whose code is GB; EL is the EU's code for Greece (GR).
+var countryAliases = map[string]string{"UK": "GB", "EL": "GR"}
+
+// CountryCode normalises a country code as users write it: upper case,
+// the UK and EL aliases resolved.
+func CountryCode(s string) string {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	if c, ok := countryAliases[s]; ok {
+		return c
+	}
+	return s
 }

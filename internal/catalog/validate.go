@@ -11,7 +11,7 @@ import (
 // Valid enumerations.
 var (
 	validFabrics    = map[Fabric]bool{FabricEFA: true, FabricInfiniBand: true, FabricRoCE: true, FabricNone: true}
-	validPartitions = map[string]bool{"commercial": true, "gov": true, "china": true}
+	validPartitions = map[string]bool{PartitionCommercial: true, PartitionGov: true, PartitionChina: true}
 	validCompliance = map[string]bool{ComplianceGDPR: true, ComplianceUKGDPR: true, ComplianceSwissFADP: true,
 		ComplianceMLPS2: true, ComplianceFedRAMPHigh: true, ComplianceHIPAA: true}
 	validPrecisions = func() map[string]bool {

@@ -5,6 +5,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -25,7 +26,11 @@ func (p *Planner) Validate(req *Request) inputerr.List {
 	lower(c.Clouds)
 	lower(c.Geographies)
 	lower(c.Compliance)
+	for i := range c.Countries {
+		c.Countries[i] = catalog.CountryCode(c.Countries[i])
+	}
 	p.validateClouds(req, &errs)
+	p.validateCountries(req, &errs)
 	p.validateRegions(c, &errs)
 	p.validateNames(c, &errs)
 	compOK := validateCompliance(c, &errs)
@@ -103,6 +108,29 @@ func (p *Planner) validateRegions(c *Constraints, errs *inputerr.List) {
 		if len(c.Clouds) > 0 && !anyIn(owners, c.Clouds) {
 			errs.Add(at, "Contradictory Constraints", "%s = %q is a region of %s, which is not in clouds (%s); add the cloud or choose a region of %s.",
 				at, rg, catalog.QuoteList(owners), catalog.QuoteList(c.Clouds), catalog.QuoteList(c.Clouds))
+		}
+	}
+}
+
+// validateCountries checks that each country has a region of a cloud the
+// request allows.
+func (p *Planner) validateCountries(req *Request, errs *inputerr.List) {
+	c := &req.Constraints
+	for i, x := range c.Countries {
+		at := inputerr.Root("constraints").Name("countries").Index(i)
+		owners := p.countryClouds[x]
+		if len(owners) == 0 {
+			errs.Add(at, "Unknown Country", "%s = %q is not the ISO 3166-1 alpha-2 code of a country with a region in the catalog. Closest: %s. Countries: %s.",
+				at, x, catalog.QuoteList(catalog.Closest(x, p.countryIDs, 3)), catalog.QuoteList(p.countryIDs))
+			continue
+		}
+		allowed := owners
+		if c.Clouds != nil {
+			allowed = slices.DeleteFunc(slices.Clone(owners), func(cl string) bool { return !slices.Contains(c.Clouds, cl) })
+		}
+		if len(allowed) == 0 {
+			errs.Add(at, "Contradictory Constraints", "%s = %q has regions only on %s, which is not in clouds (%s); add the cloud or choose another country.",
+				at, x, catalog.QuoteList(owners), catalog.QuoteList(c.Clouds))
 		}
 	}
 }
@@ -189,11 +217,13 @@ func validateLimits(c *Constraints, errs *inputerr.List) {
 
 // filters is a request compiled for the hot loop.
 type filters struct {
-	provClouds, clouds, regions, geos, accels map[string]bool
-	pricingModels                             [numPricingModels]bool // by slot
-	compliance                                complianceSet
-	maxNodes, maxGPUs                         int
-	userMaxNodes                              bool
+	provClouds, clouds, regions, geos, countries, accels map[string]bool
+	// partitions: the separate-account partitions asked for.
+	partitions        map[string]bool
+	pricingModels     [numPricingModels]bool // by slot
+	compliance        complianceSet
+	maxNodes, maxGPUs int
+	userMaxNodes      bool
 	// limited: some numeric limit (hourly, deadline, total, CO2e) is set.
 	limited bool
 }
@@ -206,6 +236,8 @@ func (r *run) compile() {
 	f.clouds = setOf(c.Clouds)
 	f.regions = setOf(c.Regions)
 	f.geos = setOf(c.Geographies)
+	f.countries = setOf(c.Countries)
+	f.partitions = r.p.requestedPartitions(c)
 	if c.Accelerators != nil {
 		f.accels = make(map[string]bool, len(c.Accelerators))
 		for _, a := range c.Accelerators {

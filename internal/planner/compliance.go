@@ -5,6 +5,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,22 +36,14 @@ func complianceOf(regimes []string) complianceSet {
 	return s
 }
 
-// partitionCompliance is the regime a separate-account partition implies.
-var partitionCompliance = map[string]string{
-	"gov":   catalog.ComplianceFedRAMPHigh,
-	"china": catalog.ComplianceMLPS2,
-}
-
 // offerCompliance is the set of regimes an offer in a region of a cloud
-// meets: the region's, its partition's, and hipaa when the cloud signs a
-// BAA.
+// meets: the region's (the data gives every gov-partition region
+// fedramp_high and every China-partition region mlps2), and hipaa when the
+// cloud signs a BAA.
 func offerCompliance(cl *catalog.Cloud, r *catalog.Region) complianceSet {
 	var s complianceSet
 	if r != nil {
 		s = complianceOf(r.Compliance)
-		if x, ok := partitionCompliance[r.Partition]; ok {
-			s |= complianceOf([]string{x})
-		}
 	}
 	if cl.HIPAA {
 		s |= complianceOf([]string{catalog.ComplianceHIPAA})
@@ -117,4 +110,78 @@ func (p *Planner) complianceContradiction(req *Request) *inputerr.Error {
 	return inputerr.New(at, "Contradictory Constraints",
 		"compliance = [%s] (%s) cannot be met within %s: no offer there qualifies. Offers that do: %s.",
 		catalog.QuoteList(c.Compliance), strings.Join(meaning, "; "), what, strings.Join(scoped, ", "))
+}
+
+// partitionInfo says which constraints ask for a separate-account
+// partition: the jurisdiction regimes some of its regions carry, and the
+// geographies and countries that only it has.
+type partitionInfo struct {
+	regimes   complianceSet
+	geos      map[string]bool
+	countries map[string]bool
+}
+
+// partitionsOf describes every separate-account partition of the regions.
+func partitionsOf(regions []*catalog.Region) map[string]*partitionInfo {
+	out := map[string]*partitionInfo{}
+	geoParts, countryParts := map[string]map[string]bool{}, map[string]map[string]bool{}
+	for _, r := range regions {
+		note := func(m map[string]map[string]bool, k string) {
+			if m[k] == nil {
+				m[k] = map[string]bool{}
+			}
+			m[k][r.Partition] = true
+		}
+		note(geoParts, r.Geography)
+		note(countryParts, r.Country)
+		if !catalog.SeparateAccount(r.Partition) {
+			continue
+		}
+		pi := out[r.Partition]
+		if pi == nil {
+			pi = &partitionInfo{geos: map[string]bool{}, countries: map[string]bool{}}
+			out[r.Partition] = pi
+		}
+		for _, x := range r.Compliance {
+			if catalog.IsJurisdiction(x) {
+				pi.regimes |= complianceOf([]string{x})
+			}
+		}
+	}
+	for name, pi := range out {
+		for g, parts := range geoParts {
+			if len(parts) == 1 && parts[name] {
+				pi.geos[g] = true
+			}
+		}
+		for c, parts := range countryParts {
+			if len(parts) == 1 && parts[name] {
+				pi.countries[c] = true
+			}
+		}
+	}
+	return out
+}
+
+// requestedPartitions returns the separate-account partitions the
+// constraints ask for.
+func (p *Planner) requestedPartitions(c *Constraints) map[string]bool {
+	asked := map[string]bool{}
+	want := complianceOf(c.Compliance)
+	for name, pi := range p.partitions {
+		switch {
+		case pi.regimes&want != 0,
+			slices.ContainsFunc(c.Geographies, func(g string) bool { return pi.geos[g] }),
+			slices.ContainsFunc(c.Countries, func(x string) bool { return pi.countries[x] }):
+			asked[name] = true
+		}
+	}
+	for _, rg := range c.Regions {
+		for _, cl := range p.regionClouds[rg] {
+			if r, ok := p.cat.Region(cl, rg); ok && catalog.SeparateAccount(r.Partition) {
+				asked[r.Partition] = true
+			}
+		}
+	}
+	return asked
 }

@@ -3,6 +3,8 @@
 
 package planner
 
+import "github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+
 // offerReason applies the offer-level filters in the documented order;
 // "" when the offer passes them.
 func (r *run) offerReason(oi *offerInfo) string {
@@ -17,8 +19,12 @@ func (r *run) offerReason(oi *offerInfo) string {
 		return ReasonRegions
 	case f.geos != nil && !f.geos[oi.geo]:
 		return ReasonGeographies
+	case f.countries != nil && !f.countries[oi.country]:
+		return ReasonCountries
 	case oi.comp&f.compliance != f.compliance:
 		return ReasonCompliance
+	case catalog.SeparateAccount(oi.partition) && !f.partitions[oi.partition]:
+		return ReasonPartitionNotRequested
 	case f.accels != nil && !f.accels[oi.accel.ID]:
 		return ReasonAccelerators
 	case c.MinGPUMemoryGB > 0 && oi.memPerGPU < c.MinGPUMemoryGB:

@@ -6,10 +6,12 @@ package planner_test
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
@@ -118,4 +120,79 @@ func rejectedFor(res *planner.Result, reason string) int {
 		}
 	}
 	return 0
+}
+
+// TestFixturePartitionsOnlyWhenAsked: regions of a separate-account
+// partition (gov-1, cn-1) are candidates only when the constraints ask for
+// the partition: a jurisdiction only it meets, one of its regions, or a
+// geography or country only it has; otherwise every (offer, pricing model)
+// pair there is counted under partition_not_requested.
+func TestFixturePartitionsOnlyWhenAsked(t *testing.T) {
+	p := fixturePlanner(t)
+	w := perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 250}
+	tests := []struct {
+		name    string
+		c       planner.Constraints
+		allowed []string // separate-partition regions allowed
+	}{
+		{"not asked", planner.Constraints{}, nil},
+		{"us geography does not ask for gov", planner.Constraints{Geographies: []string{"us"}}, nil},
+		{"US country does not ask for gov", planner.Constraints{Countries: []string{"us"}}, nil},
+		{"fedramp_high", planner.Constraints{Compliance: []string{"fedramp_high"}}, []string{"gov-1"}},
+		{"a gov region", planner.Constraints{Regions: []string{"gov-1", "us-1"}}, []string{"gov-1"}},
+		{"cn geography", planner.Constraints{Geographies: []string{"cn"}}, []string{"cn-1"}},
+		{"CN country", planner.Constraints{Countries: []string{"cn"}}, []string{"cn-1"}},
+	}
+	separate := map[string]bool{"gov-1": true, "cn-1": true}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := fixtureRequest(w, tc.c, planner.ObjectiveCost)
+			req.Top = planner.MaxTop
+			res, err := p.Recommend(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range res.Candidates {
+				if separate[c.Region] && !slices.Contains(tc.allowed, c.Region) {
+					t.Errorf("candidate in %s, a partition not asked for", c.Region)
+				}
+			}
+			if len(tc.allowed) == 0 && rejectedFor(res, planner.ReasonPartitionNotRequested) == 0 &&
+				tc.c.Geographies == nil && tc.c.Countries == nil {
+				t.Error("no pair counted under partition_not_requested")
+			}
+		})
+	}
+}
+
+// TestFixtureCountries: countries keep exactly the regions of those
+// countries, any case; UK means GB; unknown codes get the closest.
+func TestFixtureCountries(t *testing.T) {
+	p := fixturePlanner(t)
+	w := perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 250}
+	req := fixtureRequest(w, planner.Constraints{Countries: []string{"de", "FR"}}, planner.ObjectiveCost)
+	req.Top = planner.MaxTop
+	res, err := p.Recommend(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Candidates {
+		if c.Country != "DE" && c.Country != "FR" {
+			t.Errorf("candidate in %s (%s)", c.Region, c.Country)
+		}
+	}
+	for _, tc := range []struct{ code, want string }{
+		{"DX", `Closest: "DE"`},
+		{"UK", `"GB" is not the ISO 3166-1 alpha-2 code`},
+	} {
+		_, err := p.Recommend(fixtureRequest(w, planner.Constraints{Countries: []string{tc.code}}, planner.ObjectiveCost))
+		errs := inputerr.From(err)
+		if len(errs) != 1 || errs[0].Path.String() != "constraints.countries[0]" || !strings.Contains(errs[0].Detail, tc.want) {
+			t.Errorf("countries = [%q]: %v, want an error on constraints.countries[0] containing %s", tc.code, err, tc.want)
+		}
+	}
+	_, err = p.Recommend(fixtureRequest(w, planner.Constraints{Countries: []string{"CN"}, Clouds: []string{"alpha"}}, planner.ObjectiveCost))
+	if errs := inputerr.From(err); len(errs) != 1 || !strings.Contains(errs[0].Detail, `has regions only on "beta"`) {
+		t.Errorf("CN on alpha: %v", err)
+	}
 }

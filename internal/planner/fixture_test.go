@@ -41,9 +41,9 @@ func fixtureCatalog(tb testing.TB) *catalog.Catalog {
 		catalog.FileRegions: {Data: []byte(`cloud,region,city,country,geography,partition,compliance,grid_gco2e_per_kwh,grid_year,pue,source
 alpha,us-1,East,US,us,commercial,,400,2024,,t
 alpha,eu-1,Frankfurt,DE,eu,commercial,gdpr,300,2024,,t
-alpha,gov-1,Gov,US,us,gov,,400,2024,,t
+alpha,gov-1,Gov,US,us,gov,fedramp_high,400,2024,,t
 beta,eu-2,Paris,FR,eu,commercial,gdpr,50,2024,,t
-beta,cn-1,Beijing,CN,cn,china,,600,2024,,t
+beta,cn-1,Beijing,CN,cn,china,mlps2,600,2024,,t
 gamma,ap-1,Tokyo,JP,apac,commercial,,0,2024,,t
 `)},
 		catalog.FileOffers: {Data: []byte(`cloud,region,instance_type,accelerator,gpus,gpu_memory_gb,vcpus,memory_gb,network_gbps,fabric,on_demand_usd,spot_usd,reserved_1y_usd,reserved_3y_usd,reserved_derived,currency,native_on_demand,native_spot,native_reserved_1y,native_reserved_3y,source

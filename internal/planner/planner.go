@@ -74,7 +74,10 @@ type offerInfo struct {
 	accel  *catalog.Accelerator
 	comp   complianceSet
 	geo    string
-	group  int // index into Planner.groups
+	// country and partition of the region ("" and commercial when the
+	// region has no metadata).
+	country, partition string
+	group              int // index into Planner.groups
 	// sold lists the pricing models the offer is sold under, canonical
 	// order, and soldSlot the pmSlot of each.
 	sold      []catalog.PricingModel
@@ -109,12 +112,16 @@ type Planner struct {
 	// families is the number of distinct (accelerator, GPUs per node).
 	families int
 
-	cloudIDs, regionIDs, geoIDs, accelIDs []string
-	regionClouds                          map[string][]string // region ID -> clouds having it
-	geos                                  map[string]bool
-	date                                  string
-	hoursPerMonth                         float64
-	termHours                             [numPricingModels]float64 // by slot; 0 = no commitment
+	cloudIDs, regionIDs, geoIDs, countryIDs, accelIDs []string
+	regionClouds                                      map[string][]string // region ID -> clouds having it
+	geos                                              map[string]bool
+	// countryClouds: country code -> clouds with a region there.
+	countryClouds map[string][]string
+	// partitions describes what asks for each separate-account partition.
+	partitions    map[string]*partitionInfo
+	date          string
+	hoursPerMonth float64
+	termHours     [numPricingModels]float64 // by slot; 0 = no commitment
 }
 
 // New precomputes the planner's view of a catalog: offers sorted in the
@@ -136,7 +143,7 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 		return nil, err
 	}
 	p := &Planner{cat: cat, cost: cm, policy: pol, regionClouds: map[string][]string{}, geos: map[string]bool{},
-		hoursPerMonth: cm.HoursPerMonth}
+		countryClouds: map[string][]string{}, hoursPerMonth: cm.HoursPerMonth}
 	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
 		p.termHours[pmSlot(pm)] = cm.TermMonths[pm] * cm.HoursPerMonth
 	}
@@ -222,8 +229,9 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
 		return offerInfo{}, false, nil // an offer the catalog validator should have refused
 	}
 	oi.comp = offerCompliance(oi.cloud, oi.region)
+	oi.partition = catalog.PartitionCommercial
 	if oi.region != nil {
-		oi.geo = oi.region.Geography
+		oi.geo, oi.country, oi.partition = oi.region.Geography, oi.region.Country, oi.region.Partition
 	}
 	for _, pm := range cost.OfferedModels(o) {
 		if s := pmSlot(pm); s >= 0 {
@@ -262,8 +270,16 @@ func (p *Planner) indexNames() {
 			p.geos[r.Geography] = true
 			p.geoIDs = append(p.geoIDs, r.Geography)
 		}
+		if r.Country != "" && !slices.Contains(p.countryClouds[r.Country], r.Cloud) {
+			if p.countryClouds[r.Country] == nil {
+				p.countryIDs = append(p.countryIDs, r.Country)
+			}
+			p.countryClouds[r.Country] = append(p.countryClouds[r.Country], r.Cloud)
+		}
 	}
 	sort.Strings(p.geoIDs)
+	sort.Strings(p.countryIDs)
+	p.partitions = partitionsOf(p.cat.Regions)
 }
 
 // Catalog returns the planner's catalog.

@@ -83,7 +83,7 @@ func (r *run) candidate(c *priced) Candidate {
 	spareReps := c.spare * opt.unitReplicas
 	nodes := opt.nodes + spareNodes
 	return Candidate{
-		Cloud: oi.o.Cloud, Region: oi.o.Region, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
+		Cloud: oi.o.Cloud, Region: oi.o.Region, Country: oi.country, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
 		GPUsPerNode: oi.o.GPUs, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: c.pm,
 		HourlyCostUSD:    c.hourly,
 		EstimatedHours:   c.hours,

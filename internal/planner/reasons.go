@@ -20,8 +20,15 @@ const (
 	ReasonRegions = "regions"
 	// ReasonGeographies: the region's geography is not in constraints.geographies.
 	ReasonGeographies = "geographies"
+	// ReasonCountries: the region's country is not in constraints.countries.
+	ReasonCountries = "countries"
 	// ReasonCompliance: the region (or cloud, for hipaa) lacks a required regime.
 	ReasonCompliance = "compliance"
+	// ReasonPartitionNotRequested: the region is in a separate-account
+	// partition (AWS GovCloud, AWS China) that the constraints did not ask
+	// for: a compliance regime only it meets, a region of it, or a
+	// geography or country only it has.
+	ReasonPartitionNotRequested = "partition_not_requested"
 	// ReasonAccelerators: the accelerator is not in constraints.accelerators.
 	ReasonAccelerators = "accelerators"
 	// ReasonPricingModels: the pricing model is not in constraints.pricing_models.
@@ -60,8 +67,8 @@ const (
 // Reasons lists every rejection reason in filter order. It is an array,
 // so counters indexed by reason are sized by len(Reasons).
 var Reasons = [...]string{
-	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCompliance,
-	ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork,
+	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCountries, ReasonCompliance,
+	ReasonPartitionNotRequested, ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork,
 	ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
 	ReasonMaxNodes, ReasonMaxGPUs, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
 	ReasonMaxCO2e, ReasonEstimateFailed,
@@ -95,7 +102,7 @@ func reasonPath(reason string) inputerr.Path {
 	constraints := inputerr.Root("constraints")
 	workload := inputerr.Root("workload")
 	switch reason {
-	case ReasonProviderClouds, ReasonEstimateFailed:
+	case ReasonProviderClouds, ReasonEstimateFailed, ReasonPartitionNotRequested:
 		return inputerr.Path{}
 	case ReasonPrecisionUnsupported:
 		return workload.Name("precision")

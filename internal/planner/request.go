@@ -44,6 +44,7 @@ type Constraints struct {
 	Clouds        []string
 	Regions       []string
 	Geographies   []string
+	Countries     []string // ISO 3166-1 alpha-2, any case
 	Accelerators  []string // canonical IDs or aliases
 	PricingModels []catalog.PricingModel
 
@@ -76,6 +77,7 @@ type Request struct {
 type Candidate struct {
 	Cloud        string
 	Region       string
+	Country      string // ISO 3166-1 alpha-2 of the region
 	InstanceType string
 	Accelerator  string
 	GPUsPerNode  int

@@ -40,6 +40,7 @@ func (d *offersDataSource) Metadata(_ context.Context, req datasource.MetadataRe
 var offerAttrTypes = map[string]attr.Type{
 	"cloud":           types.StringType,
 	"region":          types.StringType,
+	"country":         types.StringType,
 	"instance_type":   types.StringType,
 	"accelerator":     types.StringType,
 	"gpus":            types.Int64Type,
@@ -51,6 +52,7 @@ var offerAttrTypes = map[string]attr.Type{
 	"spot_usd":        types.Float64Type,
 	"reserved_1y_usd": types.Float64Type,
 	"reserved_3y_usd": types.Float64Type,
+	"price_source":    types.StringType,
 }
 
 func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -81,6 +83,7 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"cloud":           schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
 					"region":          schema.StringAttribute{Computed: true, MarkdownDescription: "Region code."},
+					"country":         schema.StringAttribute{Computed: true, MarkdownDescription: "Country of the region, ISO 3166-1 alpha-2; null when the catalog has no metadata for the region."},
 					"instance_type":   schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
 					"accelerator":     schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID."},
 					"gpus":            schema.Int64Attribute{Computed: true, MarkdownDescription: "Accelerators per instance."},
@@ -92,6 +95,8 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"spot_usd":        price("spot"),
 					"reserved_1y_usd": price("1-year commitment"),
 					"reserved_3y_usd": price("3-year commitment"),
+					"price_source": schema.StringAttribute{Computed: true,
+						MarkdownDescription: "Where the prices come from: the built-in source file and its date, or the `catalog_file` entry that set them."},
 				}},
 			},
 		},
@@ -188,6 +193,7 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		obj, diags := types.ObjectValue(offerAttrTypes, map[string]attr.Value{
 			"cloud":           types.StringValue(o.Cloud),
 			"region":          types.StringValue(o.Region),
+			"country":         regionCountry(cat, o),
 			"instance_type":   types.StringValue(o.InstanceType),
 			"accelerator":     types.StringValue(o.Accelerator),
 			"gpus":            types.Int64Value(int64(o.GPUs)),
@@ -199,6 +205,7 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 			"spot_usd":        price(catalog.Spot),
 			"reserved_1y_usd": price(catalog.Reserved1Y),
 			"reserved_3y_usd": price(catalog.Reserved3Y),
+			"price_source":    types.StringValue(o.Source),
 		})
 		resp.Diagnostics.Append(diags...)
 		objs = append(objs, obj)
@@ -214,4 +221,13 @@ type offersModel struct {
 	MinGPUs        types.Int64   `tfsdk:"min_gpus"`
 	MinGPUMemoryGB types.Float64 `tfsdk:"min_gpu_memory_gb"`
 	Offers         types.List    `tfsdk:"offers"`
+}
+
+// regionCountry is the country of an offer's region, null without region
+// metadata.
+func regionCountry(cat *catalog.Catalog, o *catalog.Offer) types.String {
+	if r, ok := cat.Region(o.Cloud, o.Region); ok && r.Country != "" {
+		return types.StringValue(r.Country)
+	}
+	return types.StringNull()
 }

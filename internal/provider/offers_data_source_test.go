@@ -67,6 +67,8 @@ data "gpu_offers" "aws_h100" {
 							"spot_usd":        priceCheck(p5.SpotUSD),
 							"reserved_1y_usd": priceCheck(p5.Reserved1YUSD),
 							"reserved_3y_usd": priceCheck(p5.Reserved3YUSD),
+							"country":         knownvalue.StringExact("US"),
+							"price_source":    knownvalue.StringExact(p5.Source),
 						}),
 					})),
 					statecheck.ExpectKnownValue("data.gpu_offers.aws_h100", tfjsonpath.New("offers"), knownvalue.ListSizeExact(countAWSH100)),

@@ -48,6 +48,7 @@ var (
 	candidateAttrTypes = map[string]attr.Type{
 		"cloud":              types.StringType,
 		"region":             types.StringType,
+		"country":            types.StringType,
 		"instance_type":      types.StringType,
 		"accelerator":        types.StringType,
 		"gpus_per_node":      types.Int64Type,
@@ -70,6 +71,7 @@ func candidateAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"cloud":         schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
 		"region":        schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's region code."},
+		"country":       schema.StringAttribute{Computed: true, MarkdownDescription: "Country of the region, ISO 3166-1 alpha-2, for example `DE`."},
 		"instance_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
 		"accelerator":   schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID, for example `H100`."},
 		"gpus_per_node": schema.Int64Attribute{Computed: true, MarkdownDescription: "Accelerators per instance."},
@@ -127,9 +129,11 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"constraints": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "Limits on the candidates; every attribute is optional.",
 				Attributes: map[string]schema.Attribute{
-					"clouds":       names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
-					"regions":      names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
-					"geographies":  names("Only regions in these geography buckets, for example `[\"eu\", \"uk\"]`."),
+					"clouds":      names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
+					"regions":     names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
+					"geographies": names("Only regions in these geography buckets, for example `[\"eu\", \"uk\"]`."),
+					"countries": names("Only regions in these countries, ISO 3166-1 alpha-2 codes in any case, for example `[\"DE\", \"FR\"]` " +
+						"(`UK` is read as `GB`). Naming a country whose regions are all in a separate-account partition (`CN`) asks for that partition."),
 					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
 					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`.",
 						listvalidator.ValueStringsAre(stringvalidator.OneOf(catalog.PricingModelNames()...))),
@@ -278,6 +282,7 @@ func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object 
 	obj, dd := types.ObjectValue(candidateAttrTypes, map[string]attr.Value{
 		"cloud":              types.StringValue(c.Cloud),
 		"region":             types.StringValue(c.Region),
+		"country":            types.StringValue(c.Country),
 		"instance_type":      types.StringValue(c.InstanceType),
 		"accelerator":        types.StringValue(c.Accelerator),
 		"gpus_per_node":      types.Int64Value(int64(c.GPUsPerNode)),
@@ -309,6 +314,7 @@ func (c *constraintsModel) toPlanner(ctx context.Context, out *planner.Constrain
 	out.Clouds = list(c.Clouds)
 	out.Regions = list(c.Regions)
 	out.Geographies = list(c.Geographies)
+	out.Countries = list(c.Countries)
 	out.Accelerators = list(c.Accelerators)
 	for _, s := range list(c.PricingModels) {
 		out.PricingModels = append(out.PricingModels, catalog.PricingModel(s))
@@ -352,6 +358,7 @@ type constraintsModel struct {
 	Clouds           types.List    `tfsdk:"clouds"`
 	Regions          types.List    `tfsdk:"regions"`
 	Geographies      types.List    `tfsdk:"geographies"`
+	Countries        types.List    `tfsdk:"countries"`
 	Accelerators     types.List    `tfsdk:"accelerators"`
 	PricingModels    types.List    `tfsdk:"pricing_models"`
 	MaxHourlyCostUSD types.Float64 `tfsdk:"max_hourly_cost_usd"`
