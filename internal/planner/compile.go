@@ -68,6 +68,12 @@ func (p *Planner) validateRequest(req *Request, errs *inputerr.List) {
 		errs.Add(inputerr.Root("objective"), "Invalid Objective", "objective = %q; allowed: %s.",
 			req.Objective, catalog.QuoteList(ObjectiveNames()))
 	}
+	switch req.DistinctBy {
+	case "", DistinctInstanceType, DistinctRegion, DistinctDeployment:
+	default:
+		errs.Add(inputerr.Root("distinct_by"), "Invalid Distinct By", "distinct_by = %q; allowed: %s.",
+			req.DistinctBy, catalog.QuoteList(DistinctByValues))
+	}
 	if maxTop := p.policy.MaxTop; req.Top < 0 || req.Top > maxTop {
 		errs.Add(inputerr.Root("top"), "Invalid Top", "top = %d: must be between 1 and %d.", req.Top, maxTop)
 	}

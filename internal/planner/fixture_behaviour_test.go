@@ -4,6 +4,7 @@
 package planner_test
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -194,5 +195,54 @@ func TestFixtureCountries(t *testing.T) {
 	_, err = p.Recommend(fixtureRequest(w, planner.Constraints{Countries: []string{"CN"}, Clouds: []string{"alpha"}}, planner.ObjectiveCost))
 	if errs := inputerr.From(err); len(errs) != 1 || !strings.Contains(errs[0].Detail, `has regions only on "beta"`) {
 		t.Errorf("CN on alpha: %v", err)
+	}
+}
+
+// TestFixtureDistinct: the distinct answer is the full ranking with every
+// candidate after the first of its row dropped (row: cloud and instance
+// type, or cloud, instance type and region), for every objective.
+func TestFixtureDistinct(t *testing.T) {
+	p := fixturePlanner(t)
+	for _, obj := range planner.Objectives {
+		for _, w := range []perf.Workload{train8B, tune70B, serve8BF} {
+			all := fixtureRequest(w, planner.Constraints{}, obj)
+			all.Top, all.DistinctBy = planner.MaxTop, planner.DistinctDeployment
+			full, err := p.Recommend(all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if full.Feasible > len(full.Candidates) {
+				t.Fatalf("%s: the fixture has more than %d candidates", obj, planner.MaxTop)
+			}
+			for _, by := range []planner.DistinctBy{planner.DistinctInstanceType, planner.DistinctRegion} {
+				row := func(c planner.Candidate) string {
+					if by == planner.DistinctRegion {
+						return c.Cloud + "/" + c.InstanceType + "/" + c.Region
+					}
+					return c.Cloud + "/" + c.InstanceType
+				}
+				var want []string
+				seen := map[string]bool{}
+				for _, c := range full.Candidates {
+					if !seen[row(c)] && len(want) < 3 {
+						seen[row(c)] = true
+						want = append(want, fmt.Sprintf("%s/%s/%d/%s", row(c), c.Region, c.Nodes, c.PricingModel))
+					}
+				}
+				req := fixtureRequest(w, planner.Constraints{}, obj)
+				req.Top, req.DistinctBy = 3, by
+				res, err := p.Recommend(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, c := range res.Candidates {
+					got = append(got, fmt.Sprintf("%s/%s/%d/%s", row(c), c.Region, c.Nodes, c.PricingModel))
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s %s by %s:\n got %v\nwant %v", w.Kind, obj, by, got, want)
+				}
+			}
+		}
 	}
 }

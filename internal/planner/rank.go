@@ -77,8 +77,7 @@ func (r *run) ratio(v, best float64) float64 {
 
 // offerTop scores a feasible candidate of a streaming objective (every
 // objective but balanced: the score needs no other candidate) and inserts
-// it into the top N exactly as rank would: after every kept candidate with
-// a score <= its own, so the first of equal scores stays first.
+// it into the top N exactly as rankAll would.
 func (r *run) offerTop(c *priced) {
 	// Every streaming score is a non-decreasing rounding of one raw value
 	// (rawScore); a full top N rejects a candidate whose raw value is not
@@ -88,18 +87,50 @@ func (r *run) offerTop(c *priced) {
 		return
 	}
 	c.score = r.score(c, nil)
-	pos := len(r.top)
-	for pos > 0 && r.top[pos-1].score > c.score {
+	r.top = r.insertTop(r.top, c)
+}
+
+// insertTop inserts a scored candidate into a ranked list of at most Top:
+// after every kept candidate with a score <= its own, so the first of
+// equal scores stays first. A candidate the request's DistinctBy counts as
+// the same row as a kept one replaces it only when it ranks strictly
+// before it. Kept candidates only improve, so a candidate pushed out of
+// the list never has to come back.
+func (r *run) insertTop(top []priced, c *priced) []priced {
+	pos := len(top)
+	for pos > 0 && top[pos-1].score > c.score {
 		pos--
 	}
 	if pos >= r.req.Top {
-		return
+		return top
 	}
-	if len(r.top) < r.req.Top {
-		r.top = append(r.top, priced{})
+	if same := r.sameRow(top, c); same >= 0 {
+		if same < pos {
+			return top // the row's better (or earlier equal) candidate stays
+		}
+		top = append(top[:same], top[same+1:]...)
 	}
-	copy(r.top[pos+1:], r.top[pos:len(r.top)-1])
-	r.top[pos] = *c
+	if len(top) < r.req.Top {
+		top = append(top, priced{})
+	}
+	copy(top[pos+1:], top[pos:len(top)-1])
+	top[pos] = *c
+	return top
+}
+
+// sameRow is the index of the kept candidate DistinctBy counts as the same
+// row as c, or -1.
+func (r *run) sameRow(top []priced, c *priced) int {
+	if r.req.DistinctBy == DistinctDeployment {
+		return -1
+	}
+	for i := range top {
+		a, b := top[i].offer.o, c.offer.o
+		if a.Cloud == b.Cloud && a.InstanceType == b.InstanceType && (r.req.DistinctBy != DistinctRegion || a.Region == b.Region) {
+			return i
+		}
+	}
+	return -1
 }
 
 // rank returns the top N candidates in order, explained. Candidates arrive
@@ -136,31 +167,13 @@ func (r *run) rankAll() []priced {
 	if math.IsInf(bests.co2, 1) { // nobody's carbon is known: the axis drops out
 		bests.co2, bests.worstCO2 = 0, 0
 	}
-	top := r.req.Top
-	idx := make([]int, 0, top+1)
+	top := make([]priced, 0, r.req.Top+1)
 	for i := range r.all {
 		c := &r.all[i]
 		c.score = r.score(c, &bests)
-		// Insert after every index with a score <= c.score.
-		pos := len(idx)
-		for pos > 0 && r.all[idx[pos-1]].score > c.score {
-			pos--
-		}
-		if pos >= top {
-			continue
-		}
-		idx = append(idx, 0)
-		copy(idx[pos+1:], idx[pos:])
-		idx[pos] = i
-		if len(idx) > top {
-			idx = idx[:top]
-		}
+		top = r.insertTop(top, c)
 	}
-	out := make([]priced, len(idx))
-	for k, i := range idx {
-		out[k] = r.all[i]
-	}
-	return out
+	return top
 }
 
 // rejections lists the non-zero rejection counts, largest first, then by reason.

@@ -63,6 +63,9 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 	if req.Top == 0 {
 		req.Top = p.policy.DefaultTop
 	}
+	if req.DistinctBy == "" {
+		req.DistinctBy = DistinctInstanceType
+	}
 	r, ok := scratch.Get().(*run)
 	if !ok {
 		r = &run{}

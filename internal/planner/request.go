@@ -38,6 +38,24 @@ func ObjectiveNames() []string {
 	return out
 }
 
+// DistinctBy says which candidates count as one row of the answer.
+type DistinctBy string
+
+// The ways candidates are made distinct.
+const (
+	// DistinctInstanceType: one candidate per (cloud, instance type), at its
+	// best region, node count and pricing model (the default), as an
+	// optimizer table shows one row per instance type.
+	DistinctInstanceType DistinctBy = "instance_type"
+	// DistinctRegion: one candidate per (cloud, instance type, region).
+	DistinctRegion DistinctBy = "region"
+	// DistinctDeployment: every (offer, node count, pricing model).
+	DistinctDeployment DistinctBy = "deployment"
+)
+
+// DistinctByValues lists the ways candidates are made distinct, default first.
+var DistinctByValues = []string{string(DistinctInstanceType), string(DistinctRegion), string(DistinctDeployment)}
+
 // Constraints restrict the candidates. Zero values and nil slices mean
 // "no constraint"; an empty non-nil PricingModels allows none.
 type Constraints struct {
@@ -64,8 +82,9 @@ type Constraints struct {
 type Request struct {
 	Estimator   Estimator
 	Constraints Constraints
-	Objective   Objective // default cost
-	Top         int       // default Policy.DefaultTop
+	Objective   Objective  // default cost
+	Top         int        // default Policy.DefaultTop
+	DistinctBy  DistinctBy // default DistinctInstanceType
 
 	// Provider-level settings.
 	AllowedClouds          []string           // nil = every cloud

@@ -21,7 +21,7 @@ func candidatesBy(t *testing.T, p *planner.Planner, w perf.Workload, c planner.C
 	t.Helper()
 	c.PricingModels = []catalog.PricingModel{pm}
 	req := request(t, w, c, planner.ObjectiveCost)
-	req.Top = planner.MaxTop
+	req.Top, req.DistinctBy = planner.MaxTop, planner.DistinctDeployment
 	res, err := p.Recommend(req)
 	if err != nil {
 		t.Fatalf("%s: %v", pm, err)

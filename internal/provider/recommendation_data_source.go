@@ -158,6 +158,11 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"objective": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "What the ranking minimises: `cost` (default), `time`, `carbon` or `balanced`.",
 				Validators:          []validator.String{stringvalidator.OneOf(planner.ObjectiveNames()...)}},
+			"distinct_by": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Which candidates count as one row of the answer: `instance_type` (default: one candidate per cloud and " +
+					"instance type, at its best region, node count and pricing model, like an optimizer table), `region` (one per cloud, " +
+					"instance type and region: to compare regions) or `deployment` (every node count and pricing model of every offer).",
+				Validators: []validator.String{stringvalidator.OneOf(planner.DistinctByValues...)}},
 			"top": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("How many candidates to return, 1–%d. Default %d.", planner.MaxTop, planner.DefaultTop),
 				Validators:          []validator.Int64{int64validator.Between(1, planner.MaxTop)}},
@@ -242,6 +247,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		Estimator:              prep,
 		Objective:              planner.Objective(m.Objective.ValueString()),
 		Top:                    int(m.Top.ValueInt64()),
+		DistinctBy:             planner.DistinctBy(m.DistinctBy.ValueString()),
 		AllowedClouds:          d.data.Clouds,
 		Discounts:              d.data.Discounts,
 		CarbonPriceUSDPerTonne: d.data.CarbonPriceUSDPerTonne,
@@ -376,6 +382,7 @@ type recommendationModel struct {
 	Workload    types.Object      `tfsdk:"workload"`
 	Constraints *constraintsModel `tfsdk:"constraints"`
 	Objective   types.String      `tfsdk:"objective"`
+	DistinctBy  types.String      `tfsdk:"distinct_by"`
 	Top         types.Int64       `tfsdk:"top"`
 	Best        types.Object      `tfsdk:"best"`
 	Candidates  types.List        `tfsdk:"candidates"`

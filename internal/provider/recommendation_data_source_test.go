@@ -215,7 +215,7 @@ func TestAccRecommendation_gdpr(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: recConfig("", recLoRA70B, `compliance = ["gdpr"]`, "top = 100"),
+			Config: recConfig("", recLoRA70B, `compliance = ["gdpr"]`, "top = 100\n  distinct_by = \"deployment\""),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("candidates"), knownvalue.ListSizeExact(100)),
 				candidatesCheck{fn: func(c map[string]any) error {
