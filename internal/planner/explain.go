@@ -72,6 +72,9 @@ func (r *run) explainServing(b *strings.Builder, c *Candidate) {
 	}
 	fmt.Fprintf(b, ") serve %s tok/s against a %s tok/s target at %s ms per output token",
 		numfmt.Thousands(c.TokensPerSecond, 0), numfmt.Thousands(r.workload.TokensPerSecond, 0), numfmt.Trim(c.TPOTMs, 1))
+	if limit := r.workload.MaxTimePerOutputTokenMs; limit > 0 {
+		fmt.Fprintf(b, " (limit %s ms p99)", numfmt.Trim(limit, 1))
+	}
 }
 
 // explainJob: "bound by compute; 8× H100 (1× p5.48xlarge) process 2B
@@ -135,14 +138,18 @@ func (r *run) rankPhrase(out []Candidate, k int) string {
 	c := &out[k]
 	best := &out[0]
 	adj := objectiveAdjective[r.req.Objective]
+	counting := ""
+	if r.req.Objective == ObjectiveCost && r.req.CarbonPriceUSDPerTonne > 0 {
+		counting = fmt.Sprintf(" counting carbon at $%s/t", numfmt.Trim(r.req.CarbonPriceUSDPerTonne, 2))
+	}
 	if k == 0 || c.Score == best.Score {
 		tie := ""
 		if k > 0 {
 			tie = " (tied, ordered by cloud, region and instance type)"
 		}
-		return fmt.Sprintf("%s of %s feasible candidates%s", adj, n, tie)
+		return fmt.Sprintf("%s of %s feasible candidates%s%s", adj, n, counting, tie)
 	}
-	return fmt.Sprintf("%s %s of %s feasible candidates, %s", ordinal(k+1), adj, n, r.gapToBest(c, best))
+	return fmt.Sprintf("%s %s of %s feasible candidates%s, %s", ordinal(k+1), adj, n, counting, r.gapToBest(c, best))
 }
 
 // gapToBest says how much worse than the best a candidate is, on the
@@ -150,6 +157,9 @@ func (r *run) rankPhrase(out []Candidate, k int) string {
 func (r *run) gapToBest(c, best *Candidate) string {
 	switch r.req.Objective {
 	case ObjectiveCost:
+		if r.req.CarbonPriceUSDPerTonne > 0 {
+			return "$" + numfmt.Thousands(c.EstimatedCostUSD+c.CarbonCostUSD-best.EstimatedCostUSD-best.CarbonCostUSD, 2) + " more than the best, carbon included"
+		}
 		return "$" + numfmt.Thousands(c.EstimatedCostUSD-best.EstimatedCostUSD, 2) + " more than the best"
 	case ObjectiveTime:
 		if r.inference {

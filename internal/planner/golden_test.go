@@ -111,8 +111,12 @@ func writeAnswer(b *strings.Builder, res *planner.Result, err error) {
 	switch {
 	case err == nil:
 		for i, c := range res.Candidates {
-			fmt.Fprintf(b, "%d. %s %s %s ×%d %s $%.2f/h $%.2f %.2f h\n   %s\n", i+1, c.Cloud, c.Region, c.InstanceType, c.Nodes,
-				c.PricingModel, c.HourlyCostUSD, c.EstimatedCostUSD, c.EstimatedHours, c.Explanation)
+			carbon := ""
+			if c.CarbonCostUSD > 0 {
+				carbon = fmt.Sprintf(" (+$%.2f carbon)", c.CarbonCostUSD)
+			}
+			fmt.Fprintf(b, "%d. %s %s %s ×%d %s $%.2f/h $%.2f%s %.2f h\n   %s\n", i+1, c.Cloud, c.Region, c.InstanceType, c.Nodes,
+				c.PricingModel, c.HourlyCostUSD, c.EstimatedCostUSD, carbon, c.EstimatedHours, c.Explanation)
 		}
 		rej := make([]string, len(res.Rejected))
 		for i, r := range res.Rejected {

@@ -6,9 +6,11 @@ package planner
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
 // Policy holds the planner's policy numbers, read from
@@ -37,6 +39,20 @@ type Policy struct {
 	// SpotRiskMention: a spot training candidate's explanation mentions its
 	// rework factor above this.
 	SpotRiskMention float64
+	// DefaultMaxTimePerOutputTokenMs is the p99 limit on time per output
+	// token a serving recommendation applies when the workload sets none
+	// (see WithServingDefaults).
+	DefaultMaxTimePerOutputTokenMs float64
+}
+
+// WithServingDefaults returns the workload with the policy's default
+// latency limit applied to an inference workload that sets none, so a
+// serving recommendation is interactive unless the user asks otherwise.
+func (p *Policy) WithServingDefaults(w perf.Workload) perf.Workload {
+	if strings.EqualFold(strings.TrimSpace(w.Kind), perf.KindInference) && w.MaxTimePerOutputTokenMs == 0 {
+		w.MaxTimePerOutputTokenMs = p.DefaultMaxTimePerOutputTokenMs
+	}
+	return w
 }
 
 type policyNum struct {
@@ -57,6 +73,7 @@ type policyJSON struct {
 	MaxTop                 policyNum `json:"max_top"`
 	RelativeTolerance      policyNum `json:"relative_tolerance"`
 	SpotRiskMention        policyNum `json:"spot_risk_mention"`
+	DefaultMaxTPOTMs       policyNum `json:"default_max_time_per_output_token_ms"`
 }
 
 var (
@@ -108,14 +125,15 @@ func ParsePolicy(raw []byte) (*Policy, error) {
 		return int(*n.Value)
 	}
 	p := &Policy{
-		DefaultMaxNodes:          integer("default_max_nodes", pj.DefaultMaxNodes),
-		MaxServingUnits:          integer("max_serving_units", pj.MaxServingUnits),
-		InferenceHorizonMonths:   num("inference_pricing_horizon_months", pj.InferenceHorizonMonths),
-		SpotServingMinSpareUnits: count("spot_serving_min_spare_units", pj.SpotServingMinSpare),
-		DefaultTop:               integer("default_top", pj.DefaultTop),
-		MaxTop:                   integer("max_top", pj.MaxTop),
-		RelativeTolerance:        num("relative_tolerance", pj.RelativeTolerance),
-		SpotRiskMention:          num("spot_risk_mention", pj.SpotRiskMention),
+		DefaultMaxNodes:                integer("default_max_nodes", pj.DefaultMaxNodes),
+		MaxServingUnits:                integer("max_serving_units", pj.MaxServingUnits),
+		InferenceHorizonMonths:         num("inference_pricing_horizon_months", pj.InferenceHorizonMonths),
+		SpotServingMinSpareUnits:       count("spot_serving_min_spare_units", pj.SpotServingMinSpare),
+		DefaultTop:                     integer("default_top", pj.DefaultTop),
+		MaxTop:                         integer("max_top", pj.MaxTop),
+		RelativeTolerance:              num("relative_tolerance", pj.RelativeTolerance),
+		SpotRiskMention:                num("spot_risk_mention", pj.SpotRiskMention),
+		DefaultMaxTimePerOutputTokenMs: num("default_max_time_per_output_token_ms", pj.DefaultMaxTPOTMs),
 	}
 	p.BalancedWeights.Cost = num("balanced_weights.cost", pj.BalancedWeights.Cost)
 	p.BalancedWeights.Time = num("balanced_weights.time", pj.BalancedWeights.Time)

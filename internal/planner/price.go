@@ -19,9 +19,9 @@ type priced struct {
 	spare    int     // spare serving units (inference on spot), of opt.unit nodes each
 	hourly   float64 // all nodes, after discount
 	hours    float64 // wall-clock (spot: with rework); inference: hours per month
-	cost     float64 // job total (inference: per month), with the carbon cost
+	cost     float64 // what the cloud bills: job total (inference: per month)
 	co2      float64 // kg (inference: per month)
-	carbon   float64 // carbon cost USD
+	carbon   float64 // carbon cost USD at the provider's carbon price (inference: per month)
 	score    float64
 }
 
@@ -66,7 +66,7 @@ func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) pric
 	c.co2 = energy * oi.kgPerKWh
 	c.co2Known = energy > 0 && oi.kgPerKWh > 0
 	c.carbon = c.co2 / 1000 * r.req.CarbonPriceUSDPerTonne
-	c.cost = nodes*billed*hourly + c.carbon
+	c.cost = nodes * billed * hourly
 	if r.inference {
 		c.hours = r.hoursPerMonth
 		c.cost /= r.horizonMonths

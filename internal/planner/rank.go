@@ -20,7 +20,10 @@ type axisBests struct {
 	cost, time, co2, worstCO2 float64
 }
 
-// score returns the objective value of a candidate (lower is better).
+// score returns the objective value of a candidate (lower is better). The
+// cost objective ranks by what the cloud bills plus the carbon cost at the
+// provider's carbon price (0 without one); the balanced objective's cost
+// axis is the bill alone, carbon having its own axis.
 func (r *run) score(c *priced, bests *axisBests) float64 {
 	switch r.req.Objective {
 	case ObjectiveTime:
@@ -42,7 +45,7 @@ func (r *run) score(c *priced, bests *axisBests) float64 {
 		return numfmt.Ratio(w.Cost*r.ratio(c.cost, bests.cost) +
 			w.Time*r.ratio(r.timeOf(c), bests.time) + w.Carbon*r.ratio(co2, bests.co2))
 	}
-	return numfmt.USD(c.cost)
+	return numfmt.USD(c.cost + c.carbon)
 }
 
 // rawScore is the value a streaming objective's score rounds (score is
@@ -57,7 +60,7 @@ func (r *run) rawScore(c *priced) float64 {
 		}
 		return c.co2
 	}
-	return c.cost
+	return c.cost + c.carbon
 }
 
 // timeOf is the time axis: hours for jobs, time per output token for serving.

@@ -107,12 +107,17 @@ type Candidate struct {
 	HourlyCostUSD float64
 	// EstimatedHours is the wall-clock of the job (spot: risk-adjusted);
 	// for inference it is the serving period priced, one month.
-	EstimatedHours   float64
+	EstimatedHours float64
+	// EstimatedCostUSD is what the cloud bills: the job's compute
+	// (inference: per month), without the carbon cost.
 	EstimatedCostUSD float64
 	EstimatedCO2eKg  float64
 	// CO2eKnown is false when the catalog lacks the accelerator's power or
 	// the region's grid intensity: EstimatedCO2eKg is then 0 and meaningless.
-	CO2eKnown       bool
+	CO2eKnown bool
+	// CarbonCostUSD is EstimatedCO2eKg at the provider's carbon price
+	// (inference: per month); the cost objective ranks by
+	// EstimatedCostUSD + CarbonCostUSD.
 	CarbonCostUSD   float64
 	TokensPerSecond float64
 	MemoryPerGPUGB  float64

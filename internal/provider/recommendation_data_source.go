@@ -46,22 +46,25 @@ func (d *recommendationDataSource) Metadata(_ context.Context, req datasource.Me
 
 var (
 	candidateAttrTypes = map[string]attr.Type{
-		"cloud":              types.StringType,
-		"region":             types.StringType,
-		"country":            types.StringType,
-		"instance_type":      types.StringType,
-		"accelerator":        types.StringType,
-		"gpus_per_node":      types.Int64Type,
-		"nodes":              types.Int64Type,
-		"total_gpus":         types.Int64Type,
-		"pricing_model":      types.StringType,
-		"hourly_cost_usd":    types.Float64Type,
-		"estimated_hours":    types.Float64Type,
-		"estimated_cost_usd": types.Float64Type,
-		"estimated_co2e_kg":  types.Float64Type,
-		"tokens_per_second":  types.Float64Type,
-		"memory_per_gpu_gb":  types.Float64Type,
-		"explanation":        types.StringType,
+		"cloud":                     types.StringType,
+		"region":                    types.StringType,
+		"country":                   types.StringType,
+		"instance_type":             types.StringType,
+		"accelerator":               types.StringType,
+		"gpus_per_node":             types.Int64Type,
+		"nodes":                     types.Int64Type,
+		"total_gpus":                types.Int64Type,
+		"pricing_model":             types.StringType,
+		"hourly_cost_usd":           types.Float64Type,
+		"estimated_hours":           types.Float64Type,
+		"estimated_cost_usd":        types.Float64Type,
+		"estimated_co2e_kg":         types.Float64Type,
+		"estimated_carbon_cost_usd": types.Float64Type,
+		"time_per_output_token_ms":  types.Float64Type,
+		"time_to_first_token_ms":    types.Float64Type,
+		"tokens_per_second":         types.Float64Type,
+		"memory_per_gpu_gb":         types.Float64Type,
+		"explanation":               types.StringType,
 	}
 	candidateType = types.ObjectType{AttrTypes: candidateAttrTypes}
 	rejectedType  = types.ObjectType{AttrTypes: map[string]attr.Type{"reason": types.StringType, "count": types.Int64Type}}
@@ -87,7 +90,14 @@ func candidateAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Training / fine-tuning: the job's compute cost (reserved pricing bills its whole term). " +
 				"Inference: the monthly cost of serving the target, averaged over a 12-month horizon (a 3-year reservation bills all 36 months; " +
 				"spot bills every node, spares included, around the clock, with no rework factor). " +
-				"Includes the carbon cost when the provider sets `carbon_price_usd_per_tonne`. USD, cents."},
+				"What the cloud bills: the carbon cost is `estimated_carbon_cost_usd`. USD, cents."},
+		"estimated_carbon_cost_usd": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "`estimated_co2e_kg` / 1000 × the provider's `carbon_price_usd_per_tonne` (inference: per month), USD; `0` " +
+				"without a carbon price, null when the CO2e is unknown. Not part of `estimated_cost_usd`; the `cost` objective ranks by their sum."},
+		"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Inference: the time per output token the deployment was sized for, milliseconds; null for training and fine-tuning."},
+		"time_to_first_token_ms": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Inference: the time to first token at that load, milliseconds; null for training and fine-tuning."},
 		"estimated_co2e_kg": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Location-based kg CO2e of the job (inference: per month); null when the catalog lacks the accelerator's power or the region's grid intensity."},
 		"tokens_per_second": schema.Float64Attribute{Computed: true,
@@ -239,6 +249,12 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		addBug(&resp.Diagnostics, "the embedded benchmark model failed to load", err)
 		return
 	}
+	policy, err := planner.BuiltinPolicy()
+	if err != nil {
+		addBug(&resp.Diagnostics, "the embedded planner policy failed to load", err)
+		return
+	}
+	in.workload = policy.WithServingDefaults(in.workload)
 	prep, ok := in.prepare(model, true, &resp.Diagnostics)
 	if !ok {
 		return
@@ -281,27 +297,37 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 }
 
 func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object {
-	co2 := types.Float64Null()
+	co2, carbon := types.Float64Null(), types.Float64Null()
 	if c.CO2eKnown {
 		co2 = types.Float64Value(numfmt.Measure(c.EstimatedCO2eKg))
+		carbon = types.Float64Value(numfmt.USD(c.CarbonCostUSD))
+	}
+	latency := func(ms float64) types.Float64 {
+		if ms > 0 {
+			return types.Float64Value(numfmt.Measure(ms))
+		}
+		return types.Float64Null()
 	}
 	obj, dd := types.ObjectValue(candidateAttrTypes, map[string]attr.Value{
-		"cloud":              types.StringValue(c.Cloud),
-		"region":             types.StringValue(c.Region),
-		"country":            types.StringValue(c.Country),
-		"instance_type":      types.StringValue(c.InstanceType),
-		"accelerator":        types.StringValue(c.Accelerator),
-		"gpus_per_node":      types.Int64Value(int64(c.GPUsPerNode)),
-		"nodes":              types.Int64Value(int64(c.Nodes)),
-		"total_gpus":         types.Int64Value(int64(c.TotalGPUs)),
-		"pricing_model":      types.StringValue(string(c.PricingModel)),
-		"hourly_cost_usd":    types.Float64Value(numfmt.USD(c.HourlyCostUSD)),
-		"estimated_hours":    types.Float64Value(numfmt.Hours(c.EstimatedHours)),
-		"estimated_cost_usd": types.Float64Value(numfmt.USD(c.EstimatedCostUSD)),
-		"estimated_co2e_kg":  co2,
-		"tokens_per_second":  types.Float64Value(numfmt.Measure(c.TokensPerSecond)),
-		"memory_per_gpu_gb":  types.Float64Value(numfmt.Measure(c.MemoryPerGPUGB)),
-		"explanation":        types.StringValue(c.Explanation),
+		"cloud":                     types.StringValue(c.Cloud),
+		"region":                    types.StringValue(c.Region),
+		"country":                   types.StringValue(c.Country),
+		"instance_type":             types.StringValue(c.InstanceType),
+		"accelerator":               types.StringValue(c.Accelerator),
+		"gpus_per_node":             types.Int64Value(int64(c.GPUsPerNode)),
+		"nodes":                     types.Int64Value(int64(c.Nodes)),
+		"total_gpus":                types.Int64Value(int64(c.TotalGPUs)),
+		"pricing_model":             types.StringValue(string(c.PricingModel)),
+		"hourly_cost_usd":           types.Float64Value(numfmt.USD(c.HourlyCostUSD)),
+		"estimated_hours":           types.Float64Value(numfmt.Hours(c.EstimatedHours)),
+		"estimated_cost_usd":        types.Float64Value(numfmt.USD(c.EstimatedCostUSD)),
+		"estimated_co2e_kg":         co2,
+		"tokens_per_second":         types.Float64Value(numfmt.Measure(c.TokensPerSecond)),
+		"memory_per_gpu_gb":         types.Float64Value(numfmt.Measure(c.MemoryPerGPUGB)),
+		"explanation":               types.StringValue(c.Explanation),
+		"estimated_carbon_cost_usd": carbon,
+		"time_per_output_token_ms":  latency(c.TPOTMs),
+		"time_to_first_token_ms":    latency(c.TTFTMs),
 	})
 	diags.Append(dd...)
 	return obj

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
 // The workload object is shared by gpu_estimate and gpu_recommendation.
@@ -52,6 +53,13 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 	positive := []validator.Float64{positiveFloat64{}}
 	positiveInt := []validator.Int64{int64validator.AtLeast(1)}
 	tps := "Inference: aggregate output tokens per second to serve across all users, for example `5000`."
+	tpotDefault := "Default: no limit (the estimate reports what the GPUs sustain)."
+	if tokensPerSecondRequired {
+		if pol, err := planner.BuiltinPolicy(); err == nil {
+			tpotDefault = fmt.Sprintf("Default `%v`, the MLPerf Inference bar for interactive chat (p99 TPOT of its Interactive scenario), "+
+				"so a serving recommendation is interactive; set a looser limit for batch or offline work.", pol.DefaultMaxTimePerOutputTokenMs)
+		}
+	}
 	if tokensPerSecondRequired {
 		tps += " Required when `kind = \"inference\"`."
 	} else {
@@ -92,7 +100,8 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 			"max_time_to_first_token_ms": schema.Float64Attribute{Optional: true,
 				MarkdownDescription: "Inference: latency limit on time to first token, milliseconds. Default: no limit.", Validators: positive},
 			"max_time_per_output_token_ms": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Inference: latency limit per generated token, milliseconds (50 ms ≈ 20 tokens/s per user). Default: no limit.", Validators: positive},
+				MarkdownDescription: "Inference: latency limit per generated token, milliseconds (50 ms ≈ 20 tokens/s per user). " + tpotDefault,
+				Validators:          positive},
 			"layers": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Architecture override: transformer layers. Default: derived from the parameter count.", Validators: positiveInt},
 			"hidden_size": schema.Int64Attribute{Optional: true,
