@@ -56,6 +56,7 @@ func TestLimitCheck(t *testing.T) {
 	gpus, _ := catalog.InputLimit(catalog.LimitGPUsPerInstance)
 	disc, _ := catalog.InputLimit(catalog.LimitDiscountFraction)
 	months, _ := catalog.InputLimit(catalog.LimitMonths)
+	params, _ := catalog.InputLimit(catalog.LimitModelParametersB)
 	for _, tc := range []struct {
 		l    catalog.Limit
 		v    float64
@@ -72,7 +73,8 @@ func TestLimitCheck(t *testing.T) {
 		{gpus, 1 << 62, "got 4.612 × 10^18"},
 		{disc, 0, ""},
 		{disc, 1, "must be at least 0 and less than 1, got 1"},
-		{months, 0, "must be more than 0 and at most 1200 months, got 0"},
+		{months, 0, "must be from 0.001 to 1200 months, got 0"},
+		{params, 0, "must be more than 0 and at most 100,000 B parameters, got 0"},
 		{months, 1200, ""},
 	} {
 		err := tc.l.Check(tc.v)

@@ -97,7 +97,7 @@ var fieldLimits = map[string]fieldLimit{
 	"clouds.reserved_3y_discount":            {limit: LimitDiscountFraction},
 	"clouds.spot.interruptions_per_day":      {limit: LimitSpotInterruptionsPerDay},
 	"clouds.spot.notice_seconds":             {limit: LimitSpotNoticeSeconds},
-	"clouds.spot.max_runtime_hours":          {limit: LimitSpotMaxRuntimeHours},
+	"clouds.spot.max_runtime_hours":          {limit: LimitSpotMaxRuntimeHours, zeroOK: true},
 
 	"regions.grid_gco2e_per_kwh": {limit: LimitGridGCO2ePerKWh},
 	"regions.grid_year":          {limit: LimitGridYear, zeroOK: true},
