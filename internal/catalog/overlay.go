@@ -6,6 +6,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -271,27 +272,33 @@ func (r *overlayRun) run(base *Catalog, root *node) {
 		Clouds:       slices.Clone(base.Clouds),
 		Regions:      slices.Clone(base.Regions),
 		Offers:       slices.Clone(base.Offers)}
-	n.index()
+	// While the file is applied, each map is rebuilt after the section that
+	// changes it and offerByKey is kept current entry by entry: work in
+	// proportion to the file, plus one pass over the offers at the end.
+	n.accelByKey, n.cloudByID, n.regionByID = base.accelByKey, base.cloudByID, base.regionByID
+	n.offerByKey = maps.Clone(base.offerByKey)
 	r.out = n
-	r.clouds(sec[sectionClouds])
-	r.accelerators(sec[sectionAccelerators])
-	if err := n.checkUnique(); err != nil {
-		r.problem(sec[sectionAccelerators].lineOrZero(), sectionAccelerators, "", "%v", err)
+	if c := sec[sectionClouds]; c != nil {
+		r.clouds(c)
+		n.indexClouds()
 	}
-	n.index()
-	r.regions(sec[sectionRegions])
-	n.index()
-	r.applyDiscounts(sec[sectionDiscounts])
-	n.index()
+	if a := sec[sectionAccelerators]; a != nil {
+		r.accelerators(a)
+		if err := n.checkUnique(); err != nil {
+			r.problem(a.line, sectionAccelerators, "", "%v", err)
+		}
+		n.indexAccelerators()
+	}
+	if rg := sec[sectionRegions]; rg != nil {
+		r.regions(rg)
+		n.indexRegions()
+	}
+	if d := sec[sectionDiscounts]; d != nil {
+		r.applyDiscounts(d)
+		n.indexClouds()
+	}
 	r.offers(sec[sectionOffers])
-	n.index()
-}
-
-func (n *node) lineOrZero() int32 {
-	if n == nil {
-		return 0
-	}
-	return n.line
+	n.indexInstanceTypes()
 }
 
 // items yields the entries of a section list.
@@ -387,7 +394,7 @@ func (r *overlayRun) regions(list *node) {
 func (r *overlayRun) offers(list *node) {
 	n := r.out
 	key := func(x *Offer) string { return x.Cloud + "/" + x.InstanceType + "/" + x.Region }
-	pos := indexBy(n.Offers, key)
+	var pos map[*Offer]int // position of each offer, built at the first override
 	for e := range r.items(list, sectionOffers, "cloud", "instance_type", "region") {
 		var ov overlayOffer
 		d := decoder{budget: r.budget, section: sectionOffers}
@@ -405,8 +412,20 @@ func (r *overlayRun) offers(list *node) {
 		if o == nil {
 			continue
 		}
-		n.Offers = replaceOrAdd(n.Offers, pos, key(o), o)
-		n.offerByKey[key(o)] = o
+		k := key(o)
+		if prev, ok := n.offerByKey[k]; ok {
+			if pos == nil {
+				pos = make(map[*Offer]int, len(n.Offers))
+				for i, x := range n.Offers {
+					pos[x] = i
+				}
+			}
+			n.Offers[pos[prev]] = o
+			pos[o] = pos[prev]
+		} else {
+			n.Offers = append(n.Offers, o)
+		}
+		n.offerByKey[k] = o
 	}
 }
 

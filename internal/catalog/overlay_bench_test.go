@@ -5,6 +5,7 @@ package catalog_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -65,6 +66,22 @@ func BenchmarkOverlay50MBYAML(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, _, err := base.WithOverlayBytes("big.yaml", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOverlaySmall: the documented negotiated-prices example, the
+// cost a provider pays at every Configure with a typical file.
+func BenchmarkOverlaySmall(b *testing.B) {
+	base := builtin(b)
+	data, err := os.ReadFile(examplePath("negotiated.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := base.WithOverlayBytes("negotiated.yaml", data); err != nil {
 			b.Fatal(err)
 		}
 	}

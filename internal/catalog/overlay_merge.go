@@ -52,6 +52,7 @@ func (r *overlayRun) applyDiscounts(dn *node) {
 		c.NativeOnDemand, c.NativeSpot, c.NativeReserved1Y, c.NativeReserved3Y = o.NativeOnDemand*k, o.NativeSpot*k, o.NativeReserved1Y*k, o.NativeReserved3Y*k
 		c.Source = fmt.Sprintf("%s: %s off the list price (discounts.%s); list price: %s", r.sourcePrefix(), percent(f), o.Cloud, o.Source)
 		n.Offers[i] = &c
+		n.offerByKey[c.Cloud+"/"+c.InstanceType+"/"+c.Region] = &c
 		discounted[o.Cloud]++
 	}
 	for i, cl := range n.Clouds {

@@ -142,6 +142,7 @@ func TestOverlayErrors(t *testing.T) {
 			"regions[0] (aws/r9)", "grid_year", "must be 0 or a whole number from 1990 to 2100, got 1800"},
 		{"discount out of range", "c.yaml", "discounts:\n  aws: 1.5\n", 2, "discounts", "aws", "must be at least 0 and less than 1, got 1.5"},
 		{"discount unknown cloud", "c.yaml", "discounts:\n  awz: 0.1\n", 2, "discounts", "awz", `unknown cloud "awz" (did you mean "aws"`},
+		{"self-referencing alias", "c.yaml", "x: &a [1, *a]\noffers: [*a]\n", 1, "", "x[1]", "the alias *a refers to the value it is inside of"},
 		{"unknown extension", "c.txt", "{}", 0, "", "", "unknown catalog file format"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

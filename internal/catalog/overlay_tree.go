@@ -189,7 +189,7 @@ func yamlTree(data []byte, b *budget) (*node, error) {
 		}
 		return nil, &treeError{line: line, msg: "a catalog file is one YAML document; remove the second \"---\" document"}
 	}
-	c := yamlConv{budget: b, memo: map[*yaml.Node]*node{}}
+	c := yamlConv{budget: b, memo: map[*yaml.Node]*node{}, open: map[*yaml.Node]bool{}}
 	return c.conv(&doc)
 }
 
@@ -205,6 +205,7 @@ func yamlSyntaxError(err error) error {
 type yamlConv struct {
 	budget *budget
 	memo   map[*yaml.Node]*node // converted anchors, shared by their aliases
+	open   map[*yaml.Node]bool  // anchors being converted
 	path   []string
 }
 
@@ -227,11 +228,23 @@ func (c *yamlConv) fail(line int, format string, args ...any) error {
 }
 
 func (c *yamlConv) conv(y *yaml.Node) (*node, error) {
+	if y == nil {
+		return nil, c.fail(0, "unexpected empty YAML node (a provider bug, please report it)")
+	}
 	if !c.budget.spend(1) {
 		return nil, c.fail(y.Line, "%v", errBudget)
 	}
 	if n, ok := c.memo[y]; ok {
 		return n, nil
+	}
+	if y.Anchor != "" {
+		// An alias inside the value of its own anchor (a: &a [1, *a]) would
+		// recurse for ever.
+		if c.open[y] {
+			return nil, c.fail(y.Line, "the alias *%s refers to the value it is inside of, which would never end", y.Anchor)
+		}
+		c.open[y] = true
+		defer delete(c.open, y)
 	}
 	var n *node
 	var err error
