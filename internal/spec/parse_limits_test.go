@@ -78,3 +78,22 @@ func BenchmarkParseWide1MB(b *testing.B) {
 		}
 	}
 }
+
+// A parsed document that omits the derived fields renders to JSON that
+// parses back to the same document.
+func TestParsedDocumentRoundTrips(t *testing.T) {
+	t.Parallel()
+	doc := `{"apiVersion":"gpuplan.io/v1","kind":"GPUCluster","metadata":{"name":"x"},"spec":{"accelerator":"H100","gpusPerNode":8,"nodes":1,"pricingModel":"on_demand"}}`
+	d, err := spec.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := d.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := spec.Parse([]byte(js))
+	if err != nil || back.Spec != d.Spec {
+		t.Fatalf("round trip: %v\n%s", err, js)
+	}
+}
