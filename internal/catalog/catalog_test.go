@@ -463,16 +463,16 @@ func TestLoadValidation(t *testing.T) {
 		name, regions, offers, want string
 	}{
 		{"unknown accelerator", fxRegion, strings.Replace(fxOffer, "H100", "H1000", 1),
-			`offers.csv line 2: offer aws/p5.48xlarge/us-east-1: unknown accelerator "H1000" (did you mean "H100"?)`},
+			`offers.csv line 2: offer aws/p5.48xlarge/us-east-1: field "accelerator": unknown accelerator "H1000" (did you mean "H100"?)`},
 		{"duplicate offer", fxRegion, fxOffer + fxOffer, `offers.csv line 3: offer aws/p5.48xlarge/us-east-1: duplicate offer`},
-		{"non-positive price", fxRegion, strings.Replace(fxOffer, "55.04", "-1", 1), `offers.csv line 2: offer aws/p5.48xlarge/us-east-1: field "on_demand_usd": must be > 0, got -1`},
-		{"zero price", fxRegion, strings.Replace(fxOffer, "55.04", "0", 1), `field "on_demand_usd": must be > 0, got 0`},
+		{"non-positive price", fxRegion, strings.Replace(fxOffer, "55.04", "-1", 1), `offers.csv line 2: offer aws/p5.48xlarge/us-east-1: field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got -1`},
+		{"zero price", fxRegion, strings.Replace(fxOffer, "55.04", "0", 1), `field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got 0`},
 		{"spot above on-demand", fxRegion, strings.Replace(fxOffer, ",20,", ",60,", 1), `field "spot_usd": 60 is not below on_demand_usd 55.04`},
-		{"region without metadata", fxRegion, strings.Replace(fxOffer, "us-east-1", "us-east-9", 1), `offer aws/p5.48xlarge/us-east-9: region "us-east-9" of cloud "aws" has no metadata`},
-		{"unknown cloud", fxRegion, strings.Replace(fxOffer, "aws", "awz", 1), `offer awz/p5.48xlarge/us-east-1: unknown cloud "awz" (did you mean "aws"?)`},
+		{"region without metadata", fxRegion, strings.Replace(fxOffer, "us-east-1", "us-east-9", 1), `offer aws/p5.48xlarge/us-east-9: field "region": region "us-east-9" of cloud "aws" has no metadata`},
+		{"unknown cloud", fxRegion, strings.Replace(fxOffer, "aws", "awz", 1), `offer awz/p5.48xlarge/us-east-1: field "cloud": unknown cloud "awz" (did you mean "aws"?)`},
 		{"bad fabric", fxRegion, strings.Replace(fxOffer, "efa", "myrinet", 1), `field "fabric": must be efa, infiniband, roce or none, got "myrinet"`},
 		{"bad number", fxRegion, strings.Replace(fxOffer, ",8,", ",eight,", 1), `field "gpus": not an integer: "eight"`},
-		{"region of unknown cloud", fxRegion + "gcp,us-central1,Iowa,US,us,commercial,,400,2024,,t\n", fxOffer, `regions.csv line 3: region gcp/us-central1: unknown cloud "gcp"`},
+		{"region of unknown cloud", fxRegion + "gcp,us-central1,Iowa,US,us,commercial,,400,2024,,t\n", fxOffer, `regions.csv line 3: region gcp/us-central1: field "cloud": unknown cloud "gcp"`},
 		{"bad partition", strings.Replace(fxRegion, "commercial", "public", 1), fxOffer, `field "partition": must be commercial, gov or china, got "public"`},
 		{"duplicate region", fxRegion + fxRegion, fxOffer, `regions.csv line 3: region aws/us-east-1: duplicate`},
 	} {
@@ -489,100 +489,6 @@ func TestLoadValidation(t *testing.T) {
 	if _, err := catalog.Load(fx); err == nil || !strings.Contains(err.Error(), "offers.csv") {
 		t.Errorf("missing file: %v", err)
 	}
-}
-
-// ---------- overlay ----------
-
-func TestOverlayExamples(t *testing.T) {
-	base := builtin(t)
-	before, _ := base.Offer("aws", "p5.48xlarge", "us-east-1")
-	beforePrice, nOffers := before.OnDemandUSD, len(base.Offers)
-
-	neg, err := base.WithOverlay(filepath.Join("..", "..", "examples", "catalog", "negotiated.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, _ := neg.Offer("aws", "p5.48xlarge", "us-east-1")
-	if o.OnDemandUSD != 41.28 || o.Reserved1YUSD != 30 || o.GPUs != 8 || o.ReservedDerived {
-		t.Errorf("negotiated p5 = %+v", o)
-	}
-	if b, _ := base.Offer("aws", "p5.48xlarge", "us-east-1"); b.OnDemandUSD != beforePrice || len(base.Offers) != nOffers {
-		t.Errorf("receiver mutated")
-	}
-
-	op, err := base.WithOverlay(filepath.Join("..", "..", "examples", "catalog", "onprem.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, ok := op.Offer("onprem", "dgx-h100", "dc1")
-	if !ok || o.Accelerator != "H100" || o.GPUMemoryGB != 640 || o.Fabric != catalog.FabricInfiniBand {
-		t.Errorf("onprem offer = %+v", o)
-	}
-	if _, ok := op.Cloud("onprem"); !ok || len(op.Offers) != nOffers+1 {
-		t.Errorf("onprem cloud missing or offer count %d", len(op.Offers))
-	}
-	if _, ok := base.Cloud("onprem"); ok {
-		t.Errorf("receiver mutated")
-	}
-
-	js := `{"offers":[{"cloud":"azure","instance_type":"Standard_ND96isr_H100_v5","region":"eastus","on_demand_usd":70}]}`
-	if _, err := base.WithOverlayBytes("prices.json", []byte(js)); err != nil {
-		t.Errorf("json overlay: %v", err)
-	}
-}
-
-func TestOverlayErrors(t *testing.T) {
-	base := builtin(t)
-	newOffer := func(extra string) string {
-		return "offers:\n  - cloud: aws\n    instance_type: x1\n    region: us-east-1\n    accelerator: H100\n    gpus: 8\n" + extra
-	}
-	for _, tc := range []struct {
-		name, file, body, want string
-	}{
-		{"malformed yaml", "c.yaml", "offers: [\n  - {cloud: aws", "c.yaml: malformed YAML"},
-		{"malformed json", "c.json", `{"offers": [`, "c.json: "},
-		{"unknown top-level field", "c.yaml", "offerz: []\n", `c.yaml: unknown field "offerz"`},
-		{"unknown offer field", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand: 3\n",
-			`c.yaml: offers[0] (aws/p5.48xlarge/us-east-1): unknown field "on_demand"`},
-		{"unknown accelerator", "c.yaml", yamlBody(newOffer("    on_demand_usd: 10\n")).replaceAcc("H1000"),
-			`c.yaml: offers[0] (aws/x1/us-east-1): unknown accelerator "H1000"`},
-		{"negative price", "catalog.yaml", "offers:\n  - cloud: onprem\n    instance_type: dgx-h100\n    region: dc1\n    on_demand_usd: -3\n",
-			`catalog.yaml: offers[0] (onprem/dgx-h100/dc1): `},
-		{"negative price existing", "catalog.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: -3\n",
-			`catalog.yaml: offers[0] (aws/p5.48xlarge/us-east-1): field "on_demand_usd": must be > 0, got -3`},
-		{"unknown cloud", "c.yaml", "offers:\n  - cloud: onprem\n    instance_type: dgx\n    region: dc1\n    accelerator: H100\n    gpus: 8\n    on_demand_usd: 20\n",
-			`c.yaml: offers[0] (onprem/dgx/dc1): unknown cloud "onprem"`},
-		{"new offer missing fields", "c.yaml", newOffer(""), `fields "accelerator", "gpus" and "on_demand_usd" are required`},
-		{"type error", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: cheap\n", `field "on_demand_usd"`},
-		{"spot above on-demand", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    spot_usd: 100\n", `field "spot_usd": 100 is not below on_demand_usd`},
-		{"bad region cloud", "c.yaml", "regions:\n  - cloud: nowhere\n    id: r1\n    country: DE\n    geography: eu\n", `regions[0] (nowhere/r1): unknown cloud "nowhere"`},
-		{"bad cloud pue", "c.yaml", "clouds:\n  - id: onprem\n    pue: 0.5\n", `clouds[0] (onprem): field "pue": must be >= 1, got 0.5`},
-		{"unknown extension", "c.txt", "{}", "unknown catalog file format"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := base.WithOverlayBytes(tc.file, []byte(tc.body))
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v\nwant containing %s", err, tc.want)
-			}
-		})
-	}
-	if _, err := base.WithOverlay(filepath.Join(t.TempDir(), "missing.yaml")); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
-		t.Errorf("missing file: %v", err)
-	}
-	// Nothing is half-applied: a file whose second entry fails leaves no trace.
-	body := "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: 1\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: -1\n"
-	if _, err := base.WithOverlayBytes("c.yaml", []byte(body)); err == nil {
-		t.Fatal("want error")
-	}
-	if o, _ := base.Offer("aws", "p5.48xlarge", "us-east-1"); o.OnDemandUSD == 1 {
-		t.Error("receiver mutated by a rejected overlay")
-	}
-}
-
-type yamlBody string
-
-func (s yamlBody) replaceAcc(id string) string {
-	return strings.Replace(string(s), "accelerator: H100", "accelerator: "+id, 1)
 }
 
 func TestClosest(t *testing.T) {

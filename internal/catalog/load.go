@@ -94,6 +94,9 @@ func BuiltinDate() (time.Time, error) {
 // FileAccelerators, FileClouds, FileRegions and FileOffers at the root of
 // fsys. Errors name the file, line and entry.
 func Load(fsys fs.FS) (*Catalog, error) {
+	if _, err := InputLimits(); err != nil {
+		return nil, err
+	}
 	c := &Catalog{}
 	var m meta
 	if err := readJSONFile(fsys, FileMeta, &m); err != nil {

@@ -376,3 +376,13 @@ func (m *ModelPreset) validatePrecision() error {
 	}
 	return nil
 }
+
+// namedValue is a preset field and its value, for range checks.
+type namedValue struct {
+	name string
+	v    float64
+}
+
+func fieldMust(field, cond string, got any) error {
+	return fmt.Errorf("field %q: %s, got %v", field, cond, got)
+}

@@ -96,5 +96,15 @@
 // against on-demand. Result.BreakEven gives, for each reservation, the
 // utilization above which reserving the fleet for the horizon beats
 // on-demand, and the months of use after which one term beats on-demand at
-// the input utilization.
+// the input utilization (Never, with months 0, when nothing runs).
+//
+// # Bounds
+//
+// Every input is checked against the limits of
+// internal/catalog/data/input_limits.json (months 0.001 to 1,200, instance
+// count 1 to 1,000,000, sizes up to 10^9 GB, extras up to 10^12 USD a month,
+// carbon price up to 10^5 USD/t, ...), with an InputError naming the input,
+// its value in plain notation and the range. Within those limits and the
+// catalog's, every figure is finite; each is checked before it is returned
+// all the same (NonFiniteError), so no NaN or ±Inf ever leaves the package.
 package cost

@@ -62,15 +62,12 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 		return r, errors.New("cost: JobInput.Offer and JobInput.Cloud are required")
 	case in.Offer.Cloud != in.Cloud.ID:
 		return r, fmt.Errorf("cost: offer of cloud %q priced with cloud %q", in.Offer.Cloud, in.Cloud.ID)
-	case in.Nodes < 1:
-		return r, inputErr("nodes", "Invalid Nodes", "nodes = %d: at least 1 node is needed.", in.Nodes)
-	case bad(in.Hours) || in.Hours < 0:
-		return r, inputErr("hours", "Invalid Hours", "hours = %v: must be at least 0.", in.Hours)
-	case bad(in.Discount) || in.Discount < 0 || in.Discount >= 1:
-		return r, inputErr("discount", "Invalid Discount", "discount = %v: must be in [0, 1).", in.Discount)
-	case bad(in.CarbonPriceUSDPerTonne) || in.CarbonPriceUSDPerTonne < 0:
-		return r, inputErr("carbon_price_usd_per_tonne", "Invalid Carbon Price",
-			"carbon_price_usd_per_tonne = %v: must be at least 0.", in.CarbonPriceUSDPerTonne)
+	}
+	if err := firstBad(append([]bound{
+		{field: "nodes", summary: "Invalid Nodes", limit: catalog.LimitNodeCount, v: float64(in.Nodes)},
+		{field: "hours", summary: "Invalid Hours", limit: catalog.LimitHours, v: in.Hours},
+	}, providerBounds(in.Discount, in.CarbonPriceUSDPerTonne)...)); err != nil {
+		return r, err
 	}
 	if !knownModel(in.PricingModel) {
 		return r, inputErr("pricing_model", "Unknown Pricing Model",
@@ -117,5 +114,8 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 		r.CO2eKg = r.EnergyKWh * in.Region.GridGCO2ePerKWh / gramsPerKg
 	}
 	r.CarbonCostUSD = r.CO2eKg / kgPerTonne * in.CarbonPriceUSDPerTonne
+	if err := r.checkFinite(); err != nil {
+		return JobResult{}, err
+	}
 	return r, nil
 }

@@ -94,8 +94,8 @@ func TestJobCostErrors(t *testing.T) {
 		{"not_sold", "pricing_model", `it is sold as: "on_demand"`,
 			cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Nodes: 1, Hours: 1, PricingModel: catalog.Reserved3Y}},
 		{"unknown_model", "pricing_model", "allowed", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Nodes: 1, Hours: 1, PricingModel: "hourly"}},
-		{"no_nodes", "nodes", "at least 1", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Hours: 1, PricingModel: catalog.OnDemand}},
-		{"negative_hours", "hours", "at least 0", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Nodes: 1, Hours: -1, PricingModel: catalog.OnDemand}},
+		{"no_nodes", "nodes", "nodes must be a whole number from 1 to 1,000,000 nodes, got 0.", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Hours: 1, PricingModel: catalog.OnDemand}},
+		{"negative_hours", "hours", "hours must be from 0 to 876,000 h, got -1.", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Nodes: 1, Hours: -1, PricingModel: catalog.OnDemand}},
 		{"bad_workload", "workload", "allowed", cost.JobInput{Offer: odOnlyOffer(), Cloud: cl, Region: rg, Accelerator: acc, Nodes: 1, Hours: 1,
 			PricingModel: catalog.OnDemand, Workload: "mining"}},
 	}

@@ -85,8 +85,11 @@ type BreakEven struct {
 	Utilization float64
 	// Months of use at the input utilization after which one term of the
 	// reservation costs less than on-demand would have (> the term length:
-	// never; +Inf at zero utilization).
+	// never within the term); 0 when Never.
 	Months float64
+	// Never is true when the reservation never pays off because nothing
+	// runs (zero utilization): there is no break-even month.
+	Never bool
 }
 
 // Result is the lifecycle cost of an Input. Money is unrounded USD.
@@ -179,6 +182,12 @@ func (m *Model) TCO(in Input) (Result, error) {
 	res.GPUHours = m.demand(&in) * float64(in.Offer.GPUs)
 	if res.GPUHours > 0 {
 		res.CostPerGPUHourUSD = res.TotalUSD / res.GPUHours
+		if bad(res.CostPerGPUHourUSD) {
+			return Result{}, inputErr("utilization", "Invalid Utilization",
+				"utilization %s runs the fleet for only %s GPU-hours, so the cost per GPU-hour is beyond any number. "+
+					"Use 0 for an idle fleet, or the real share of hours the instances run, for example 0.6.",
+				catalog.FormatNumber(in.Utilization), catalog.FormatNumber(res.GPUHours))
+		}
 	}
 
 	// Comparison: the same fleet with all compute bought one way.
@@ -204,6 +213,9 @@ func (m *Model) TCO(in Input) (Result, error) {
 		}
 	}
 	res.BreakEven = m.breakEven(&in)
+	if err := res.checkFinite(); err != nil {
+		return Result{}, err
+	}
 	return res, nil
 }
 
@@ -263,12 +275,9 @@ func (m *Model) breakEven(in *Input) map[catalog.PricingModel]BreakEven {
 		}
 		term := m.TermMonths[pm]
 		terms := math.Ceil(in.Months/term - ceilTolerance)
-		be := BreakEven{
-			Utilization: terms * term * r / (in.Months * od),
-			Months:      math.Inf(1),
-		}
-		if in.Utilization > 0 {
-			be.Months = term * r / (in.Utilization * od)
+		be := BreakEven{Utilization: terms * term * r / (in.Months * od), Never: true}
+		if months := term * r / (in.Utilization * od); in.Utilization > 0 && !bad(months) {
+			be.Months, be.Never = months, false
 		}
 		out[pm] = be
 	}
@@ -362,42 +371,25 @@ func (m *Model) validate(in *Input) error {
 	if in.Offer.Cloud != in.Cloud.ID {
 		return fmt.Errorf("cost: offer of cloud %q priced with cloud %q", in.Offer.Cloud, in.Cloud.ID)
 	}
-	if in.InstanceCount < 1 {
-		return inputErr("instance_count", "Invalid Instance Count",
-			"instance_count = %d: at least 1 instance is needed.", in.InstanceCount)
-	}
-	if bad(in.Months) || in.Months <= 0 {
-		return inputErr("months", "Invalid Months", "months = %v: the horizon must be a positive number of months, for example 12.", in.Months)
-	}
-	if bad(in.Utilization) || in.Utilization < 0 || in.Utilization > 1 {
-		return inputErr("utilization", "Invalid Utilization",
-			"utilization = %v: the share of hours the instances run must be in [0, 1], for example 0.6.", in.Utilization)
-	}
-	for _, f := range []struct {
-		field string
-		v     float64
-	}{
-		{"storage.block_gb", in.BlockGB},
-		{"storage.object_gb", in.ObjectGB},
-		{"network.egress_gb_per_month", in.EgressGBPerMonth},
-		{"network.inter_region_gb_per_month", in.InterRegionGBPerMonth},
-	} {
-		if bad(f.v) || f.v < 0 {
-			return inputErr(f.field, "Invalid Size", "%s = %v: a size cannot be negative.", f.field, f.v)
-		}
+	bounds := []bound{
+		{field: "instance_count", summary: "Invalid Instance Count", limit: catalog.LimitNodeCount, v: float64(in.InstanceCount),
+			hint: "It is the number of identical instances, for example 4."},
+		{field: "months", summary: "Invalid Months", limit: catalog.LimitMonths, v: in.Months,
+			hint: "It is the horizon in months, for example 12."},
+		{field: "utilization", summary: "Invalid Utilization", limit: catalog.LimitFraction, v: in.Utilization,
+			hint: "It is the share of hours the instances run, for example 0.6."},
+		{field: "storage.block_gb", summary: "Invalid Size", limit: catalog.LimitDataGB, v: in.BlockGB},
+		{field: "storage.object_gb", summary: "Invalid Size", limit: catalog.LimitDataGB, v: in.ObjectGB},
+		{field: "network.egress_gb_per_month", summary: "Invalid Size", limit: catalog.LimitDataGB, v: in.EgressGBPerMonth},
+		{field: "network.inter_region_gb_per_month", summary: "Invalid Size", limit: catalog.LimitDataGB, v: in.InterRegionGBPerMonth},
 	}
 	for _, name := range sortedNames(in.ExtraMonthlyUSD) {
-		if v := in.ExtraMonthlyUSD[name]; bad(v) || v < 0 {
-			return keyErr("extra_monthly_usd", name, "Invalid Extra Cost",
-				"extra_monthly_usd[%q] = %v: a monthly cost cannot be negative.", name, v)
-		}
+		bounds = append(bounds, bound{field: "extra_monthly_usd", key: name, summary: "Invalid Extra Cost",
+			limit: catalog.LimitMonthlyCostUSD, v: in.ExtraMonthlyUSD[name], hint: "It is a monthly cost in USD, for example 73."})
 	}
-	if bad(in.Discount) || in.Discount < 0 || in.Discount >= 1 {
-		return inputErr("discount", "Invalid Discount", "discount = %v: a discount is a fraction off list price in [0, 1).", in.Discount)
-	}
-	if bad(in.CarbonPriceUSDPerTonne) || in.CarbonPriceUSDPerTonne < 0 {
-		return inputErr("carbon_price_usd_per_tonne", "Invalid Carbon Price",
-			"carbon_price_usd_per_tonne = %v: must be at least 0.", in.CarbonPriceUSDPerTonne)
+	bounds = append(bounds, providerBounds(in.Discount, in.CarbonPriceUSDPerTonne)...)
+	if err := firstBad(bounds); err != nil {
+		return err
 	}
 	if in.Workload != "" {
 		if _, ok := m.LoadFactor[in.Workload]; !ok {
@@ -430,9 +422,9 @@ func (m *Model) mix(in *Input) (shares, error) {
 			return out, keyErr("pricing_mix", k, "Unknown Pricing Model",
 				"pricing_mix has the key %q; allowed: %s.", k, joinModels(catalog.PricingModels))
 		}
-		if bad(s) || s < 0 || s > 1 {
-			return out, keyErr("pricing_mix", k, "Invalid Pricing Mix",
-				"pricing_mix[%q] = %v: a share must be in [0, 1].", k, s)
+		if ie := (bound{field: "pricing_mix", key: k, summary: "Invalid Pricing Mix", limit: catalog.LimitFraction, v: s,
+			hint: "It is the share of the running hours bought this way."}).check(); ie != nil {
+			return out, ie
 		}
 		if _, ok := in.Offer.Price(pm); !ok && s > 0 {
 			return out, notSoldErr("pricing_mix", k, in.Offer, pm)

@@ -29,6 +29,7 @@ func TestTCO(t *testing.T) {
 		kwh, co2, carbon        float64
 		comparison              map[pm][2]float64 // total, savings
 		breakEven               map[pm][2]float64 // utilization, months
+		neverPaysOff            bool              // BreakEven.Never of every reservation
 	}
 	tests := []struct {
 		name string
@@ -172,10 +173,11 @@ func TestTCO(t *testing.T) {
 				order: []string{"compute", "storage_block", "storage_object", "egress", "inter_region"},
 				lines: map[string]float64{"compute": 0, "storage_block": 16, "storage_object": 0, "egress": 0, "inter_region": 0},
 				breakEven: map[pm][2]float64{
-					// u = 12·28/(2·40) = 4.2 (never), months = +Inf at zero utilization.
-					catalog.Reserved1Y: {4.2, math.Inf(1)},
-					catalog.Reserved3Y: {36 * 18 / 80.0, math.Inf(1)},
+					// u = 12·28/(2·40) = 4.2 (never), no break-even month at zero utilization (Never, months 0).
+					catalog.Reserved1Y: {4.2, 0},
+					catalog.Reserved3Y: {36 * 18 / 80.0, 0},
 				},
+				neverPaysOff: true,
 			},
 		},
 	}
@@ -221,6 +223,9 @@ func TestTCO(t *testing.T) {
 				}
 				approx(t, "break-even utilization "+string(p), be.Utilization, exp[0])
 				approx(t, "break-even months "+string(p), be.Months, exp[1])
+				if be.Never != w.neverPaysOff {
+					t.Errorf("break-even %s: Never = %v, want %v", p, be.Never, w.neverPaysOff)
+				}
 			}
 		})
 	}
@@ -350,22 +355,30 @@ func TestTCOErrors(t *testing.T) {
 		field, key   string
 		detailSubstr string
 	}{
-		{"zero_instances", func(in *cost.Input) { in.InstanceCount = 0 }, "instance_count", "", "at least 1"},
-		{"zero_months", func(in *cost.Input) { in.Months = 0 }, "months", "", "positive"},
-		{"utilization_above_1", func(in *cost.Input) { in.Utilization = 1.2 }, "utilization", "", "[0, 1]"},
-		{"utilization_negative", func(in *cost.Input) { in.Utilization = -0.1 }, "utilization", "", "[0, 1]"},
-		{"utilization_nan", func(in *cost.Input) { in.Utilization = math.NaN() }, "utilization", "", "[0, 1]"},
-		{"negative_block", func(in *cost.Input) { in.BlockGB = -1 }, "storage.block_gb", "", "negative"},
-		{"negative_object", func(in *cost.Input) { in.ObjectGB = -1 }, "storage.object_gb", "", "negative"},
-		{"negative_egress", func(in *cost.Input) { in.EgressGBPerMonth = -5 }, "network.egress_gb_per_month", "", "negative"},
-		{"negative_inter_region", func(in *cost.Input) { in.InterRegionGBPerMonth = -5 }, "network.inter_region_gb_per_month", "", "negative"},
-		{"negative_extra", func(in *cost.Input) { in.ExtraMonthlyUSD = map[string]float64{"k8s": -73} }, "extra_monthly_usd", "k8s", "negative"},
-		{"discount_one", func(in *cost.Input) { in.Discount = 1 }, "discount", "", "[0, 1)"},
-		{"negative_carbon_price", func(in *cost.Input) { in.CarbonPriceUSDPerTonne = -1 }, "carbon_price_usd_per_tonne", "", "at least 0"},
+		{"zero_instances", func(in *cost.Input) { in.InstanceCount = 0 }, "instance_count", "", "instance_count must be a whole number from 1 to 1,000,000 nodes, got 0."},
+		{"zero_months", func(in *cost.Input) { in.Months = 0 }, "months", "", "months must be from 0.001 to 1200 months, got 0."},
+		{"utilization_above_1", func(in *cost.Input) { in.Utilization = 1.2 }, "utilization", "", "utilization must be from 0 to 1, got 1.2."},
+		{"utilization_negative", func(in *cost.Input) { in.Utilization = -0.1 }, "utilization", "", "got -0.1"},
+		{"utilization_nan", func(in *cost.Input) { in.Utilization = math.NaN() }, "utilization", "", "must be a finite number from 0 to 1, got NaN"},
+		{"negative_block", func(in *cost.Input) { in.BlockGB = -1 }, "storage.block_gb", "", "storage.block_gb must be from 0 to 1,000,000,000 GB, got -1."},
+		{"negative_object", func(in *cost.Input) { in.ObjectGB = -1 }, "storage.object_gb", "", "got -1"},
+		{"negative_egress", func(in *cost.Input) { in.EgressGBPerMonth = -5 }, "network.egress_gb_per_month", "", "got -5"},
+		{"negative_inter_region", func(in *cost.Input) { in.InterRegionGBPerMonth = -5 }, "network.inter_region_gb_per_month", "", "got -5"},
+		{"negative_extra", func(in *cost.Input) { in.ExtraMonthlyUSD = map[string]float64{"k8s": -73} }, "extra_monthly_usd", "k8s", `extra_monthly_usd["k8s"] must be from 0 to 1,000,000,000,000 USD/month, got -73.`},
+		{"discount_one", func(in *cost.Input) { in.Discount = 1 }, "discount", "", "discount must be at least 0 and less than 1, got 1."},
+		{"negative_carbon_price", func(in *cost.Input) { in.CarbonPriceUSDPerTonne = -1 }, "carbon_price_usd_per_tonne", "", "must be from 0 to 100,000 USD/t, got -1."},
+		// Overflow-sized inputs (they made NaN and crashed the plugin) name the input and the limit.
+		{"months_1e308", func(in *cost.Input) { in.Months = 1e308 }, "months", "", "months must be from 0.001 to 1200 months, got 1 × 10^308."},
+		{"block_1e308", func(in *cost.Input) { in.BlockGB = 1e308 }, "storage.block_gb", "", "got 1 × 10^308"},
+		{"egress_1e308", func(in *cost.Input) { in.EgressGBPerMonth = 1e308 }, "network.egress_gb_per_month", "", "got 1 × 10^308"},
+		{"extras_1e308", func(in *cost.Input) { in.ExtraMonthlyUSD = map[string]float64{"x": 1e308, "y": 1e308} }, "extra_monthly_usd", "x", "got 1 × 10^308"},
+		{"carbon_1e308", func(in *cost.Input) { in.CarbonPriceUSDPerTonne = 1e308 }, "carbon_price_usd_per_tonne", "", "got 1 × 10^308"},
+		{"instances_2^62", func(in *cost.Input) { in.InstanceCount = 1 << 62 }, "instance_count", "", "got 4.612 × 10^18"},
+		{"months_inf", func(in *cost.Input) { in.Months = math.Inf(1) }, "months", "", "must be a finite number from 0.001 to 1200 months, got infinity"},
 		{"unknown_workload", func(in *cost.Input) { in.Workload = "gaming" }, "workload", "", `"inference"`},
 		{"shares_below_1", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 0.5, catalog.Spot: 0.3} }, "pricing_mix", "", "sum to 0.8"},
 		{"shares_above_1", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 0.9, catalog.Spot: 0.3} }, "pricing_mix", "", "sum to 1.2"},
-		{"share_negative", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 1.5, catalog.Spot: -0.5} }, "pricing_mix", "on_demand", "[0, 1]"},
+		{"share_negative", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 1.5, catalog.Spot: -0.5} }, "pricing_mix", "on_demand", "must be from 0 to 1, got 1.5"},
 		{"unknown_model", func(in *cost.Input) { in.PricingMix = map[pm]float64{"savings_plan": 1} }, "pricing_mix", "savings_plan", `"reserved_3y"`},
 		{"model_not_sold", func(in *cost.Input) {
 			in.Offer = odOnlyOffer()

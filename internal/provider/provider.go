@@ -124,7 +124,9 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Optional: true,
 				MarkdownDescription: "Path to a JSON (`.json`) or YAML (`.yaml`, `.yml`) catalog overlay that adds or overrides clouds, " +
 					"regions, accelerators, offers and prices (negotiated rates, private clouds, on-prem clusters). " +
-					"The file is validated as a whole: any error rejects it with the file, entry and field, and nothing is applied. " +
+					"The file is validated as a whole: every problem is reported with the file, line, entry and field, and nothing is applied. " +
+					"A relative path is resolved against the directory Terraform runs in (the root module), not the module that sets it: " +
+					"in a child module use `\"${path.module}/prices.yaml\"`. " +
 					"See the [catalog overlay guide](guides/catalog-overlay.md).",
 			},
 			"clouds": schema.ListAttribute{
@@ -175,12 +177,15 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 	if !cfg.CatalogFile.IsNull() && !cfg.CatalogFile.IsUnknown() {
-		overlaid, err := cat.WithOverlay(cfg.CatalogFile.ValueString())
+		overlaid, warnings, err := cat.WithOverlay(cfg.CatalogFile.ValueString())
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("catalog_file"), "Invalid Catalog File",
 				fmt.Sprintf("The catalog file %q was rejected as a whole; nothing from it was applied.\n\n%s",
 					cfg.CatalogFile.ValueString(), err))
 			return
+		}
+		for _, w := range warnings {
+			resp.Diagnostics.AddAttributeWarning(path.Root("catalog_file"), "Catalog File Adjusted", w.String())
 		}
 		cat = overlaid
 	}
