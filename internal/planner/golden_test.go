@@ -18,7 +18,7 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
-// update rewrites the golden files: go test ./internal/planner -run Golden -update
+// update rewrites the golden files (go test ./internal/planner -run Golden -update).
 var update = flag.Bool("update", false, "rewrite the planner's testdata/*.golden files")
 
 // goldenCase is one recommendation on the fixture catalog whose full text
