@@ -81,7 +81,7 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 	if wl == "" {
 		wl = m.DefaultWorkload
 	}
-	lf, ok := m.LoadFactor[wl]
+	_, ok = m.LoadFactor[wl]
 	if !ok {
 		return r, inputErr("workload", "Invalid Workload", "workload = %q: allowed: %q.", in.Workload, m.Workloads())
 	}
@@ -94,7 +94,13 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 			// caller provisions spare nodes (SpotServingSpares) in Nodes.
 			r.BilledHours = in.Hours
 		} else {
-			r.BilledHours = in.Hours * m.SpotRiskFactor(in.Cloud)
+			f := m.SpotRiskFactor(in.Cloud, in.Nodes)
+			if bad(f) {
+				return JobResult{}, inputErr("pricing_model", "Spot Job Never Finishes",
+					"a synchronous job on %d spot instances of %s is interrupted far more often than it checkpoints: it would never finish.",
+					in.Nodes, in.Cloud.ID)
+			}
+			r.BilledHours = in.Hours * f
 		}
 		r.RunningHours = r.BilledHours
 	case catalog.Reserved1Y, catalog.Reserved3Y:
@@ -107,9 +113,7 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 	}
 	nodes := float64(in.Nodes)
 	r.ComputeUSD = nodes * r.BilledHours * r.HourlyUSD
-	if in.Accelerator != nil && in.Accelerator.TDPWatts > 0 {
-		r.EnergyKWh = nodes * r.RunningHours * float64(in.Offer.GPUs) * in.Accelerator.TDPWatts / wattsPerKW * lf * m.pue(in.Cloud, in.Region)
-	}
+	r.EnergyKWh = nodes * r.RunningHours * m.NodePowerKW(in.Offer, in.Accelerator, wl) * m.pue(in.Cloud, in.Region)
 	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
 		r.CO2eKg = r.EnergyKWh * in.Region.GridGCO2ePerKWh / gramsPerKg
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -103,7 +104,7 @@ type Result struct {
 	BreakEven         map[catalog.PricingModel]BreakEven
 
 	GPUHours       float64 // useful GPU-hours delivered: instances × GPUs × hours × utilization
-	SpotRiskFactor float64 // billed / useful hours on spot for this cloud
+	SpotRiskFactor float64 // billed / useful hours of the mix's spot instances (1 without spot)
 	PUE            float64 // the PUE used
 	LoadFactor     float64 // the GPU load factor used
 	EnergyKWh      float64
@@ -142,7 +143,10 @@ func (m *Model) TCO(in Input) (Result, error) {
 		return Result{}, err
 	}
 	var res Result
-	res.SpotRiskFactor = m.SpotRiskFactor(in.Cloud)
+	res.SpotRiskFactor = m.spotRisk(&in, mix)
+	if bad(res.SpotRiskFactor) {
+		return Result{}, m.spotNeverFinishes(&in, mix)
+	}
 	ep := m.energy(&in, &res)
 
 	// Hidden costs do not depend on the pricing model.
@@ -163,7 +167,7 @@ func (m *Model) TCO(in Input) (Result, error) {
 		hiddenUSD += l.USD
 	}
 
-	compute, running, lines := m.compute(&in, mix, res.SpotRiskFactor, true)
+	compute, running, lines := m.compute(&in, mix, true)
 	res.Compute = lines
 	res.EnergyKWh = running * ep.kWhPerInstanceHour
 	res.CO2eKg = res.EnergyKWh * ep.gridG / gramsPerKg
@@ -199,7 +203,12 @@ func (m *Model) TCO(in Input) (Result, error) {
 		}
 		var one shares
 		one[i] = 1
-		c, run, _ := m.compute(&in, one, res.SpotRiskFactor, false)
+		if pm == catalog.Spot && bad(m.spotRisk(&in, one)) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("The pricing model comparison leaves out spot: all %d instances on spot, "+
+				"priced as one synchronous job, would be interrupted far more often than they checkpoint and never finish.", in.InstanceCount))
+			continue
+		}
+		c, run, _ := m.compute(&in, one, false)
 		carbon := run * ep.kWhPerInstanceHour * ep.gridG / gramsPerKg / kgPerTonne * in.CarbonPriceUSDPerTonne
 		total := c + hiddenUSD + carbon
 		if pm == catalog.OnDemand {
@@ -219,6 +228,29 @@ func (m *Model) TCO(in Input) (Result, error) {
 	return res, nil
 }
 
+// spotRisk is the spot risk factor of a mix: its spot instances (the spot
+// share of the fleet, rounded up) taken as one synchronous job (doc.go); 1
+// without spot.
+func (m *Model) spotRisk(in *Input, mix shares) float64 {
+	s := mix[slices.Index(catalog.PricingModels, catalog.Spot)]
+	if s == 0 {
+		return 1
+	}
+	return m.SpotRiskFactor(in.Cloud, max(1, int(math.Ceil(s*float64(in.InstanceCount)-ceilTolerance))))
+}
+
+// spotNeverFinishes is the error of a spot share so large that, as one
+// synchronous job, its instances are interrupted far faster than they
+// checkpoint: the expected hours overflow.
+func (m *Model) spotNeverFinishes(in *Input, mix shares) error {
+	n := math.Ceil(mix[slices.Index(catalog.PricingModels, catalog.Spot)]*float64(in.InstanceCount) - ceilTolerance)
+	minutes := 60 / (n * m.SpotInterruptionRate(in.Cloud))
+	return keyErr("pricing_mix", string(catalog.Spot), "Spot Job Never Finishes",
+		"%s spot instances of %s, priced as one synchronous job, are interrupted every %s minutes on average, far more often than the "+
+			"job checkpoints (every %s h): it would never finish. Put fewer instances on spot, or buy the share on demand or reserved.",
+		catalog.FormatNumber(n), in.Cloud.ID, catalog.FormatNumber(minutes), catalog.FormatNumber(m.CheckpointIntervalHours))
+}
+
 // demand is the running instance-hours the fleet needs over the horizon.
 func (m *Model) demand(in *Input) float64 {
 	return float64(in.InstanceCount) * in.Months * m.HoursPerMonth * in.Utilization
@@ -226,8 +258,9 @@ func (m *Model) demand(in *Input) float64 {
 
 // compute bills the mix. It returns the compute USD, the instance-hours the
 // fleet actually runs (for energy) and, when wantLines, one line per model.
-func (m *Model) compute(in *Input, mix shares, spotRisk float64, wantLines bool) (usd, running float64, lines []ModelCompute) {
+func (m *Model) compute(in *Input, mix shares, wantLines bool) (usd, running float64, lines []ModelCompute) {
 	demand := m.demand(in)
+	spotRisk := m.spotRisk(in, mix)
 	d := 1 - in.Discount
 	for i, pm := range catalog.PricingModels {
 		s := mix[i]
@@ -303,7 +336,7 @@ func (m *Model) energy(in *Input, res *Result) energyParams {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"The accelerator of %s has no TDP in the catalog: energy, CO2e and carbon cost are 0.", in.Offer.InstanceType))
 	} else {
-		ep.kWhPerInstanceHour = float64(in.Offer.GPUs) * in.Accelerator.TDPWatts / wattsPerKW * res.LoadFactor * res.PUE
+		ep.kWhPerInstanceHour = m.NodePowerKW(in.Offer, in.Accelerator, wl) * res.PUE
 	}
 	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
 		ep.gridG = in.Region.GridGCO2ePerKWh

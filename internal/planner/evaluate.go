@@ -3,7 +3,11 @@
 
 package planner
 
-import "github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+import (
+	"math"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
 
 // offerReason applies the offer-level filters in the documented order;
 // "" when the offer passes them.
@@ -128,6 +132,9 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 // limits and the numeric limits, noting nearest misses while nothing is
 // feasible: the reason index that rejects it, or -1.
 func (r *run) limitFailure(oi *offerInfo, opt *option, c *priced) int {
+	if c.pm == catalog.Spot && !r.inference && math.IsInf(c.hours, 1) {
+		return reasonIndex(ReasonSpotNeverFinishes)
+	}
 	if !finite(c.cost) || !finite(c.hours) || !finite(c.co2) {
 		return reasonIndex(ReasonEstimateFailed)
 	}

@@ -95,8 +95,12 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 	if c.SpareNodes > 0 {
 		fmt.Fprintf(b, ", spot: +%s included to ride out interruptions", spareWords(c))
 	} else if c.offer != nil && c.PricingModel == catalog.Spot && !r.inference {
-		if f := r.p.cost.SpotRiskFactor(c.offer.cloud); f >= r.p.policy.SpotRiskMention {
-			fmt.Fprintf(b, ", spot hours risk-adjusted ×%s for interruptions", numfmt.Trim(f, 3))
+		if f := r.p.cost.SpotRiskFactor(c.offer.cloud, c.Nodes); f >= r.p.policy.SpotRiskMention {
+			if c.Nodes > 1 {
+				fmt.Fprintf(b, ", spot: %d nodes as one job, rework ×%s for interruptions", c.Nodes, numfmt.Trim(f, 3))
+			} else {
+				fmt.Fprintf(b, ", spot hours risk-adjusted ×%s for interruptions", numfmt.Trim(f, 3))
+			}
 		}
 	}
 	if !c.CO2eKnown && c.offer != nil {
@@ -175,11 +179,18 @@ func (r *run) gapToBest(c, best *Candidate) string {
 	return "score " + numfmt.Trim(c.Score, 4) + " vs " + numfmt.Trim(best.Score, 4)
 }
 
-var ordinals = []string{"", "", "2nd", "3rd"}
-
+// ordinal writes n as an English ordinal: 2nd, 3rd, 11th, 21st, 42nd.
 func ordinal(n int) string {
-	if n < len(ordinals) && ordinals[n] != "" {
-		return ordinals[n]
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
 	}
-	return strconv.Itoa(n) + "th"
+	return strconv.Itoa(n) + suffix
 }

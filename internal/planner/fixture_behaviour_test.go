@@ -20,8 +20,8 @@ import (
 // TestFixtureCheapestTraining: 8B pre-training on 100B tokens fits one
 // 8× X100 node (128 GB); the fake model gives 8 × 900 TFLOPS × 0.5 / (6 ×
 // 8e9) = 75,000 tokens/s, 370.37 h. The cheapest is alpha's spot price, $8
-// an hour, billed for the hours × the spot rework factor 1 + λ·L (λ =
-// 0.24/24 per hour, L from the cost model).
+// an hour, billed for the hours × the spot rework factor of one node (λ =
+// 0.24/24 per hour, checkpoint interval and restart from the cost model).
 func TestFixtureCheapestTraining(t *testing.T) {
 	p := fixturePlanner(t)
 	cm, err := cost.DefaultModel()
@@ -34,7 +34,9 @@ func TestFixtureCheapestTraining(t *testing.T) {
 	}
 	b := res.Best
 	hours := 100e9 / 75000 / 3600
-	factor := 1 + 0.24/24*(cm.LostWorkFraction*cm.CheckpointIntervalHours+cm.RestartHours)
+	// One node: Λ = 0.01/h; (1/Λ + R)(e^{Λτ} − 1)/τ.
+	lambda := 0.24 / 24
+	factor := (1/lambda + cm.RestartHours) * math.Expm1(lambda*cm.CheckpointIntervalHours) / cm.CheckpointIntervalHours
 	want := hours * factor * 8
 	if b.Cloud != "alpha" || b.Region != "us-1" || b.InstanceType != "a.x8" || b.Nodes != 1 || b.PricingModel != catalog.Spot {
 		t.Fatalf("best = %s %s %s ×%d %s, want alpha us-1 a.x8 ×1 spot", b.Cloud, b.Region, b.InstanceType, b.Nodes, b.PricingModel)

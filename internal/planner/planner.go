@@ -85,10 +85,9 @@ type offerInfo struct {
 	memPerGPU float64
 	// Pricing coefficients from the cost model (see price.go and
 	// TestPricingMatchesCostModel): list price per pricing model (by slot),
-	// spot billed hours per useful hour, energy per node running hour per
-	// workload kind (by kindSlot), kg CO2e per kWh.
+	// energy per node running hour per workload kind (by kindSlot), kg CO2e
+	// per kWh. Spot rework depends on the node count (price.go).
 	price      [numPricingModels]float64
-	spotFactor float64
 	kwhPerHour [len(kindSlots)]float64
 	kgPerKWh   float64
 }
@@ -244,7 +243,6 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
 		return offerInfo{}, false, nil
 	}
 	oi.memPerGPU = o.GPUMemoryGB / float64(o.GPUs)
-	oi.spotFactor = p.cost.SpotRiskFactor(oi.cloud)
 	for k, kind := range kindSlots {
 		jr, err := p.cost.JobCost(cost.JobInput{Offer: o, Cloud: oi.cloud, Region: oi.region, Accelerator: oi.accel,
 			Nodes: 1, Hours: 1, PricingModel: oi.sold[0], Workload: kind})

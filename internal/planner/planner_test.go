@@ -219,7 +219,7 @@ func TestPricingMatchesCostModel(t *testing.T) {
 					months = cm.TermMonths[catalog.Reserved1Y]
 					hours = cm.HoursPerMonth * months
 				} else if pm == catalog.Spot {
-					hours /= cm.SpotRiskFactor(cl)
+					hours /= cm.SpotRiskFactor(cl, c.Nodes)
 				}
 				jr, err := cm.JobCost(cost.JobInput{Offer: o, Cloud: cl, Region: rg, Accelerator: acc, Nodes: c.Nodes, Hours: hours,
 					PricingModel: pm, Discount: req.Discounts[c.Cloud], Workload: w.Kind, CarbonPriceUSDPerTonne: 85})

@@ -54,7 +54,8 @@ func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) pric
 	switch slot {
 	case slotSpot:
 		if !r.inference {
-			billed = hours * oi.spotFactor
+			// A synchronous job stops when any of its nodes is interrupted.
+			billed = hours * r.p.cost.SpotRiskFactor(oi.cloud, opt.nodes)
 			running = billed
 		}
 	case slotReserved1Y, slotReserved3Y:

@@ -51,6 +51,10 @@ const (
 	ReasonMaxNodes = "max_nodes"
 	// ReasonMaxGPUs: the GPU count needed exceeds max_gpus.
 	ReasonMaxGPUs = "max_gpus"
+	// ReasonSpotNeverFinishes: a training or fine-tuning job on spot whose
+	// nodes, as one synchronous job, are interrupted far more often than it
+	// checkpoints (cost_model.json spot_min_checkpoint_completion).
+	ReasonSpotNeverFinishes = "spot_never_finishes"
 	// ReasonMaxHourlyCost: hourly cost of all nodes above max_hourly_cost_usd.
 	ReasonMaxHourlyCost = "max_hourly_cost_usd"
 	// ReasonDeadline: wall-clock above deadline_hours.
@@ -70,7 +74,7 @@ var Reasons = [...]string{
 	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCountries, ReasonCompliance,
 	ReasonPartitionNotRequested, ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork,
 	ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
-	ReasonMaxNodes, ReasonMaxGPUs, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
+	ReasonMaxNodes, ReasonMaxGPUs, ReasonSpotNeverFinishes, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
 	ReasonMaxCO2e, ReasonEstimateFailed,
 }
 
@@ -104,6 +108,8 @@ func reasonPath(reason string) inputerr.Path {
 	switch reason {
 	case ReasonProviderClouds, ReasonEstimateFailed, ReasonPartitionNotRequested:
 		return inputerr.Path{}
+	case ReasonSpotNeverFinishes:
+		return constraints.Name("pricing_models")
 	case ReasonPrecisionUnsupported:
 		return workload.Name("precision")
 	case ReasonDoesNotFit:

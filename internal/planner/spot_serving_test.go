@@ -101,7 +101,7 @@ func TestSpotServingCarriesSpares(t *testing.T) {
 				if withoutSpares := of.SpotUSD * float64(o.Nodes) * cm.HoursPerMonth; s.EstimatedCostUSD <= withoutSpares {
 					t.Errorf("%s: spot cost %v does not include the spares (without: %v)", key, s.EstimatedCostUSD, withoutSpares)
 				}
-				if cm.SpotRiskFactor(cl) > 1 && s.EstimatedHours != o.EstimatedHours {
+				if cm.SpotRiskFactor(cl, s.Nodes) > 1 && s.EstimatedHours != o.EstimatedHours {
 					t.Errorf("%s: serving hours %v on spot vs %v on demand: serving has no rework", key, s.EstimatedHours, o.EstimatedHours)
 				}
 				phrase := fmt.Sprintf("spot: +%d spare replica", s.SpareReplicas)
@@ -153,7 +153,7 @@ func TestSpotTrainingUnchanged(t *testing.T) {
 				matched++
 				cl, _ := cat.Cloud(s.Cloud)
 				of, _ := cat.Offer(s.Cloud, s.InstanceType, s.Region)
-				f := cm.SpotRiskFactor(cl)
+				f := cm.SpotRiskFactor(cl, s.Nodes) // the job stops when any node is interrupted
 				if s.Nodes != o.Nodes || s.SpareNodes != 0 || s.SpareReplicas != 0 {
 					t.Errorf("%s: training on spot has %d nodes (%d spare), on demand %d", key, s.Nodes, s.SpareNodes, o.Nodes)
 				}
@@ -163,7 +163,11 @@ func TestSpotTrainingUnchanged(t *testing.T) {
 				if want := of.SpotUSD * float64(s.Nodes) * o.EstimatedHours * f; math.Abs(s.EstimatedCostUSD-want) > 1e-6*want {
 					t.Errorf("%s: spot cost %v, want %v", key, s.EstimatedCostUSD, want)
 				}
-				if strings.Contains(s.Explanation, "spare") || (f >= 1.0005 && !strings.Contains(s.Explanation, "risk-adjusted")) {
+				rework := fmt.Sprintf("rework ×%s", strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", f), "0"), "."))
+				if s.Nodes == 1 {
+					rework = "risk-adjusted"
+				}
+				if strings.Contains(s.Explanation, "spare") || (f >= 1.0005 && !strings.Contains(s.Explanation, rework)) {
 					t.Errorf("%s: explanation %q", key, s.Explanation)
 				}
 			}

@@ -127,11 +127,13 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"Node counts tried: training and fine-tuning, the fewest nodes that hold the workload, then every power of two above it up to " +
 			"`max_nodes` (default 128) while the job keeps getting faster; inference, the fewest nodes that hold one replica form a serving unit, " +
 			"and units are added until `tokens_per_second` is met.\n\n" +
-			"Spot: training and fine-tuning hours are risk-adjusted for the rework of interruptions (× 1 + λ·L, λ the cloud's interruptions per hour, " +
-			"L = half a checkpoint interval + restart). Serving loses no work but capacity, so an inference deployment on spot instead carries spare serving " +
+			"Spot: a training or fine-tuning job stops when any of its nodes is interrupted, so its hours are risk-adjusted for the rework " +
+			"of interruptions arriving at nodes × λ (λ the cloud's interruptions per instance-hour): about × 1 + nodes·λ·(½ checkpoint interval + restart), " +
+			"exactly (1/Λ + restart)(e^(Λ·interval) − 1)/interval; spot on so many nodes that the job would never finish is rejected (`spot_never_finishes`). " +
+			"Serving loses no work but capacity, so an inference deployment on spot instead carries spare serving " +
 			"units, billed like the others: enough that the units expected down at any time (units × nodes per unit × λ × 0.25 h to replace one) are " +
 			"covered, and at least 1; the explanation says so (\"spot: +1 spare replica … to ride out interruptions\").\n\n" +
-			"Objectives: `cost` (lowest `estimated_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
+			"Objectives: `cost` (lowest `estimated_cost_usd` + `estimated_carbon_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
 			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e). " +
 			"Ties: cloud, region, instance type, nodes, then pricing model.",
 		Attributes: map[string]schema.Attribute{

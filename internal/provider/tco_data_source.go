@@ -137,7 +137,9 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 						"Null for on-demand, spot, zero utilization, or an instance without an on-demand price."},
 				}}},
 			"energy_kwh": schema.Float64Attribute{Computed: true,
-				MarkdownDescription: "Facility energy, kWh: running GPU-hours × TDP × load factor (0.8, training) × PUE (region's, else cloud's)."},
+				MarkdownDescription: "Facility energy, kWh: running instance-hours × node power × PUE (region's, else cloud's). Node power = " +
+					"GPUs × TDP × (load factor 0.8 for training + 0.575 for the host: CPUs, memory, NICs, fans), derived from measured " +
+					"8-GPU servers (an 8× H100 node: 7.7 kW)."},
 			"co2e_kg": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Location-based emissions, kg CO2e: `energy_kwh` × the region's grid intensity (0 when unknown, with a warning)."},
 			"carbon_cost_usd": schema.Float64Attribute{Computed: true,
