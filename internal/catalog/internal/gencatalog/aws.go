@@ -57,12 +57,7 @@ func (g *gen) aws() {
 			continue
 		}
 		b1, b3 := num(r["best_1y_no_upfront"]), num(r["best_3y_no_upfront"])
-		if od > 0 && b1 > 0 && b1 < od {
-			g.disc1["aws"] = append(g.disc1["aws"], 1-b1/od)
-		}
-		if od > 0 && b3 > 0 && b3 < od {
-			g.disc3["aws"] = append(g.disc3["aws"], 1-b3/od)
-		}
+		g.commitmentRate("aws", od, b1, b3)
 		o, ok := g.offers["aws/"+it+"/"+region]
 		if !ok {
 			sp, known := specs[it]

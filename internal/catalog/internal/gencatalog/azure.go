@@ -18,14 +18,14 @@ func (g *gen) azureOffers() {
 			e.spot = s
 		}
 		od := num(r["on_demand_usd_per_hour"])
-		if v := num(r["reservation_1y_usd_per_hour"]); v > 0 {
-			e.r1 = v
-			g.disc1["azure"] = append(g.disc1["azure"], 1-v/od)
+		r1, r3 := num(r["reservation_1y_usd_per_hour"]), num(r["reservation_3y_usd_per_hour"])
+		if r1 > 0 {
+			e.r1 = r1
 		}
-		if v := num(r["reservation_3y_usd_per_hour"]); v > 0 {
-			e.r3 = v
-			g.disc3["azure"] = append(g.disc3["azure"], 1-v/od)
+		if r3 > 0 {
+			e.r3 = r3
 		}
+		g.commitmentRate("azure", od, r1, r3)
 		extra[k] = e
 	}
 	for _, r := range readRecs(src("azure_gpu_ondemand_2026-06-18.csv")) {

@@ -12,12 +12,7 @@ func (g *gen) gcp() {
 	for _, r := range readRecs(src("gcp_machine_totals.csv")) {
 		od, sp := num(r["on_demand_usd_per_hour"]), num(r["spot_usd_per_hour"])
 		c1, c3 := num(r["commit_1y_usd_per_hour"]), num(r["commit_3y_usd_per_hour"])
-		if od > 0 && c1 > 0 {
-			g.disc1["gcp"] = append(g.disc1["gcp"], 1-c1/od)
-		}
-		if od > 0 && c3 > 0 {
-			g.disc3["gcp"] = append(g.disc3["gcp"], 1-c3/od)
-		}
+		g.commitmentRate("gcp", od, c1, c3)
 		if r["offered_in_region_per_skypilot"] != "yes" {
 			g.drops["gcp_machine_totals.csv: offered_in_region_per_skypilot is not 'yes'"]++
 			continue

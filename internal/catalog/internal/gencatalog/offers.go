@@ -31,6 +31,24 @@ func (g *gen) put(o *catalog.Offer, why string) {
 	g.order = append(g.order, k)
 }
 
+// commitmentRate records the discounts of a source row's published 1- and
+// 3-year commitment rates (0 = none) for the cloud's median reserved
+// discount. The guard, the same for every cloud: a rate counts only when the
+// row has an on-demand price and the rate is strictly below it, so a missing
+// on-demand price (division by zero) or a rate at or above on-demand (a
+// source error, not a discount) never skews the median.
+func (g *gen) commitmentRate(cloud string, od, r1y, r3y float64) {
+	if od <= 0 {
+		return
+	}
+	if r1y > 0 && r1y < od {
+		g.disc1[cloud] = append(g.disc1[cloud], 1-r1y/od)
+	}
+	if r3y > 0 && r3y < od {
+		g.disc3[cloud] = append(g.disc3[cloud], 1-r3y/od)
+	}
+}
+
 // finishOffers fills derived reserved prices and computes the discounts.
 func (g *gen) finishOffers() {
 	for _, c := range g.clouds {
