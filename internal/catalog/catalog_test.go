@@ -433,7 +433,7 @@ func offersIn(c *catalog.Catalog, cloud, region string) []*catalog.Offer {
 
 const (
 	fxMeta       = `{"catalog_date":"2026-01-02","catalog_date_source":"t","exchange_rates":[],"offer_sources":{"s":"test source"}}`
-	fxAccels     = `{"accelerators":[{"id":"H100","name":"H100","vendor":"NVIDIA","family":"hopper","aliases":["h100-sxm"],"memory_gb":80,"memory_type":"HBM3","memory_bandwidth_tbps":3.35,"peak_tflops":{"bf16":989},"tdp_watts":700,"interconnect":"NVLink","interconnect_gbps":900,"form_factor":"SXM","confidence":"high","source":"t"}]}`
+	fxAccels     = `{"accelerators":[{"id":"H100","name":"H100","vendor":"NVIDIA","family":"hopper","aliases":["h100-sxm"],"memory_gb":80,"memory_type":"HBM3","memory_bandwidth_tbps":3.35,"peak_tflops":{"bf16":989},"tdp_watts":700,"interconnect":"NVLink","interconnect_gbps":900,"interconnect_kind":"nvlink","nvlink_domain_gpus":8,"form_factor":"SXM","confidence":"high","source":"t"}]}`
 	fxClouds     = `{"clouds":[{"id":"aws","name":"AWS","pue":1.15,"pue_source":"t","egress_tiers":[],"inter_region_usd_per_gb":0.02,"block_storage_usd_per_gb_month":0.08,"object_storage_usd_per_gb_month":0.023,"pricing_models":["on_demand"],"reserved_1y_discount":0,"reserved_3y_discount":0,"spot":{"available":false,"interruptions_per_day":0,"notice_seconds":0,"max_runtime_hours":0,"source":"t"},"hipaa":true,"source":"t"}]}`
 	fxRegionsHdr = "cloud,region,city,country,geography,partition,compliance,grid_gco2e_per_kwh,grid_year,pue,source\n"
 	fxRegion     = "aws,us-east-1,Virginia,US,us,commercial,hipaa,379,2020,1.15,t\n"
@@ -473,7 +473,7 @@ func TestLoadValidation(t *testing.T) {
 		{"bad fabric", fxRegion, strings.Replace(fxOffer, "efa", "myrinet", 1), `field "fabric": must be efa, infiniband, roce or none, got "myrinet"`},
 		{"bad number", fxRegion, strings.Replace(fxOffer, ",8,", ",eight,", 1), `field "gpus": not an integer: "eight"`},
 		{"region of unknown cloud", fxRegion + "gcp,us-central1,Iowa,US,us,commercial,,400,2024,,t\n", fxOffer, `regions.csv line 3: region gcp/us-central1: unknown cloud "gcp"`},
-		{"bad partition", strings.Replace(fxRegion, "commercial", "public", 1), fxOffer, `field "partition": must be commercial, gov or china, got "public"`},
+		{"bad partition", strings.Replace(fxRegion, "commercial", "public", 1), fxOffer, `field "partition": must be one of "commercial", "gov", "china", got "public"`},
 		{"duplicate region", fxRegion + fxRegion, fxOffer, `regions.csv line 3: region aws/us-east-1: duplicate`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -591,7 +591,7 @@ func TestClosest(t *testing.T) {
 		in   string
 		want string
 	}{
-		{"H1000", "H100"}, {"a100-80", "A100-80GB"}, {"mi300", "MI300X"}, {"gaudi", "GAUDI2"},
+		{"H1000", "H100"}, {"a100-80", "A100-80GB"}, {"mi300", "MI300X"}, {"gaudi-2", "GAUDI2"}, {"mi355", "MI355X"},
 	} {
 		got := catalog.Closest(tc.in, c.AcceleratorIDs(), 3)
 		if len(got) == 0 || got[0] != tc.want {

@@ -227,7 +227,7 @@ func readRegions(fsys fs.FS, c *Catalog) ([]*Region, error) {
 	var out []*Region
 	err := csvRows(fsys, FileRegions, RegionHeader, func(_ int, rec []string) error {
 		p := fieldParser{rec: rec, hdr: RegionHeader}
-		r := &Region{Cloud: rec[0], ID: rec[1], City: rec[2], Country: rec[3], Geography: rec[4], Partition: rec[5],
+		r := &Region{Cloud: rec[0], ID: rec[1], City: rec[2], Country: rec[3], Geography: rec[4], Partition: Partition(rec[5]),
 			GridGCO2ePerKWh: p.float(7), GridYear: p.int(8), PUE: p.float(9), Source: rec[10]}
 		if rec[6] != "" {
 			r.Compliance = strings.Split(rec[6], ";")

@@ -5,13 +5,30 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // Valid enumerations.
 var (
 	validFabrics    = map[Fabric]bool{FabricEFA: true, FabricInfiniBand: true, FabricRoCE: true, FabricNone: true}
-	validPartitions = map[string]bool{"commercial": true, "gov": true, "china": true}
+	validPartitions = func() map[Partition]bool {
+		m := map[Partition]bool{}
+		for _, p := range Partitions {
+			m[p] = true
+		}
+		return m
+	}()
+	validInterconnectKinds = func() map[InterconnectKind]bool {
+		m := map[InterconnectKind]bool{}
+		for _, k := range InterconnectKinds {
+			m[k] = true
+		}
+		return m
+	}()
+	// fixedDomainGPUs is the scale-up domain every accelerator of a kind
+	// must have: a bridged PCIe pair, or a card with no link.
+	fixedDomainGPUs = map[InterconnectKind]int{InterconnectNVLinkBridge: 2, InterconnectPCIe: 1}
 	validCompliance = map[string]bool{ComplianceGDPR: true, ComplianceUKGDPR: true, ComplianceSwissFADP: true,
 		ComplianceMLPS2: true, ComplianceFedRAMPHigh: true, ComplianceHIPAA: true}
 	validPrecisions = func() map[string]bool {
@@ -47,6 +64,15 @@ func validateAccelerator(a *Accelerator) error {
 		return fmt.Errorf("field %q: at least one precision required", "peak_tflops")
 	case a.TDPWatts < 0:
 		return fieldMust("tdp_watts", "must be >= 0", a.TDPWatts)
+	}
+	if !validInterconnectKinds[a.InterconnectKind] {
+		return fmt.Errorf("field %q: must be one of %s, got %q", "interconnect_kind", QuoteList(InterconnectKinds), a.InterconnectKind)
+	}
+	if a.NVLinkDomainGPUs < 1 {
+		return fieldMust("nvlink_domain_gpus", "must be >= 1 (accelerators in one scale-up domain; 1 = no link)", a.NVLinkDomainGPUs)
+	}
+	if n, ok := fixedDomainGPUs[a.InterconnectKind]; ok && a.NVLinkDomainGPUs != n {
+		return fmt.Errorf("field %q: an accelerator with interconnect_kind %q has a domain of %d, got %d", "nvlink_domain_gpus", a.InterconnectKind, n, a.NVLinkDomainGPUs)
 	}
 	for p, v := range a.PeakTFLOPS {
 		if !validPrecisions[p] {
@@ -121,7 +147,7 @@ func (c *Catalog) validateRegion(r *Region) error {
 		return fmt.Errorf("unknown cloud %q%s", r.Cloud, didYouMean(r.Cloud, c.CloudIDs()))
 	}
 	if !validPartitions[r.Partition] {
-		return fmt.Errorf("field %q: must be commercial, gov or china, got %q", "partition", r.Partition)
+		return fmt.Errorf("field %q: must be one of %s, got %q", "partition", QuoteList(Partitions), r.Partition)
 	}
 	if r.Country == "" || r.Geography == "" {
 		return fmt.Errorf("fields \"country\" and \"geography\" are required")
@@ -130,6 +156,9 @@ func (c *Catalog) validateRegion(r *Region) error {
 		if !validCompliance[f] {
 			return fmt.Errorf("field %q: unknown flag %q", "compliance", f)
 		}
+	}
+	if regime, ok := PartitionCompliance[r.Partition]; ok && !slices.Contains(r.Compliance, regime) {
+		r.Compliance = append(r.Compliance, regime)
 	}
 	if r.GridGCO2ePerKWh < 0 {
 		return fieldMust("grid_gco2e_per_kwh", "must be >= 0", r.GridGCO2ePerKWh)

@@ -36,6 +36,11 @@ type accelCur struct {
 	Form       string             `json:"form_factor"`
 	Confidence string             `json:"confidence"`
 	Source     string             `json:"source"`
+	// Kind and DomainGPUs are the structured scale-up link and its domain
+	// size, with their source in DomainNotes.
+	Kind        catalog.InterconnectKind `json:"interconnect_kind"`
+	DomainGPUs  int                      `json:"nvlink_domain_gpus"`
+	DomainNotes string                   `json:"domain_notes"`
 }
 
 // loadAccelerators builds the accelerators from accelerators.csv and
@@ -110,6 +115,11 @@ func (g *gen) loadAccelerators() {
 		if c.FixNotes != "" {
 			a.Source += "; correction: " + c.FixNotes
 		}
+		if c.Kind == "" || c.DomainGPUs < 1 || c.DomainNotes == "" {
+			log.Fatalf("accelerator %s: interconnect_kind, nvlink_domain_gpus and domain_notes (their source) are required", c.ID)
+		}
+		a.InterconnectKind, a.NVLinkDomainGPUs = c.Kind, c.DomainGPUs
+		a.Source += "; interconnect_kind " + string(c.Kind) + ", scale-up domain " + strconv.Itoa(c.DomainGPUs) + ": " + c.DomainNotes
 		for _, k := range append([]string{a.ID}, a.Aliases...) {
 			lk := strings.ToLower(k)
 			if prev, dup := g.accelKey[lk]; dup {

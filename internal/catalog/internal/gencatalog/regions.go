@@ -5,6 +5,7 @@ package main
 
 import (
 	"log"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,14 +16,14 @@ import (
 func yn(s string) bool { return strings.HasPrefix(strings.ToUpper(s), "Y") }
 
 // partition normalises a regions.csv partition to the catalog's.
-func partition(p string) string {
+func partition(p string) catalog.Partition {
 	switch {
 	case strings.HasSuffix(p, "-us-gov"):
-		return "gov"
+		return catalog.PartitionGov
 	case strings.HasSuffix(p, "-cn"), strings.HasSuffix(p, "-china"):
-		return "china"
+		return catalog.PartitionChina
 	case p == "commercial":
-		return "commercial"
+		return catalog.PartitionCommercial
 	}
 	log.Fatalf("regions.csv: unknown partition %q", p)
 	return ""
@@ -64,6 +65,9 @@ func (g *gen) regions() []*catalog.Region {
 			}
 		}
 		sort.Strings(reg.Compliance)
+		if regime, ok := catalog.PartitionCompliance[reg.Partition]; ok && !slices.Contains(reg.Compliance, regime) {
+			log.Fatalf("regions.csv %s/%s: partition %s but no %s flag: the source must say which regime the region carries", reg.Cloud, reg.ID, reg.Partition, regime)
+		}
 		reg.Source = "regions.csv; grid: " + r["grid_source"] + "; location: " + r["location_source"]
 		if r["region_pue_source"] != "" {
 			reg.Source += "; PUE " + r["region_pue_year"] + ": " + r["region_pue_source"]

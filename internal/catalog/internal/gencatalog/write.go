@@ -54,7 +54,7 @@ func (g *gen) writeAll(regions []*catalog.Region) {
 	w := csv.NewWriter(f)
 	must(w.Write(catalog.RegionHeader))
 	for _, r := range regions {
-		must(w.Write([]string{r.Cloud, r.ID, r.City, r.Country, r.Geography, r.Partition, strings.Join(r.Compliance, ";"),
+		must(w.Write([]string{r.Cloud, r.ID, r.City, r.Country, r.Geography, string(r.Partition), strings.Join(r.Compliance, ";"),
 			ff(r.GridGCO2ePerKWh), strconv.Itoa(r.GridYear), ff(r.PUE), r.Source}))
 	}
 	w.Flush()
