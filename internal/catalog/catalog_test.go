@@ -189,7 +189,10 @@ func TestOffersMatchSources(t *testing.T) {
 			}
 			checked[k.cloud]++
 		}
-		if s := gp.f(t, r, "price_spot_usd_per_hour"); s > 0 && s < o.OnDemandUSD {
+		// A zone spot rate is a discount only below on-demand rounded to
+		// the 4 decimals of the spot column (SkyPilot repeats on-demand
+		// truncated: 11.8112 for 11.81123).
+		if s := gp.f(t, r, "price_spot_usd_per_hour"); s > 0 && s < math.Round(o.OnDemandUSD*1e4)/1e4 {
 			spots[k] = append(spots[k], s)
 		}
 	}

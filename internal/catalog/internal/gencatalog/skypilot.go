@@ -46,13 +46,19 @@ func collapse(rows []rec, cloud string, newestVersionWins bool, key func(rec) st
 	return groups, order
 }
 
+// spotDecimals is the precision of SkyPilot's spot column (on-demand has
+// up to 5 decimals): a spot rate equal to on-demand rounded to it is
+// on-demand, not a discount.
+const spotDecimals = 4
+
 // spotOf returns the median spot price over zones, ignoring zone prices at
 // or above on-demand (no discount: AWS caps spot at on-demand, and some
-// sources repeat on-demand in the spot column).
+// sources repeat on-demand in the spot column, truncated to 4 decimals:
+// 11.8112 for an on-demand 11.81123).
 func spotOf(spots []float64, od float64) float64 {
 	var ok []float64
 	for _, s := range spots {
-		if s < od {
+		if s < round(od, spotDecimals) {
 			ok = append(ok, s)
 		}
 	}
