@@ -108,8 +108,11 @@ func TestBuiltinInvariants(t *testing.T) {
 	if o, ok := c.Offer("aws", "p5.48xlarge", "us-east-1"); !ok || o.NetworkGbps != 3200 || o.Fabric != catalog.FabricEFA || o.ReservedDerived {
 		t.Errorf("aws p5 = %+v", o)
 	}
-	if len(c.OffersOf("aws", "p5e.48xlarge")) != 0 {
-		t.Errorf("p5e (no on-demand price) should be dropped")
+	// p5e has no on-demand price: only its capacity-block offer is carried.
+	for _, o := range c.OffersOf("aws", "p5e.48xlarge") {
+		if o.OnDemandUSD != 0 || o.SpotUSD != 0 || o.CapacityBlockUSD <= 0 {
+			t.Errorf("p5e in %s: %+v, want a capacity-block-only offer", o.Region, o)
+		}
 	}
 }
 
@@ -176,11 +179,11 @@ func TestOffersMatchSources(t *testing.T) {
 		}
 		k := zkey{cl, gp.get(r, "instance_type"), gp.get(r, "region")}
 		o, ok := c.Offer(k.cloud, k.it, k.region)
-		if !ok {
-			continue
+		if !ok || gp.get(r, "price_on_demand_usd_per_hour") == "" {
+			continue // zones without an on-demand price: the offer's rates come from the coverage file (coverage_test.go)
 		}
 		check(k.cloud, k.it, k.region, "on_demand", o.OnDemandUSD, gp.f(t, r, "price_on_demand_usd_per_hour"))
-		check(k.cloud, k.it, k.region, "gpus", float64(o.GPUs), gp.f(t, r, "accelerator_count"))
+		check(k.cloud, k.it, k.region, "gpus", o.GPUCount(), gp.f(t, r, "accelerator_count"))
 		if m := gp.f(t, r, "gpu_memory_gib"); m > 0 && (k.cloud != "aws" || !strings.HasPrefix(k.it, "trn2")) {
 			// Sources report usable GiB (e.g. A10G 22.35 GiB of 24 GB
 			// nominal); the catalog uses the datasheet figure.
@@ -440,8 +443,8 @@ const (
 	fxClouds     = `{"clouds":[{"id":"aws","name":"AWS","pue":1.15,"pue_source":"t","egress_tiers":[],"inter_region_usd_per_gb":0.02,"block_storage_usd_per_gb_month":0.08,"object_storage_usd_per_gb_month":0.023,"pricing_models":["on_demand"],"reserved_1y_discount":0,"reserved_3y_discount":0,"spot":{"available":false,"interruptions_per_day":0,"notice_seconds":0,"max_runtime_hours":0,"source":"t"},"hipaa":true,"source":"t"}]}`
 	fxRegionsHdr = "cloud,region,city,country,geography,partition,compliance,grid_gco2e_per_kwh,grid_year,pue,source\n"
 	fxRegion     = "aws,us-east-1,Virginia,US,us,commercial,hipaa,379,2020,1.15,t\n"
-	fxOffersHdr  = "cloud,region,instance_type,accelerator,gpus,gpu_memory_gb,vcpus,memory_gb,network_gbps,fabric,on_demand_usd,spot_usd,reserved_1y_usd,reserved_3y_usd,reserved_derived,currency,native_on_demand,native_spot,native_reserved_1y,native_reserved_3y,source\n"
-	fxOffer      = "aws,us-east-1,p5.48xlarge,H100,8,640,192,2048,3200,efa,55.04,20,,,false,USD,,,,,s\n"
+	fxOffersHdr  = "cloud,region,instance_type,accelerator,gpus,gpu_fraction,gpu_memory_gb,vcpus,memory_gb,network_gbps,fabric,on_demand_usd,spot_usd,reserved_1y_usd,reserved_3y_usd,capacity_block_usd,reserved_derived,currency,native_on_demand,native_spot,native_reserved_1y,native_reserved_3y,source\n"
+	fxOffer      = "aws,us-east-1,p5.48xlarge,H100,8,,640,192,2048,3200,efa,55.04,20,,,,false,USD,,,,,s\n"
 )
 
 func fixture(regions, offers string) fstest.MapFS {
@@ -473,11 +476,17 @@ func TestLoadValidation(t *testing.T) {
 		{"spot above on-demand", fxRegion, strings.Replace(fxOffer, ",20,", ",60,", 1), `field "spot_usd": 60 is not below on_demand_usd 55.04`},
 		{"region without metadata", fxRegion, strings.Replace(fxOffer, "us-east-1", "us-east-9", 1), `offer aws/p5.48xlarge/us-east-9: region "us-east-9" of cloud "aws" has no metadata`},
 		{"unknown cloud", fxRegion, strings.Replace(fxOffer, "aws", "awz", 1), `offer awz/p5.48xlarge/us-east-1: unknown cloud "awz" (did you mean "aws"?)`},
-		{"bad fabric", fxRegion, strings.Replace(fxOffer, "efa", "myrinet", 1), `field "fabric": must be efa, infiniband, roce or none, got "myrinet"`},
+		{"bad fabric", fxRegion, strings.Replace(fxOffer, "efa", "myrinet", 1), `field "fabric": must be one of "efa", "infiniband", "roce", "ici", "none", got "myrinet"`},
 		{"bad number", fxRegion, strings.Replace(fxOffer, ",8,", ",eight,", 1), `field "gpus": not an integer: "eight"`},
 		{"region of unknown cloud", fxRegion + "gcp,us-central1,Iowa,US,us,commercial,,400,2024,,t\n", fxOffer, `regions.csv line 3: region gcp/us-central1: unknown cloud "gcp"`},
 		{"bad partition", strings.Replace(fxRegion, "commercial", "public", 1), fxOffer, `field "partition": must be one of "commercial", "gov", "china", got "public"`},
 		{"duplicate region", fxRegion + fxRegion, fxOffer, `regions.csv line 3: region aws/us-east-1: duplicate`},
+		{"no GPUs", fxRegion, strings.Replace(fxOffer, ",8,,", ",0,,", 1), `field "gpus": must be > 0 (or 0 with gpu_fraction in (0, 1) for a share of one GPU), got 0`},
+		{"gpus and fraction", fxRegion, strings.Replace(fxOffer, ",8,,", ",8,0.5,", 1), `fields "gpus" and "gpu_fraction": give one of them, got gpus 8 and gpu_fraction 0.5`},
+		{"whole fraction", fxRegion, strings.Replace(fxOffer, ",8,,", ",0,1,", 1), `field "gpu_fraction": must be in (0, 1)`},
+		{"negative capacity block", fxRegion, strings.Replace(fxOffer, ",,,,false,", ",,,-1,false,", 1), `field "capacity_block_usd": must be > 0 (or 0/absent when not sold), got -1`},
+		{"spot without on-demand", fxRegion, strings.Replace(fxOffer, ",55.04,20,,,,", ",,20,,,30,", 1), `field "on_demand_usd": must be > 0, got 0`},
+		{"NaN price", fxRegion, strings.Replace(fxOffer, "55.04", "NaN", 1), `field "on_demand_usd": not a number: "NaN"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := catalog.Load(fixture(tc.regions, tc.offers))
@@ -485,6 +494,27 @@ func TestLoadValidation(t *testing.T) {
 				t.Fatalf("err = %v\nwant containing %s", err, tc.want)
 			}
 		})
+	}
+	// A fractional offer and a capacity-block-only offer load.
+	frac := strings.Replace(fxOffer, "p5.48xlarge,H100,8,,640", "frac.xlarge,H100,0,0.25,20", 1)
+	cb := strings.Replace(fxOffer, "p5.48xlarge,H100,8,,640,192,2048,3200,efa,55.04,20,,,,", "cb.48xlarge,H100,8,,640,192,2048,3200,efa,,,,,40,", 1)
+	c, err = catalog.Load(fixture(fxRegion, fxOffer+frac+cb))
+	if err != nil {
+		t.Fatalf("fractional and capacity-block offers: %v", err)
+	}
+	if o, _ := c.Offer("aws", "frac.xlarge", "us-east-1"); !o.Fractional() || o.GPUCount() != 0.25 {
+		t.Errorf("fractional offer = %+v", o)
+	}
+	if o, _ := c.Offer("aws", "cb.48xlarge", "us-east-1"); o.CapacityBlockUSD != 40 || o.OnDemandUSD != 0 {
+		t.Errorf("capacity-block offer = %+v", o)
+	}
+	// A file written before gpu_fraction and capacity_block_usd existed
+	// still loads.
+	legacy := fixture(fxRegion, "")
+	legacy[catalog.FileOffers].Data = []byte(strings.Replace(strings.Replace(fxOffersHdr, "gpu_fraction,", "", 1), "capacity_block_usd,", "", 1) +
+		"aws,us-east-1,p5.48xlarge,H100,8,640,192,2048,3200,efa,55.04,20,,,false,USD,,,,,s\n")
+	if c, err := catalog.Load(legacy); err != nil || len(c.Offers) != 1 || c.Offers[0].GPUs != 8 {
+		t.Errorf("legacy offers.csv: %v", err)
 	}
 	// Missing file.
 	fx := fixture(fxRegion, fxOffer)
@@ -555,7 +585,7 @@ func TestOverlayErrors(t *testing.T) {
 			`catalog.yaml: offers[0] (aws/p5.48xlarge/us-east-1): field "on_demand_usd": must be > 0, got -3`},
 		{"unknown cloud", "c.yaml", "offers:\n  - cloud: onprem\n    instance_type: dgx\n    region: dc1\n    accelerator: H100\n    gpus: 8\n    on_demand_usd: 20\n",
 			`c.yaml: offers[0] (onprem/dgx/dc1): unknown cloud "onprem"`},
-		{"new offer missing fields", "c.yaml", newOffer(""), `fields "accelerator", "gpus" and "on_demand_usd" are required`},
+		{"new offer missing fields", "c.yaml", newOffer(""), `fields "accelerator", "gpus" (or "gpu_fraction") and "on_demand_usd" (or "capacity_block_usd") are required`},
 		{"type error", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: cheap\n", `field "on_demand_usd"`},
 		{"spot above on-demand", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    spot_usd: 100\n", `field "spot_usd": 100 is not below on_demand_usd`},
 		{"bad region cloud", "c.yaml", "regions:\n  - cloud: nowhere\n    id: r1\n    country: DE\n    geography: eu\n", `regions[0] (nowhere/r1): unknown cloud "nowhere"`},

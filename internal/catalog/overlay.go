@@ -27,13 +27,15 @@ type overlayFile struct {
 // overlayOffer is an offer in an overlay. cloud, instance_type and region
 // identify it; when that offer exists the given fields override it (for
 // example only on_demand_usd for a negotiated price), otherwise it is a new
-// offer and accelerator, gpus and on_demand_usd are required.
+// offer and accelerator, gpus (or gpu_fraction) and on_demand_usd (or
+// capacity_block_usd) are required.
 type overlayOffer struct {
 	Cloud         string   `json:"cloud"`
 	Region        string   `json:"region"`
 	InstanceType  string   `json:"instance_type"`
 	Accelerator   *string  `json:"accelerator"`
 	GPUs          *int     `json:"gpus"`
+	GPUFraction   *float64 `json:"gpu_fraction"`
 	GPUMemoryGB   *float64 `json:"gpu_memory_gb"`
 	VCPUs         *int     `json:"vcpus"`
 	MemoryGB      *float64 `json:"memory_gb"`
@@ -43,6 +45,7 @@ type overlayOffer struct {
 	SpotUSD       *float64 `json:"spot_usd"`
 	Reserved1YUSD *float64 `json:"reserved_1y_usd"`
 	Reserved3YUSD *float64 `json:"reserved_3y_usd"`
+	CapacityBlock *float64 `json:"capacity_block_usd"`
 	Source        *string  `json:"source"`
 }
 
@@ -231,8 +234,8 @@ func (c *Catalog) mergeOffer(ov *overlayOffer) (*Offer, error) {
 		}
 		o.Source = "overlay over: " + prev.Source
 	} else {
-		if ov.Accelerator == nil || ov.GPUs == nil || ov.OnDemandUSD == nil {
-			return nil, errors.New(`new offer: fields "accelerator", "gpus" and "on_demand_usd" are required (no built-in offer has this cloud/instance_type/region)`)
+		if ov.Accelerator == nil || (ov.GPUs == nil && ov.GPUFraction == nil) || (ov.OnDemandUSD == nil && ov.CapacityBlock == nil) {
+			return nil, errors.New(`new offer: fields "accelerator", "gpus" (or "gpu_fraction") and "on_demand_usd" (or "capacity_block_usd") are required (no built-in offer has this cloud/instance_type/region)`)
 		}
 		o = Offer{Cloud: ov.Cloud, Region: ov.Region, InstanceType: ov.InstanceType, Fabric: FabricNone, Currency: "USD", Source: "overlay"}
 	}
@@ -243,6 +246,8 @@ func (c *Catalog) mergeOffer(ov *overlayOffer) (*Offer, error) {
 		}
 	}
 	setInt(&o.GPUs, ov.GPUs)
+	setF(&o.GPUFraction, ov.GPUFraction)
+	setF(&o.CapacityBlockUSD, ov.CapacityBlock)
 	setInt(&o.VCPUs, ov.VCPUs)
 	setF(&o.MemoryGB, ov.MemoryGB)
 	setF(&o.NetworkGbps, ov.NetworkGbps)
@@ -259,9 +264,9 @@ func (c *Catalog) mergeOffer(ov *overlayOffer) (*Offer, error) {
 	switch {
 	case ov.GPUMemoryGB != nil:
 		o.GPUMemoryGB = *ov.GPUMemoryGB
-	case ov.Accelerator != nil || ov.GPUs != nil:
+	case ov.Accelerator != nil || ov.GPUs != nil || ov.GPUFraction != nil:
 		if a, ok := c.Accelerator(o.Accelerator); ok {
-			o.GPUMemoryGB = float64(o.GPUs) * a.MemoryGB
+			o.GPUMemoryGB = o.GPUCount() * a.MemoryGB
 		}
 	}
 	return &o, nil

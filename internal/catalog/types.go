@@ -20,8 +20,24 @@ const (
 	Reserved3Y PricingModel = "reserved_3y"
 )
 
-// PricingModels lists every pricing model in canonical order.
+// CapacityBlock is a reservation of whole instances for a fixed window
+// bought ahead (AWS EC2 Capacity Blocks for ML): Offer.CapacityBlockUSD is
+// its effective hourly rate. Serverless is per-second billing of GPU
+// containers (Catalog.Serverless, priced per GPU-second, not per instance).
+// Neither is in PricingModels: the planner and cost model do not handle
+// them yet (see AllPricingModels).
+const (
+	CapacityBlock PricingModel = "capacity_block"
+	Serverless    PricingModel = "serverless"
+)
+
+// PricingModels lists the hourly instance pricing models every offer
+// consumer (planner, cost model, provider) handles, in canonical order.
 var PricingModels = []PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y}
+
+// AllPricingModels lists every pricing model the catalog carries: the
+// hourly ones of PricingModels, then capacity blocks and serverless.
+var AllPricingModels = []PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y, CapacityBlock, Serverless}
 
 // Precisions lists the numeric precisions the provider understands.
 var Precisions = []string{"fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8", "int4"}
@@ -34,8 +50,16 @@ const (
 	FabricEFA        Fabric = "efa"
 	FabricInfiniBand Fabric = "infiniband"
 	FabricRoCE       Fabric = "roce"
-	FabricNone       Fabric = "none"
+	// FabricICI: Google TPU hosts joined by the chips' own inter-chip
+	// interconnect into a multi-host slice (up to the pod,
+	// Accelerator.NVLinkDomainGPUs); Offer.NetworkGbps is then the host's
+	// ICI bandwidth (chips x per-chip ICI), not a NIC.
+	FabricICI  Fabric = "ici"
+	FabricNone Fabric = "none"
 )
+
+// Fabrics lists every fabric, in documentation order.
+var Fabrics = []Fabric{FabricEFA, FabricInfiniBand, FabricRoCE, FabricICI, FabricNone}
 
 // InterconnectKind is the structured class of an accelerator's scale-up
 // link: how accelerators inside one domain talk to each other. The closed set
@@ -189,22 +213,34 @@ type Region struct {
 
 // Offer is one priced (cloud, instance type, region).
 type Offer struct {
-	Cloud        string  `json:"cloud"`
-	Region       string  `json:"region"`
-	InstanceType string  `json:"instance_type"`
-	Accelerator  string  `json:"accelerator"` // canonical accelerator ID
-	GPUs         int     `json:"gpus"`
-	GPUMemoryGB  float64 `json:"gpu_memory_gb"` // total across the node
-	VCPUs        int     `json:"vcpus"`
-	MemoryGB     float64 `json:"memory_gb"`
-	NetworkGbps  float64 `json:"network_gbps"` // node scale-out bandwidth
-	Fabric       Fabric  `json:"fabric"`
+	Cloud        string `json:"cloud"`
+	Region       string `json:"region"`
+	InstanceType string `json:"instance_type"`
+	Accelerator  string `json:"accelerator"` // canonical accelerator ID
+	// GPUs is the number of whole GPUs; 0 for a fractional offer.
+	GPUs int `json:"gpus"`
+	// GPUFraction is the share of one GPU a fractional offer gets (Azure
+	// NVads A10 v5, NCv6 1/4 and 1/2, AWS g6f), 0 < f < 1, with that share
+	// of the GPU's memory in GPUMemoryGB; 0 for whole-GPU offers. The
+	// planner skips offers with GPUs = 0 until it models fractions.
+	GPUFraction float64 `json:"gpu_fraction,omitempty"`
+	GPUMemoryGB float64 `json:"gpu_memory_gb"` // total across the node
+	VCPUs       int     `json:"vcpus"`
+	MemoryGB    float64 `json:"memory_gb"`
+	NetworkGbps float64 `json:"network_gbps"` // node scale-out bandwidth
+	Fabric      Fabric  `json:"fabric"`
 
 	// Hourly list prices in USD for the whole instance; 0 = not sold.
+	// OnDemandUSD is 0 only for capacity-block-only offers (AWS p5e), which
+	// have CapacityBlockUSD and no other price.
 	OnDemandUSD   float64 `json:"on_demand_usd"`
 	SpotUSD       float64 `json:"spot_usd"`
 	Reserved1YUSD float64 `json:"reserved_1y_usd"`
 	Reserved3YUSD float64 `json:"reserved_3y_usd"`
+	// CapacityBlockUSD is the effective hourly rate of a capacity block
+	// (pricing model CapacityBlock: instances reserved for a fixed window,
+	// paid up front); 0 = none published.
+	CapacityBlockUSD float64 `json:"capacity_block_usd,omitempty"`
 	// ReservedDerived is true when the reserved prices were derived from the
 	// cloud's published commitment discount, not a public per-SKU rate.
 	ReservedDerived bool `json:"reserved_derived"`
@@ -233,8 +269,22 @@ func (o *Offer) Price(pm PricingModel) (float64, bool) {
 		p = o.Reserved1YUSD
 	case Reserved3Y:
 		p = o.Reserved3YUSD
+	case CapacityBlock:
+		p = o.CapacityBlockUSD
 	}
 	return p, p > 0
+}
+
+// Fractional reports whether the offer holds a share of one GPU.
+func (o *Offer) Fractional() bool { return o.GPUFraction > 0 }
+
+// GPUCount is the GPUs of the offer as a number: GPUs, or GPUFraction for a
+// fractional offer.
+func (o *Offer) GPUCount() float64 {
+	if o.Fractional() {
+		return o.GPUFraction
+	}
+	return float64(o.GPUs)
 }
 
 // Catalog is a loaded, validated and indexed catalog. It is immutable after

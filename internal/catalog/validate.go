@@ -11,7 +11,13 @@ import (
 
 // Valid enumerations.
 var (
-	validFabrics    = map[Fabric]bool{FabricEFA: true, FabricInfiniBand: true, FabricRoCE: true, FabricNone: true}
+	validFabrics = func() map[Fabric]bool {
+		m := map[Fabric]bool{}
+		for _, f := range Fabrics {
+			m[f] = true
+		}
+		return m
+	}()
 	validPartitions = func() map[Partition]bool {
 		m := map[Partition]bool{}
 		for _, p := range Partitions {
@@ -38,7 +44,13 @@ var (
 		}
 		return m
 	}()
-	validPricingModels = map[PricingModel]bool{OnDemand: true, Spot: true, Reserved1Y: true, Reserved3Y: true}
+	validPricingModels = func() map[PricingModel]bool {
+		m := map[PricingModel]bool{}
+		for _, pm := range AllPricingModels {
+			m[pm] = true
+		}
+		return m
+	}()
 )
 
 // namedValue pairs a field name with its value so checks run in a fixed
@@ -190,28 +202,48 @@ func (c *Catalog) validateOffer(o *Offer) error {
 		return fmt.Errorf("unknown accelerator %q%s", o.Accelerator, hint)
 	}
 	if !validFabrics[o.Fabric] {
-		return fmt.Errorf("field %q: must be efa, infiniband, roce or none, got %q", "fabric", o.Fabric)
+		return fmt.Errorf("field %q: must be one of %s, got %q", "fabric", QuoteList(Fabrics), o.Fabric)
+	}
+	if err := validateGPUs(o); err != nil {
+		return err
 	}
 	switch {
-	case o.GPUs <= 0:
-		return fieldMust("gpus", "must be > 0", o.GPUs)
 	case o.GPUMemoryGB <= 0:
 		return fieldMust("gpu_memory_gb", "must be > 0", o.GPUMemoryGB)
 	case o.VCPUs < 0 || o.MemoryGB < 0 || o.NetworkGbps < 0:
 		return fmt.Errorf("fields \"vcpus\", \"memory_gb\" and \"network_gbps\" must be >= 0")
+	case o.CapacityBlockUSD < 0:
+		return fieldMust("capacity_block_usd", "must be > 0 (or 0/absent when not sold)", o.CapacityBlockUSD)
+	case o.OnDemandUSD == 0 && o.CapacityBlockUSD > 0 && o.SpotUSD == 0 && o.Reserved1YUSD == 0 && o.Reserved3YUSD == 0:
+		// A capacity-block-only offer: no on-demand price to compare with.
 	case o.OnDemandUSD <= 0:
+		// Only a capacity-block-only offer (capacity_block_usd and no other
+		// price) may omit it.
 		return fieldMust("on_demand_usd", "must be > 0", o.OnDemandUSD)
 	}
 	for _, fv := range []namedValue{{"spot_usd", o.SpotUSD}, {"reserved_1y_usd", o.Reserved1YUSD}, {"reserved_3y_usd", o.Reserved3YUSD}} {
 		if fv.v < 0 {
 			return fieldMust(fv.name, "must be > 0 (or 0/absent when not sold)", fv.v)
 		}
-		if fv.v >= o.OnDemandUSD && fv.v > 0 {
+		if fv.v > 0 && fv.v >= o.OnDemandUSD {
 			return fmt.Errorf("field %q: %v is not below on_demand_usd %v", fv.name, fv.v, o.OnDemandUSD)
 		}
 	}
 	if o.Currency == "" {
 		o.Currency = "USD"
+	}
+	return nil
+}
+
+// validateGPUs checks the GPU count: whole GPUs, or a share of one GPU.
+func validateGPUs(o *Offer) error {
+	switch {
+	case o.GPUFraction == 0 && o.GPUs <= 0:
+		return fieldMust("gpus", "must be > 0 (or 0 with gpu_fraction in (0, 1) for a share of one GPU)", o.GPUs)
+	case o.GPUFraction != 0 && o.GPUs != 0:
+		return fmt.Errorf("fields \"gpus\" and \"gpu_fraction\": give one of them, got gpus %d and gpu_fraction %v", o.GPUs, o.GPUFraction)
+	case o.GPUFraction < 0 || o.GPUFraction >= 1:
+		return fieldMust("gpu_fraction", "must be in (0, 1) (a share of one GPU; whole GPUs go in gpus)", o.GPUFraction)
 	}
 	return nil
 }

@@ -356,7 +356,7 @@ func checkCommon(gpus int, pm catalog.PricingModel) error {
 func sizedOffers(cat *catalog.Catalog, cloud string, acc *catalog.Accelerator, gpus int) ([]*catalog.Offer, error) {
 	var ofAcc, sized []*catalog.Offer
 	for _, o := range cat.Offers {
-		if o.Cloud == cloud && o.Accelerator == acc.ID {
+		if o.Cloud == cloud && o.Accelerator == acc.ID && !o.Fractional() {
 			ofAcc = append(ofAcc, o)
 			if o.GPUs == gpus {
 				sized = append(sized, o)

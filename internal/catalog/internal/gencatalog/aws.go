@@ -5,7 +5,6 @@ package main
 
 import (
 	"log"
-	"math"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -23,16 +22,12 @@ func (g *gen) aws() {
 		specs[r["instance_type"]] = r
 		od, ok := g.onlyOD(zg, "aws/"+k)
 		if !ok {
-			g.drops["aws: no on-demand price (p5e capacity blocks, trn2, some trn1): offer dropped"]++
+			g.awsNoOD[k] = zg // capacity-block-only or unpriced: see awsCoverage
 			continue
 		}
-		gpus := num(r["accelerator_count"])
-		if gpus != math.Trunc(gpus) {
-			g.drops["aws: fractional GPU (g6f): not representable"]++
-			continue
-		}
+		gpus, frac := gpusOf(r["accelerator_count"], "gpu_prices.csv aws/"+k)
 		g.put(&catalog.Offer{Cloud: "aws", Region: r["region"], InstanceType: r["instance_type"],
-			Accelerator: g.accel("aws", r["instance_type"], r["accelerator"]), GPUs: int(gpus),
+			Accelerator: g.accel("aws", r["instance_type"], r["accelerator"]), GPUs: gpus, GPUFraction: frac,
 			VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["memory_gib"]),
 			OnDemandUSD: od, SpotUSD: spotOf(zg.spots, od), Source: "aws"}, "aws: accelerator not in catalog (inf1 Inferentia v1)")
 	}
@@ -65,8 +60,9 @@ func (g *gen) aws() {
 				g.drops["aws_reserved.csv: instance type without specs or on-demand"]++
 				continue
 			}
+			gpus, frac := gpusOf(sp["accelerator_count"], "aws_reserved.csv "+it)
 			o = &catalog.Offer{Cloud: "aws", Region: region, InstanceType: it,
-				Accelerator: g.accel("aws", it, sp["accelerator"]), GPUs: int(num(sp["accelerator_count"])),
+				Accelerator: g.accel("aws", it, sp["accelerator"]), GPUs: gpus, GPUFraction: frac,
 				VCPUs: int(num(r["vcpu"])), MemoryGB: num(r["memory_gib"]), OnDemandUSD: od, Source: "aws-vantage"}
 			if s := num(r["spot_avg_usd_per_hour"]); s > 0 && s < od {
 				o.SpotUSD = s

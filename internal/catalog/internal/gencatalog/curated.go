@@ -35,9 +35,13 @@ func (g *gen) loadCurated() {
 		g.skypilot = append(g.skypilot, skypilotCloud{cloud: r["cloud"], source: r["source_key"],
 			regionColumn: r["region_column"], newestVersionWins: yn(r["newest_version_wins"])})
 	}
+	for _, r := range readRecs(cur("azure_dropped.csv")) {
+		g.azureDropped = append(g.azureDropped, [2]string{r["sku_pattern"], r["reason"]})
+	}
 	g.azure = map[string]azureSKU{}
 	for _, r := range readRecs(cur("azure_skus.csv")) {
-		g.azure[r["sku"]] = azureSKU{r["accelerator"], int(num(r["gpus"])), int(num(r["vcpus"])), num(r["memory_gib"]), r["source"]}
+		g.azure[r["sku"]] = azureSKU{accel: r["accelerator"], gpus: int(num(r["gpus"])), frac: fraction(r["gpu_fraction"]),
+			vcpus: int(num(r["vcpus"])), memGiB: num(r["memory_gib"]), source: r["source"]}
 	}
 }
 

@@ -55,7 +55,9 @@ type gen struct {
 	instAcc  map[string]string // cloud/instance_type -> accelerator override
 	network  []netRow
 	azure    map[string]azureSKU
-	meta     metaIn
+	// azureDropped is curated/azure_dropped.csv: SKU pattern and reason.
+	azureDropped [][2]string
+	meta         metaIn
 	// offerSources expands the short source keys of offers.csv
 	// (curated/offer_sources.json).
 	offerSources map[string]string
@@ -65,7 +67,14 @@ type gen struct {
 
 	offers map[string]*catalog.Offer // cloud/it/region
 	order  []string
-	drops  map[string]int
+	// noDerive marks offers (cloud/it/region) that must not get reserved
+	// prices derived from the cloud's median commitment discount: their
+	// commitments are priced differently (TPU) or not sold.
+	noDerive map[string]bool
+	// awsNoOD keeps the SkyPilot zone groups of AWS instance types without
+	// an on-demand price (capacity-block-only, trn2) for the coverage rows.
+	awsNoOD map[string]*zoneGroup
+	drops   map[string]int
 	// discounts computed from per-SKU commitment rates, per cloud.
 	disc1, disc3 map[string][]float64
 }
@@ -83,7 +92,9 @@ type netRow struct {
 type azureSKU struct {
 	accel       string
 	gpus, vcpus int
+	frac        float64 // share of one GPU (fractional sizes), else 0
 	memGiB      float64
+	netGbps     float64 // from the SKU source when it gives one, else 0 (network.csv)
 	source      string
 }
 
@@ -102,10 +113,13 @@ func (g *gen) run() {
 	g.loadAccelerators()
 	g.loadCurated()
 	g.offers = map[string]*catalog.Offer{}
+	g.noDerive, g.awsNoOD = map[string]bool{}, map[string]*zoneGroup{}
 	g.disc1, g.disc3 = map[string][]float64{}, map[string][]float64{}
 	g.aws()
+	g.awsCoverage()
 	g.awsChina()
 	g.gcp()
+	g.gcpTPU()
 	g.azureOffers()
 	for _, sc := range g.skypilot {
 		g.skypilotSimple(sc)

@@ -10,9 +10,10 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
-// put adds an offer, filling GPU memory (GPUs x datasheet memory), network
-// and fabric; an offer without a catalog accelerator is counted as dropped
-// for the reason why.
+// put adds an offer, filling GPU memory (GPUs, or the GPU fraction, x
+// datasheet memory), and network and fabric from curated/network.csv unless
+// the source already gave them (o.Fabric set); an offer without a catalog
+// accelerator is counted as dropped for the reason why.
 func (g *gen) put(o *catalog.Offer, why string) {
 	if o.Accelerator == "" {
 		g.drops[why]++
@@ -22,8 +23,10 @@ func (g *gen) put(o *catalog.Offer, why string) {
 	if _, dup := g.offers[k]; dup {
 		log.Fatalf("duplicate offer %s", k)
 	}
-	o.GPUMemoryGB = round(float64(o.GPUs)*g.accelMem[o.Accelerator], 2)
-	o.NetworkGbps, o.Fabric = g.net(o.Cloud, o.InstanceType)
+	o.GPUMemoryGB = round(o.GPUCount()*g.accelMem[o.Accelerator], 2)
+	if o.Fabric == "" {
+		o.NetworkGbps, o.Fabric = g.net(o.Cloud, o.InstanceType)
+	}
 	if o.Currency == "" {
 		o.Currency = "USD"
 	}
@@ -69,6 +72,9 @@ func (g *gen) finishOffers() {
 	for _, k := range g.order {
 		o := g.offers[k]
 		c := byID[o.Cloud]
+		if o.OnDemandUSD == 0 || g.noDerive[k] {
+			continue // capacity-block only, or a product whose commitments are not the cloud's (TPU)
+		}
 		if c.Reserved1YDiscount <= 0 {
 			continue
 		}

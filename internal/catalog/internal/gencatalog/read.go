@@ -65,6 +65,34 @@ func num(s string) float64 {
 	return v
 }
 
+// gpusOf parses a source GPU count: whole GPUs, or a share of one GPU
+// (g6f: 0.25) returned as the fraction with 0 whole GPUs.
+func gpusOf(s, where string) (int, float64) {
+	v := num(s)
+	switch {
+	case v > 0 && v < 1:
+		return 0, v
+	case v != math.Trunc(v):
+		log.Fatalf("%s: GPU count %q is neither whole nor a share of one GPU", where, s)
+	}
+	return int(v), 0
+}
+
+// mbpsPerGbps converts the Mbps of Azure size tables to Gbps.
+const mbpsPerGbps = 1000
+
+// fraction parses a GPU share written as "1/6" or as a decimal; "" is 0.
+func fraction(s string) float64 {
+	if n, d, ok := strings.Cut(s, "/"); ok {
+		nv, dv := num(n), num(d)
+		if dv <= 0 {
+			log.Fatalf("bad fraction %q", s)
+		}
+		return nv / dv
+	}
+	return num(s)
+}
+
 // round rounds v to d decimals.
 func round(v float64, d int) float64 {
 	p := math.Pow(10, float64(d))

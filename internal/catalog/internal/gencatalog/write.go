@@ -62,16 +62,22 @@ func (g *gen) writeAll(regions []*catalog.Region) {
 	must(f.Close())
 
 	sort.Strings(g.order)
+	for _, k := range g.order {
+		if _, ok := g.offerSources[g.offers[k].Source]; !ok {
+			log.Fatalf("offer %s: source key %q has no text in curated/offer_sources.json", k, g.offers[k].Source)
+		}
+	}
 	f, err = os.Create(filepath.Join(*outDir, "offers.csv"))
 	must(err)
 	w = csv.NewWriter(f)
 	must(w.Write(catalog.OfferHeader))
 	for _, k := range g.order {
 		o := g.offers[k]
-		must(w.Write([]string{o.Cloud, o.Region, o.InstanceType, o.Accelerator, strconv.Itoa(o.GPUs), ff(o.GPUMemoryGB),
-			strconv.Itoa(o.VCPUs), ff(o.MemoryGB), ff(o.NetworkGbps), string(o.Fabric),
-			ff(o.OnDemandUSD), ff(o.SpotUSD), ff(o.Reserved1YUSD), ff(o.Reserved3YUSD), strconv.FormatBool(o.ReservedDerived),
-			o.Currency, ff(o.NativeOnDemand), ff(o.NativeSpot), ff(o.NativeReserved1Y), ff(o.NativeReserved3Y), o.Source}))
+		must(w.Write([]string{o.Cloud, o.Region, o.InstanceType, o.Accelerator, strconv.Itoa(o.GPUs), ff(o.GPUFraction),
+			ff(o.GPUMemoryGB), strconv.Itoa(o.VCPUs), ff(o.MemoryGB), ff(o.NetworkGbps), string(o.Fabric),
+			ff(o.OnDemandUSD), ff(o.SpotUSD), ff(o.Reserved1YUSD), ff(o.Reserved3YUSD), ff(o.CapacityBlockUSD),
+			strconv.FormatBool(o.ReservedDerived), o.Currency, ff(o.NativeOnDemand), ff(o.NativeSpot),
+			ff(o.NativeReserved1Y), ff(o.NativeReserved3Y), o.Source}))
 	}
 	w.Flush()
 	must(w.Error())
