@@ -647,7 +647,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 	// Read the files once so the benchmark measures parsing, not disk I/O.
 	mem := fstest.MapFS{}
-	for _, n := range []string{catalog.FileMeta, catalog.FileAccelerators, catalog.FileClouds, catalog.FileRegions, catalog.FileOffers} {
+	for _, n := range []string{catalog.FileMeta, catalog.FileAccelerators, catalog.FileClouds, catalog.FileRegions, catalog.FileOffers, catalog.FileServerless} {
 		data, err := fs.ReadFile(sub, n)
 		if err != nil {
 			b.Fatal(err)

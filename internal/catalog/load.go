@@ -28,6 +28,9 @@ const (
 	FileClouds       = "clouds.json"
 	FileRegions      = "regions.csv"
 	FileOffers       = "offers.csv"
+	// FileServerless is optional: a catalog without it has no serverless
+	// offers.
+	FileServerless = "serverless.csv"
 )
 
 // dateLayout is the layout of catalog_date.
@@ -142,6 +145,9 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	if c.Offers, err = readOffers(fsys, c, m.OfferSources); err != nil {
 		return nil, err
 	}
+	if c.Serverless, err = readServerless(fsys, c, m.OfferSources); err != nil {
+		return nil, err
+	}
 	c.index()
 	return c, nil
 }
@@ -249,6 +255,19 @@ func (p *fieldParser) float(i int) float64 {
 		p.err = fmt.Errorf("field %q: not a number: %q", p.hdr[i], s)
 	}
 	return v
+}
+
+func (p *fieldParser) bool(i int) bool {
+	switch p.rec[i] {
+	case "true":
+		return true
+	case "false", "":
+		return false
+	}
+	if p.err == nil {
+		p.err = fmt.Errorf("field %q: want true or false, got %q", p.hdr[i], p.rec[i])
+	}
+	return false
 }
 
 func (p *fieldParser) int(i int) int {
@@ -376,6 +395,70 @@ func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, er
 		}
 		seen[key] = true
 		out = append(out, o)
+		return nil
+	})
+	return out, err
+}
+
+// ServerlessHeader is the header of FileServerless.
+var ServerlessHeader = []string{"cloud", "region", "name", "product", "accelerator", "gpus", "gpu_memory_gb", "usd_per_gpu_second",
+	"billing_increment_seconds", "min_billed_seconds", "idle_billed_seconds", "cold_start_seconds", "cold_start_billed",
+	"always_on", "cpu_usd_per_core_second", "memory_usd_per_gib_second", "min_cpu_cores", "min_memory_gib", "confidence", "source"}
+
+// Columns of FileServerless, in ServerlessHeader order.
+const (
+	scCloud = iota
+	scRegion
+	scName
+	scProduct
+	scAccelerator
+	scGPUs
+	scGPUMemoryGB
+	scUSDPerGPUSecond
+	scIncrement
+	scMinBilled
+	scIdleBilled
+	scColdStart
+	scColdStartBilled
+	scAlwaysOn
+	scCPURate
+	scMemoryRate
+	scMinCPU
+	scMinMemory
+	scConfidence
+	scSource
+)
+
+func readServerless(fsys fs.FS, c *Catalog, sources map[string]string) ([]*ServerlessOffer, error) {
+	if _, err := fs.Stat(fsys, FileServerless); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var out []*ServerlessOffer
+	seen := map[string]bool{}
+	err := csvRows(fsys, FileServerless, ServerlessHeader, nil, func(_ int, rec []string) error {
+		p := fieldParser{rec: rec, hdr: ServerlessHeader}
+		s := &ServerlessOffer{Cloud: rec[scCloud], Region: rec[scRegion], Name: rec[scName], Product: rec[scProduct],
+			Accelerator: rec[scAccelerator], GPUs: p.int(scGPUs), GPUMemoryGB: p.float(scGPUMemoryGB),
+			USDPerGPUSecond: p.float(scUSDPerGPUSecond), BillingIncrementSeconds: p.float(scIncrement),
+			MinBilledSeconds: p.float(scMinBilled), IdleBilledSeconds: p.float(scIdleBilled), ColdStartSeconds: p.float(scColdStart),
+			ColdStartBilled: p.bool(scColdStartBilled), AlwaysOn: p.bool(scAlwaysOn), CPUUSDPerCoreSecond: p.float(scCPURate),
+			MemoryUSDPerGiBSecond: p.float(scMemoryRate), MinCPUCores: p.float(scMinCPU), MinMemoryGiB: p.float(scMinMemory),
+			Confidence: rec[scConfidence], Source: rec[scSource]}
+		key := s.Cloud + "/" + s.Name + "/" + s.Region
+		if p.err != nil {
+			return fmt.Errorf("serverless offer %s: %w", key, p.err)
+		}
+		if text, ok := sources[s.Source]; ok {
+			s.Source = text
+		}
+		if err := c.validateServerless(s); err != nil {
+			return fmt.Errorf("serverless offer %s: %w", key, err)
+		}
+		if seen[key] {
+			return fmt.Errorf("serverless offer %s: duplicate", key)
+		}
+		seen[key] = true
+		out = append(out, s)
 		return nil
 	})
 	return out, err

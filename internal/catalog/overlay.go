@@ -138,7 +138,8 @@ func (c *Catalog) apply(f *overlayFile) (*Catalog, error) {
 		Accelerators: append([]*Accelerator(nil), c.Accelerators...),
 		Clouds:       append([]*Cloud(nil), c.Clouds...),
 		Regions:      append([]*Region(nil), c.Regions...),
-		Offers:       append([]*Offer(nil), c.Offers...)}
+		Offers:       append([]*Offer(nil), c.Offers...),
+		Serverless:   c.Serverless}
 
 	for i, raw := range f.Clouds {
 		cl := &Cloud{}

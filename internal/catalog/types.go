@@ -7,7 +7,10 @@
 // data/SOURCES.md.
 package catalog
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // PricingModel is how compute is bought.
 type PricingModel string
@@ -287,6 +290,80 @@ func (o *Offer) GPUCount() float64 {
 	return float64(o.GPUs)
 }
 
+// ServerlessOffer is GPU capacity billed per second of use on a serverless
+// platform (pricing model Serverless): Modal, RunPod Serverless, Replicate,
+// Google Cloud Run, Beam. A cost model prices hours of actual use from it:
+// a worker (GPUs accelerators) is billed USDPerWorkerSecond for every
+// billed second, where the billed seconds of one burst of busy seconds are
+// BilledSeconds(busy, cold). An AlwaysOn offer is billed every second of the
+// period whether busy or not. Fields with 0 are "none" or, for durations the
+// platform bills without publishing them, "unknown" (Source says which).
+type ServerlessOffer struct {
+	Cloud string `json:"cloud"`
+	// Region is the region workers run in, with region metadata; "" when the
+	// platform places them (no country, grid or compliance is known).
+	Region string `json:"region"`
+	// Name identifies the offer within the cloud, e.g. "functions-h100".
+	Name string `json:"name"`
+	// Product is the platform product and tier, e.g. "serverless-flex".
+	Product     string  `json:"product"`
+	Accelerator string  `json:"accelerator"` // canonical accelerator ID
+	GPUs        int     `json:"gpus"`        // GPUs per worker
+	GPUMemoryGB float64 `json:"gpu_memory_gb"`
+	// USDPerGPUSecond is the GPU rate, per GPU and second.
+	USDPerGPUSecond float64 `json:"usd_per_gpu_second"`
+	// BillingIncrementSeconds: billed time is rounded up to a multiple of it.
+	BillingIncrementSeconds float64 `json:"billing_increment_seconds"`
+	// MinBilledSeconds is the least time billed per worker start (0 = none).
+	MinBilledSeconds float64 `json:"min_billed_seconds"`
+	// IdleBilledSeconds is the idle time billed after each burst before the
+	// worker scales to zero (keep-warm / idle timeout, default setting).
+	IdleBilledSeconds float64 `json:"idle_billed_seconds"`
+	// ColdStartSeconds is the start-up time of a cold worker; billed when
+	// ColdStartBilled.
+	ColdStartSeconds float64 `json:"cold_start_seconds"`
+	ColdStartBilled  bool    `json:"cold_start_billed"`
+	// AlwaysOn: the worker never scales to zero and is billed continuously
+	// (RunPod active workers).
+	AlwaysOn bool `json:"always_on"`
+	// Host resources billed on top of the GPU rate (0 when the GPU rate
+	// includes them): rates and the minimum a GPU worker must take.
+	CPUUSDPerCoreSecond   float64 `json:"cpu_usd_per_core_second"`
+	MemoryUSDPerGiBSecond float64 `json:"memory_usd_per_gib_second"`
+	MinCPUCores           float64 `json:"min_cpu_cores"`
+	MinMemoryGiB          float64 `json:"min_memory_gib"`
+	Confidence            string  `json:"confidence"`
+	Source                string  `json:"source"`
+}
+
+// USDPerWorkerSecond is the rate of one worker at its minimum host size:
+// GPUs x the GPU rate plus the minimum CPU and memory it is billed for.
+func (s *ServerlessOffer) USDPerWorkerSecond() float64 {
+	return float64(s.GPUs)*s.USDPerGPUSecond + s.MinCPUCores*s.CPUUSDPerCoreSecond + s.MinMemoryGiB*s.MemoryUSDPerGiBSecond
+}
+
+// BilledSeconds is the time billed for one burst of busy seconds of one
+// worker: the busy time, the billed idle tail, the cold start when the
+// burst starts cold and the platform bills it, at least MinBilledSeconds,
+// rounded up to the billing increment. (AlwaysOn offers bill the whole
+// period instead.)
+func (s *ServerlessOffer) BilledSeconds(busy float64, cold bool) float64 {
+	t := busy + s.IdleBilledSeconds
+	if cold && s.ColdStartBilled {
+		t += s.ColdStartSeconds
+	}
+	t = max(t, s.MinBilledSeconds)
+	if s.BillingIncrementSeconds > 0 {
+		t = math.Ceil(t/s.BillingIncrementSeconds-billingRoundingSlack) * s.BillingIncrementSeconds
+	}
+	return t
+}
+
+// billingRoundingSlack keeps a duration that is a whole number of
+// increments up to float error (0.30000000000000004 / 0.1) from being
+// rounded up one more increment.
+const billingRoundingSlack = 1e-9
+
 // Catalog is a loaded, validated and indexed catalog. It is immutable after
 // load; overlays return a new Catalog.
 type Catalog struct {
@@ -295,12 +372,16 @@ type Catalog struct {
 	Clouds       []*Cloud
 	Regions      []*Region
 	Offers       []*Offer
+	// Serverless are the per-second GPU offers (pricing model Serverless),
+	// kept apart from Offers: they are not instances.
+	Serverless []*ServerlessOffer
 	// ExchangeRates are the dated conversions used for non-USD sources.
 	ExchangeRates []ExchangeRate
 
 	accelByKey map[string]*Accelerator // lower-case ID and aliases
 	cloudByID  map[string]*Cloud
-	regionByID map[string]*Region  // "cloud/region"
-	offerByKey map[string]*Offer   // "cloud/instance_type/region"
-	offersByIT map[string][]*Offer // "cloud/instance_type"
+	regionByID map[string]*Region          // "cloud/region"
+	offerByKey map[string]*Offer           // "cloud/instance_type/region"
+	offersByIT map[string][]*Offer         // "cloud/instance_type"
+	serverless map[string]*ServerlessOffer // "cloud/name/region"
 }

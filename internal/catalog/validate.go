@@ -235,6 +235,41 @@ func (c *Catalog) validateOffer(o *Offer) error {
 	return nil
 }
 
+// validateServerless checks a serverless offer against the (indexed)
+// clouds, regions and accelerators of c.
+func (c *Catalog) validateServerless(s *ServerlessOffer) error {
+	if s.Name == "" || s.Product == "" {
+		return fmt.Errorf("fields \"name\" and \"product\" are required")
+	}
+	if _, ok := c.cloudByID[s.Cloud]; !ok {
+		return fmt.Errorf("unknown cloud %q%s", s.Cloud, didYouMean(s.Cloud, c.CloudIDs()))
+	}
+	if _, ok := c.regionByID[s.Cloud+"/"+s.Region]; s.Region != "" && !ok {
+		return fmt.Errorf("region %q of cloud %q has no metadata (leave it empty when the platform places workers)", s.Region, s.Cloud)
+	}
+	if a, ok := c.accelByKey[strings.ToLower(s.Accelerator)]; !ok || a.ID != s.Accelerator {
+		return fmt.Errorf("unknown accelerator %q (use a canonical ID)%s", s.Accelerator, didYouMean(s.Accelerator, c.AcceleratorIDs()))
+	}
+	switch {
+	case s.GPUs < 1:
+		return fieldMust("gpus", "must be >= 1", s.GPUs)
+	case s.GPUMemoryGB <= 0:
+		return fieldMust("gpu_memory_gb", "must be > 0", s.GPUMemoryGB)
+	case s.USDPerGPUSecond <= 0:
+		return fieldMust("usd_per_gpu_second", "must be > 0", s.USDPerGPUSecond)
+	case s.BillingIncrementSeconds <= 0:
+		return fieldMust("billing_increment_seconds", "must be > 0 (1 for per-second billing)", s.BillingIncrementSeconds)
+	}
+	for _, fv := range []namedValue{{"min_billed_seconds", s.MinBilledSeconds}, {"idle_billed_seconds", s.IdleBilledSeconds},
+		{"cold_start_seconds", s.ColdStartSeconds}, {"cpu_usd_per_core_second", s.CPUUSDPerCoreSecond},
+		{"memory_usd_per_gib_second", s.MemoryUSDPerGiBSecond}, {"min_cpu_cores", s.MinCPUCores}, {"min_memory_gib", s.MinMemoryGiB}} {
+		if fv.v < 0 {
+			return fieldMust(fv.name, "must be >= 0", fv.v)
+		}
+	}
+	return nil
+}
+
 // validateGPUs checks the GPU count: whole GPUs, or a share of one GPU.
 func validateGPUs(o *Offer) error {
 	switch {

@@ -125,8 +125,9 @@ func (g *gen) run() {
 		g.skypilotSimple(sc)
 	}
 	g.finishOffers()
-	regions := g.regions()
-	g.writeAll(regions)
+	sl := g.serverless()
+	regions := g.regions(sl)
+	g.writeAll(regions, sl)
 	keys := make([]string, 0, len(g.drops))
 	for k := range g.drops {
 		keys = append(keys, k)
@@ -135,5 +136,6 @@ func (g *gen) run() {
 	for _, k := range keys {
 		log.Printf("dropped %4d source rows: %s", g.drops[k], k)
 	}
-	log.Printf("wrote %d accelerators, %d clouds, %d regions, %d offers", len(g.accels), len(g.clouds), len(regions), len(g.order))
+	log.Printf("wrote %d accelerators, %d clouds, %d regions, %d offers, %d serverless offers", len(g.accels), len(g.clouds),
+		len(regions), len(g.order), len(sl))
 }

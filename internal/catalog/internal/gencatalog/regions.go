@@ -32,11 +32,16 @@ func partition(p string) catalog.Partition {
 // regions returns the metadata of every region that has an offer, from
 // regions.csv and curated/regions_extra.csv; a region without metadata is
 // fatal.
-func (g *gen) regions() []*catalog.Region {
+func (g *gen) regions(serverless []*catalog.ServerlessOffer) []*catalog.Region {
 	need := map[string]bool{}
 	for _, k := range g.order {
 		o := g.offers[k]
 		need[o.Cloud+"/"+o.Region] = true
+	}
+	for _, s := range serverless {
+		if s.Region != "" {
+			need[s.Cloud+"/"+s.Region] = true
+		}
 	}
 	hipaa := map[string]bool{}
 	for _, c := range g.clouds {

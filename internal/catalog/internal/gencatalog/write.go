@@ -17,7 +17,7 @@ import (
 )
 
 // writeAll writes the catalog files of data/ (see data/README.md).
-func (g *gen) writeAll(regions []*catalog.Region) {
+func (g *gen) writeAll(regions []*catalog.Region, serverless []*catalog.ServerlessOffer) {
 	must := func(err error) {
 		if err != nil {
 			log.Fatal(err)
@@ -82,6 +82,7 @@ func (g *gen) writeAll(regions []*catalog.Region) {
 	w.Flush()
 	must(w.Error())
 	must(f.Close())
+	writeServerless(serverless, must)
 }
 
 // ff formats a number compactly; 0 is written as an empty field.
