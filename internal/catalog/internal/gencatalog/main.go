@@ -74,7 +74,9 @@ type gen struct {
 	// awsNoOD keeps the SkyPilot zone groups of AWS instance types without
 	// an on-demand price (capacity-block-only, trn2) for the coverage rows.
 	awsNoOD map[string]*zoneGroup
-	drops   map[string]int
+	// knownRegions caches the regions with metadata (regionKnown).
+	knownRegions map[string]bool
+	drops        map[string]int
 	// discounts computed from per-SKU commitment rates, per cloud.
 	disc1, disc3 map[string][]float64
 }
@@ -124,6 +126,7 @@ func (g *gen) run() {
 	for _, sc := range g.skypilot {
 		g.skypilotSimple(sc)
 	}
+	g.priceLists()
 	g.finishOffers()
 	sl := g.serverless()
 	regions := g.regions(sl)
