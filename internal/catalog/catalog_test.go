@@ -80,6 +80,8 @@ func TestBuiltinInvariants(t *testing.T) {
 		{"h100-sxm", "H100"}, {"H100-SXM5", "H100"}, {"nvidia-h100-80gb", "H100"}, {"NVIDIA H100 80GB HBM3", "H100"},
 		{"H100-MEGA", "H100"}, {"a100", "A100-40GB"}, {"nvidia-tesla-a100", "A100-40GB"}, {"A100-80GB", "A100-80GB"},
 		{"t4g", "T4"}, {"trillium", "TPU-V6E"}, {"v100", "V100-16GB"},
+		// The hardware names of the InferenceX calibration data.
+		{"GB200 NVL72", "GB200"}, {"GB300 NVL72", "GB300"}, {"MI355X", "MI355X"}, {"RTX PRO 6000", "RTX-PRO-6000"},
 	} {
 		a, ok := c.Accelerator(tc.alias)
 		if !ok || a.ID != tc.want {
