@@ -46,17 +46,10 @@ func PricingModelNames() []string {
 	return out
 }
 
-// Region partitions. Every partition but commercial is a separate
-// account world (AWS GovCloud and China, Azure Government and China):
-// a user reaches it only with an account of its own.
-const (
-	PartitionCommercial = "commercial"
-	PartitionGov        = "gov"
-	PartitionChina      = "china"
-)
-
-// SeparateAccount reports whether a partition needs an account of its own.
-func SeparateAccount(partition string) bool { return partition != PartitionCommercial }
+// SeparateAccount reports whether a partition needs an account of its
+// own: every partition but commercial (AWS GovCloud and China, Azure
+// Government and China) is a separate account world.
+func SeparateAccount(p Partition) bool { return p != PartitionCommercial }
 
 // countryAliases maps codes users write that are not ISO 3166-1 alpha-2
 // to the code the catalog uses: UK is reserved in ISO 3166 for the United

@@ -15,13 +15,15 @@ import (
 // overlayOffer is an offer in an overlay. cloud, instance_type and region
 // identify it; when that offer exists the given fields override it (for
 // example only on_demand_usd for a negotiated price), otherwise it is a new
-// offer and accelerator, gpus and on_demand_usd are required.
+// offer and accelerator, gpus (or gpu_fraction) and on_demand_usd (or
+// capacity_block_usd) are required.
 type overlayOffer struct {
 	Cloud         string   `json:"cloud"`
 	Region        string   `json:"region"`
 	InstanceType  string   `json:"instance_type"`
 	Accelerator   *string  `json:"accelerator"`
 	GPUs          *int     `json:"gpus"`
+	GPUFraction   *float64 `json:"gpu_fraction"`
 	GPUMemoryGB   *float64 `json:"gpu_memory_gb"`
 	VCPUs         *int     `json:"vcpus"`
 	MemoryGB      *float64 `json:"memory_gb"`
@@ -31,6 +33,7 @@ type overlayOffer struct {
 	SpotUSD       *float64 `json:"spot_usd"`
 	Reserved1YUSD *float64 `json:"reserved_1y_usd"`
 	Reserved3YUSD *float64 `json:"reserved_3y_usd"`
+	CapacityBlock *float64 `json:"capacity_block_usd"`
 	Source        *string  `json:"source"`
 }
 
@@ -271,7 +274,8 @@ func (r *overlayRun) run(base *Catalog, root *node) {
 		Accelerators: slices.Clone(base.Accelerators),
 		Clouds:       slices.Clone(base.Clouds),
 		Regions:      slices.Clone(base.Regions),
-		Offers:       slices.Clone(base.Offers)}
+		Offers:       slices.Clone(base.Offers),
+		Serverless:   base.Serverless}
 	// While the file is applied, each map is rebuilt after the section that
 	// changes it and offerByKey is kept current entry by entry: work in
 	// proportion to the file, plus one pass over the offers at the end.

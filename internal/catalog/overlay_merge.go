@@ -97,6 +97,7 @@ func priceFields(ov *overlayOffer) []priceField {
 		{"spot_usd", ov.SpotUSD, func(o *Offer) *float64 { return &o.SpotUSD }},
 		{"reserved_1y_usd", ov.Reserved1YUSD, func(o *Offer) *float64 { return &o.Reserved1YUSD }},
 		{"reserved_3y_usd", ov.Reserved3YUSD, func(o *Offer) *float64 { return &o.Reserved3YUSD }},
+		{"capacity_block_usd", ov.CapacityBlock, func(o *Offer) *float64 { return &o.CapacityBlockUSD }},
 	}
 }
 
@@ -138,14 +139,15 @@ func (r *overlayRun) mergeOffer(ov *overlayOffer, e entry) (*Offer, error) {
 		if ov.Accelerator == nil {
 			missing = append(missing, "accelerator")
 		}
-		if ov.GPUs == nil {
+		if ov.GPUs == nil && ov.GPUFraction == nil {
 			missing = append(missing, "gpus")
 		}
-		if ov.OnDemandUSD == nil {
+		if ov.OnDemandUSD == nil && ov.CapacityBlock == nil {
 			missing = append(missing, "on_demand_usd")
 		}
 		if len(missing) > 0 {
-			p.add("", "new offer (no built-in offer has this cloud/instance_type/region): fields %s are required, missing %s",
+			p.add("", "new offer (no built-in offer has this cloud/instance_type/region): fields %s are required (gpu_fraction for a "+
+				"share of one GPU; capacity_block_usd for a capacity-block-only offer), missing %s",
 				QuoteList([]string{"accelerator", "gpus", "on_demand_usd"}), QuoteList(missing))
 			return nil, p.err()
 		}
@@ -159,6 +161,7 @@ func (r *overlayRun) mergeOffer(ov *overlayOffer, e entry) (*Offer, error) {
 		}
 	}
 	setInt(&o.GPUs, ov.GPUs)
+	setF(&o.GPUFraction, ov.GPUFraction)
 	setInt(&o.VCPUs, ov.VCPUs)
 	setF(&o.MemoryGB, ov.MemoryGB)
 	setF(&o.NetworkGbps, ov.NetworkGbps)
@@ -177,9 +180,9 @@ func (r *overlayRun) mergeOffer(ov *overlayOffer, e entry) (*Offer, error) {
 	switch {
 	case ov.GPUMemoryGB != nil:
 		o.GPUMemoryGB = *ov.GPUMemoryGB
-	case ov.Accelerator != nil || ov.GPUs != nil:
+	case ov.Accelerator != nil || ov.GPUs != nil || ov.GPUFraction != nil:
 		if a, ok := c.Accelerator(o.Accelerator); ok {
-			o.GPUMemoryGB = float64(o.GPUs) * a.MemoryGB
+			o.GPUMemoryGB = o.GPUCount() * a.MemoryGB
 		}
 	}
 	return &o, nil
@@ -196,6 +199,9 @@ func (r *overlayRun) rescale(o *Offer, ov *overlayOffer, e entry) {
 	}
 	for _, pf := range priceFields(ov)[1:] {
 		v := pf.get(o)
+		if pf.name == "capacity_block_usd" {
+			continue // a different product, not held below on-demand
+		}
 		if pf.given != nil || *v <= 0 || *v < newOD {
 			continue
 		}

@@ -136,7 +136,7 @@ func TestOverlayErrors(t *testing.T) {
 			"clouds[0] (onprem)", "egress_tiers[0].usd_per_gb", "must be from 0 to 100 USD/GB, got 1,000,000,000"},
 		{"bad spot notice", "c.yaml", "clouds:\n  - id: onprem\n    pue: 1.2\n    spot:\n      notice_seconds: 1e12\n", 5,
 			"clouds[0] (onprem)", "spot.notice_seconds", "must be a whole number from 0 to 86,400 s, got 1,000,000,000,000"},
-		{"accelerator tflops", "c.yaml", "accelerators:\n  - id: X1\n    memory_gb: 80\n    memory_bandwidth_tbps: 3\n    peak_tflops: {bf16: 1e300}\n", 5,
+		{"accelerator tflops", "c.yaml", "accelerators:\n  - id: X1\n    memory_gb: 80\n    memory_bandwidth_tbps: 3\n    interconnect_kind: nvlink\n    nvlink_domain_gpus: 8\n    peak_tflops: {bf16: 1e300}\n", 7,
 			"accelerators[0] (X1)", "peak_tflops.bf16", "must be more than 0 and at most 1,000,000 TFLOPS, got 1 × 10^300"},
 		{"region grid year", "c.yaml", "regions:\n  - cloud: aws\n    id: r9\n    country: US\n    geography: us\n    grid_year: 1800\n", 6,
 			"regions[0] (aws/r9)", "grid_year", "must be 0 or a whole number from 1990 to 2100, got 1800"},

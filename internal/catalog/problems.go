@@ -86,6 +86,7 @@ var fieldLimits = map[string]fieldLimit{
 	"accelerators.peak_tflops.*":         {limit: LimitPeakTFLOPS},
 	"accelerators.tdp_watts":             {limit: LimitTDPWatts},
 	"accelerators.interconnect_gbps":     {limit: LimitInterconnectGBps},
+	"accelerators.nvlink_domain_gpus":    {limit: LimitGPUsPerInstance},
 
 	"clouds.pue":                             {limit: LimitPUE},
 	"clouds.egress_tiers.up_to_gb":           {limit: LimitDataGB},
@@ -103,14 +104,15 @@ var fieldLimits = map[string]fieldLimit{
 	"regions.grid_year":          {limit: LimitGridYear, zeroOK: true},
 	"regions.pue":                {limit: LimitPUE, zeroOK: true},
 
-	"offers.gpus":            {limit: LimitGPUsPerInstance},
-	"offers.vcpus":           {limit: LimitHostVCPUs},
-	"offers.memory_gb":       {limit: LimitHostMemoryGB},
-	"offers.network_gbps":    {limit: LimitNetworkGbps},
-	"offers.on_demand_usd":   {limit: LimitInstancePriceUSDPerHour},
-	"offers.spot_usd":        {limit: LimitInstancePriceUSDPerHour, zeroOK: true},
-	"offers.reserved_1y_usd": {limit: LimitInstancePriceUSDPerHour, zeroOK: true},
-	"offers.reserved_3y_usd": {limit: LimitInstancePriceUSDPerHour, zeroOK: true},
+	"offers.gpus":               {limit: LimitGPUsPerInstance},
+	"offers.vcpus":              {limit: LimitHostVCPUs},
+	"offers.memory_gb":          {limit: LimitHostMemoryGB},
+	"offers.network_gbps":       {limit: LimitNetworkGbps},
+	"offers.on_demand_usd":      {limit: LimitInstancePriceUSDPerHour},
+	"offers.spot_usd":           {limit: LimitInstancePriceUSDPerHour, zeroOK: true},
+	"offers.reserved_1y_usd":    {limit: LimitInstancePriceUSDPerHour, zeroOK: true},
+	"offers.reserved_3y_usd":    {limit: LimitInstancePriceUSDPerHour, zeroOK: true},
+	"offers.capacity_block_usd": {limit: LimitInstancePriceUSDPerHour, zeroOK: true},
 
 	"discounts.*": {limit: LimitDiscountFraction},
 }

@@ -13,6 +13,10 @@ func (c *Catalog) index() {
 	c.indexAccelerators()
 	c.indexClouds()
 	c.indexRegions()
+	c.serverless = make(map[string]*ServerlessOffer, len(c.Serverless))
+	for _, s := range c.Serverless {
+		c.serverless[s.Cloud+"/"+s.Name+"/"+s.Region] = s
+	}
 	c.offerByKey = make(map[string]*Offer, len(c.Offers))
 	for _, o := range c.Offers {
 		c.offerByKey[o.Cloud+"/"+o.InstanceType+"/"+o.Region] = o
@@ -75,6 +79,13 @@ func (c *Catalog) Region(cloud, id string) (*Region, bool) {
 func (c *Catalog) Offer(cloud, instanceType, region string) (*Offer, bool) {
 	o, ok := c.offerByKey[cloud+"/"+instanceType+"/"+region]
 	return o, ok
+}
+
+// ServerlessOffer finds a serverless offer by cloud, name and region ("" for
+// platform-placed workers).
+func (c *Catalog) ServerlessOffer(cloud, name, region string) (*ServerlessOffer, bool) {
+	s, ok := c.serverless[cloud+"/"+name+"/"+region]
+	return s, ok
 }
 
 // OffersOf lists the offers of one instance type across regions, in catalog order.

@@ -12,8 +12,30 @@ import (
 
 // Valid enumerations.
 var (
-	validFabrics    = map[Fabric]bool{FabricEFA: true, FabricInfiniBand: true, FabricRoCE: true, FabricNone: true}
-	validPartitions = map[string]bool{PartitionCommercial: true, PartitionGov: true, PartitionChina: true}
+	validFabrics = func() map[Fabric]bool {
+		m := map[Fabric]bool{}
+		for _, f := range Fabrics {
+			m[f] = true
+		}
+		return m
+	}()
+	validPartitions = func() map[Partition]bool {
+		m := map[Partition]bool{}
+		for _, p := range Partitions {
+			m[p] = true
+		}
+		return m
+	}()
+	validInterconnectKinds = func() map[InterconnectKind]bool {
+		m := map[InterconnectKind]bool{}
+		for _, k := range InterconnectKinds {
+			m[k] = true
+		}
+		return m
+	}()
+	// fixedDomainGPUs is the scale-up domain every accelerator of a kind
+	// must have: a bridged PCIe pair, or a card with no link.
+	fixedDomainGPUs = map[InterconnectKind]int{InterconnectNVLinkBridge: 2, InterconnectPCIe: 1}
 	validCompliance = map[string]bool{ComplianceGDPR: true, ComplianceUKGDPR: true, ComplianceSwissFADP: true,
 		ComplianceMLPS2: true, ComplianceFedRAMPHigh: true, ComplianceHIPAA: true}
 	validPrecisions = func() map[string]bool {
@@ -23,7 +45,13 @@ var (
 		}
 		return m
 	}()
-	validPricingModels = map[PricingModel]bool{OnDemand: true, Spot: true, Reserved1Y: true, Reserved3Y: true}
+	validPricingModels = func() map[PricingModel]bool {
+		m := map[PricingModel]bool{}
+		for _, pm := range AllPricingModels {
+			m[pm] = true
+		}
+		return m
+	}()
 )
 
 // The validators below report every problem of an entry at once (a
@@ -39,6 +67,14 @@ func validateAccelerator(a *Accelerator) error {
 	p.bound(sectionAccelerators, "memory_bandwidth_tbps", a.MemoryBandwidthTBps)
 	p.bound(sectionAccelerators, "tdp_watts", a.TDPWatts)
 	p.bound(sectionAccelerators, "interconnect_gbps", a.InterconnectGBps)
+	if !validInterconnectKinds[a.InterconnectKind] {
+		p.add("interconnect_kind", "must be one of %s, got %q", QuoteList(InterconnectKinds), a.InterconnectKind)
+	}
+	if p.bound(sectionAccelerators, "nvlink_domain_gpus", float64(a.NVLinkDomainGPUs)) {
+		if n, ok := fixedDomainGPUs[a.InterconnectKind]; ok && a.NVLinkDomainGPUs != n {
+			p.add("nvlink_domain_gpus", "an accelerator with interconnect_kind %q has a domain of %d, got %d", a.InterconnectKind, n, a.NVLinkDomainGPUs)
+		}
+	}
 	if len(a.PeakTFLOPS) == 0 {
 		p.add("peak_tflops", "at least one precision is required (valid: %s)", strings.Join(Precisions, ", "))
 	}
@@ -109,7 +145,7 @@ func (c *Catalog) validateRegion(r *Region) error {
 		p.add("cloud", "unknown cloud %q%s", r.Cloud, didYouMean(r.Cloud, c.CloudIDs()))
 	}
 	if !validPartitions[r.Partition] {
-		p.add("partition", "must be commercial, gov or china, got %q", r.Partition)
+		p.add("partition", "must be one of %s, got %q", QuoteList(Partitions), r.Partition)
 	}
 	if r.Country == "" {
 		p.add("country", "required (ISO 3166-1 alpha-2, e.g. \"DE\")")
@@ -121,6 +157,9 @@ func (c *Catalog) validateRegion(r *Region) error {
 		if !validCompliance[f] {
 			p.add("compliance", "unknown flag %q (valid: %s)", f, QuoteList(slices.Sorted(maps.Keys(validCompliance))))
 		}
+	}
+	if regime, ok := PartitionCompliance[r.Partition]; ok && !slices.Contains(r.Compliance, regime) {
+		r.Compliance = append(r.Compliance, regime)
 	}
 	p.bound(sectionRegions, "grid_gco2e_per_kwh", r.GridGCO2ePerKWh)
 	p.bound(sectionRegions, "grid_year", float64(r.GridYear))
@@ -153,26 +192,28 @@ func (c *Catalog) validateOffer(o *Offer) error {
 		p.add("accelerator", "unknown accelerator %q%s", o.Accelerator, hint)
 	}
 	if !validFabrics[o.Fabric] {
-		p.add("fabric", "must be efa, infiniband, roce or none, got %q", o.Fabric)
+		p.add("fabric", "must be one of %s, got %q", QuoteList(Fabrics), o.Fabric)
 	}
-	gpusOK := p.bound(sectionOffers, "gpus", float64(o.GPUs))
+	gpusOK := validateGPUs(o, &p)
 	if gpusOK && accelOK { // without a known accelerator the memory has no default
 		// The node total, checked per GPU against the accelerator memory limit.
 		l := limit(LimitAcceleratorMemoryGB)
-		perGPU := Limit{Name: l.Name, Min: 0, MinExclusive: true, Max: l.Max * float64(o.GPUs), Unit: l.Unit}
+		perGPU := Limit{Name: l.Name, Min: 0, MinExclusive: true, Max: l.Max * o.GPUCount(), Unit: l.Unit}
 		if err := perGPU.Check(o.GPUMemoryGB); err != nil {
-			p.add("gpu_memory_gb", "%v (at most %s %s per GPU × %d GPUs)", err, FormatNumber(l.Max), l.Unit, o.GPUs)
+			p.add("gpu_memory_gb", "%v (at most %s %s per GPU × %s GPUs)", err, FormatNumber(l.Max), l.Unit, FormatNumber(o.GPUCount()))
 		}
 	}
 	p.bound(sectionOffers, "vcpus", float64(o.VCPUs))
 	p.bound(sectionOffers, "memory_gb", o.MemoryGB)
 	p.bound(sectionOffers, "network_gbps", o.NetworkGbps)
-	odOK := p.bound(sectionOffers, "on_demand_usd", o.OnDemandUSD)
+	p.bound(sectionOffers, "capacity_block_usd", o.CapacityBlockUSD)
+	capacityBlockOnly := o.OnDemandUSD == 0 && o.CapacityBlockUSD > 0 && o.SpotUSD == 0 && o.Reserved1YUSD == 0 && o.Reserved3YUSD == 0
+	odOK := capacityBlockOnly || p.bound(sectionOffers, "on_demand_usd", o.OnDemandUSD)
 	for _, fv := range []struct {
 		name string
 		v    float64
 	}{{"spot_usd", o.SpotUSD}, {"reserved_1y_usd", o.Reserved1YUSD}, {"reserved_3y_usd", o.Reserved3YUSD}} {
-		if p.bound(sectionOffers, fv.name, fv.v) && odOK && fv.v >= o.OnDemandUSD {
+		if p.bound(sectionOffers, fv.name, fv.v) && odOK && fv.v > 0 && fv.v >= o.OnDemandUSD {
 			p.add(fv.name, "%s is not below on_demand_usd %s (0 or absent = not sold)", FormatNumber(fv.v), FormatNumber(o.OnDemandUSD))
 		}
 	}
@@ -180,6 +221,58 @@ func (c *Catalog) validateOffer(o *Offer) error {
 		o.Currency = "USD"
 	}
 	return p.err()
+}
+
+// validateServerless checks a serverless offer against the (indexed)
+// clouds, regions and accelerators of c.
+func (c *Catalog) validateServerless(s *ServerlessOffer) error {
+	if s.Name == "" || s.Product == "" {
+		return fmt.Errorf("fields \"name\" and \"product\" are required")
+	}
+	if _, ok := c.cloudByID[s.Cloud]; !ok {
+		return fmt.Errorf("unknown cloud %q%s", s.Cloud, didYouMean(s.Cloud, c.CloudIDs()))
+	}
+	if _, ok := c.regionByID[s.Cloud+"/"+s.Region]; s.Region != "" && !ok {
+		return fmt.Errorf("region %q of cloud %q has no metadata (leave it empty when the platform places workers)", s.Region, s.Cloud)
+	}
+	if a, ok := c.accelByKey[strings.ToLower(s.Accelerator)]; !ok || a.ID != s.Accelerator {
+		return fmt.Errorf("unknown accelerator %q (use a canonical ID)%s", s.Accelerator, didYouMean(s.Accelerator, c.AcceleratorIDs()))
+	}
+	switch {
+	case s.GPUs < 1:
+		return fieldMust("gpus", "must be >= 1", s.GPUs)
+	case s.GPUMemoryGB <= 0:
+		return fieldMust("gpu_memory_gb", "must be > 0", s.GPUMemoryGB)
+	case s.USDPerGPUSecond <= 0:
+		return fieldMust("usd_per_gpu_second", "must be > 0", s.USDPerGPUSecond)
+	case s.BillingIncrementSeconds <= 0:
+		return fieldMust("billing_increment_seconds", "must be > 0 (1 for per-second billing)", s.BillingIncrementSeconds)
+	}
+	for _, fv := range []namedValue{{"min_billed_seconds", s.MinBilledSeconds}, {"idle_billed_seconds", s.IdleBilledSeconds},
+		{"cold_start_seconds", s.ColdStartSeconds}, {"cpu_usd_per_core_second", s.CPUUSDPerCoreSecond},
+		{"memory_usd_per_gib_second", s.MemoryUSDPerGiBSecond}, {"min_cpu_cores", s.MinCPUCores}, {"min_memory_gib", s.MinMemoryGiB}} {
+		if fv.v < 0 {
+			return fieldMust(fv.name, "must be >= 0", fv.v)
+		}
+	}
+	return nil
+}
+
+// validateGPUs checks the GPU count: whole GPUs, or a share of one GPU;
+// false when it is not usable.
+func validateGPUs(o *Offer, p *problems) bool {
+	switch {
+	case o.GPUFraction != 0 && o.GPUs != 0:
+		p.add("gpu_fraction", "give gpus or gpu_fraction, not both: got gpus %d and gpu_fraction %s", o.GPUs, FormatNumber(o.GPUFraction))
+		return false
+	case o.GPUFraction != 0:
+		if !(o.GPUFraction > 0 && o.GPUFraction < 1) {
+			p.add("gpu_fraction", "must be in (0, 1) (a share of one GPU; whole GPUs go in gpus), got %s", FormatNumber(o.GPUFraction))
+			return false
+		}
+		return true
+	}
+	return p.bound(sectionOffers, "gpus", float64(o.GPUs))
 }
 
 // didYouMean formats the closest valid values for an error message.

@@ -225,7 +225,7 @@ func validateLimits(c *Constraints, errs *inputerr.List) {
 type filters struct {
 	provClouds, clouds, regions, geos, countries, accels map[string]bool
 	// partitions: the separate-account partitions asked for.
-	partitions        map[string]bool
+	partitions        map[catalog.Partition]bool
 	pricingModels     [numPricingModels]bool // by slot
 	compliance        complianceSet
 	maxNodes, maxGPUs int

@@ -122,13 +122,13 @@ type partitionInfo struct {
 }
 
 // partitionsOf describes every separate-account partition of the regions.
-func partitionsOf(regions []*catalog.Region) map[string]*partitionInfo {
-	out := map[string]*partitionInfo{}
-	geoParts, countryParts := map[string]map[string]bool{}, map[string]map[string]bool{}
+func partitionsOf(regions []*catalog.Region) map[catalog.Partition]*partitionInfo {
+	out := map[catalog.Partition]*partitionInfo{}
+	geoParts, countryParts := map[string]map[catalog.Partition]bool{}, map[string]map[catalog.Partition]bool{}
 	for _, r := range regions {
-		note := func(m map[string]map[string]bool, k string) {
+		note := func(m map[string]map[catalog.Partition]bool, k string) {
 			if m[k] == nil {
-				m[k] = map[string]bool{}
+				m[k] = map[catalog.Partition]bool{}
 			}
 			m[k][r.Partition] = true
 		}
@@ -165,8 +165,8 @@ func partitionsOf(regions []*catalog.Region) map[string]*partitionInfo {
 
 // requestedPartitions returns the separate-account partitions the
 // constraints ask for.
-func (p *Planner) requestedPartitions(c *Constraints) map[string]bool {
-	asked := map[string]bool{}
+func (p *Planner) requestedPartitions(c *Constraints) map[catalog.Partition]bool {
+	asked := map[catalog.Partition]bool{}
 	want := complianceOf(c.Compliance)
 	for name, pi := range p.partitions {
 		switch {

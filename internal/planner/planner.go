@@ -76,8 +76,9 @@ type offerInfo struct {
 	geo    string
 	// country and partition of the region ("" and commercial when the
 	// region has no metadata).
-	country, partition string
-	group              int // index into Planner.groups
+	country   string
+	partition catalog.Partition
+	group     int // index into Planner.groups
 	// sold lists the pricing models the offer is sold under, canonical
 	// order, and soldSlot the pmSlot of each.
 	sold      []catalog.PricingModel
@@ -117,7 +118,7 @@ type Planner struct {
 	// countryClouds: country code -> clouds with a region there.
 	countryClouds map[string][]string
 	// partitions describes what asks for each separate-account partition.
-	partitions    map[string]*partitionInfo
+	partitions    map[catalog.Partition]*partitionInfo
 	date          string
 	hoursPerMonth float64
 	termHours     [numPricingModels]float64 // by slot; 0 = no commitment

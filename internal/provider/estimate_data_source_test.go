@@ -427,6 +427,8 @@ accelerators:
     tdp_watts: 800
     interconnect: NVLink 4
     interconnect_gbps: 900
+    interconnect_kind: nvlink
+    nvlink_domain_gpus: 8
     form_factor: SXM
     confidence: "test"
     source: "test fixture"

@@ -162,6 +162,9 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 	var matched []*catalog.Offer
 	for _, o := range cat.Offers {
+		if o.Fractional() {
+			continue // shown once gpu_offers has a gpu_fraction attribute
+		}
 		if !d.data.AllowsCloud(o.Cloud) || (clouds != nil && !clouds[o.Cloud]) ||
 			(regions != nil && !regions[o.Region]) || (accels != nil && !accels[o.Accelerator]) ||
 			o.GPUs < minGPUs || (o.GPUs > 0 && o.GPUMemoryGB/float64(o.GPUs) < minMem) {

@@ -230,7 +230,9 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		if age > maxAge {
 			resp.Diagnostics.AddAttributeWarning(path.Root("max_catalog_age_days"), "Catalog Is Older Than max_catalog_age_days",
 				fmt.Sprintf("The built-in catalog is dated %s, %d days ago, more than max_catalog_age_days = %d. "+
-					"Prices may have changed: upgrade the provider or overlay current prices with catalog_file.",
+					"Prices may have changed: upgrade the provider, or download the clouds' price lists and run "+
+					"`make overlay AWS_PRICE_LIST=<file> AZURE_RETAIL_PRICES=<file> GCP_BILLING_SKUS=<file> OUT=prices.yaml` "+
+					"(guide: Price-list overlay), then set catalog_file = \"prices.yaml\".",
 					cat.Date.Format(time.DateOnly), age, maxAge))
 		}
 	}

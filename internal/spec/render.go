@@ -284,26 +284,23 @@ func CloudsOffering(cat *catalog.Catalog, acc *catalog.Accelerator) []string {
 	return slices.Sorted(maps.Keys(set))
 }
 
-// ScaleUpClass is the neutral class of an accelerator's in-node interconnect.
+// scaleUpClasses maps the catalog's structured interconnect kind to the
+// neutral scale-up class of the spec.
+var scaleUpClasses = map[catalog.InterconnectKind]string{
+	catalog.InterconnectNVLink:         ScaleUpNVLink,
+	catalog.InterconnectNVLinkBridge:   ScaleUpNVLinkBridge,
+	catalog.InterconnectPCIe:           ScaleUpPCIe,
+	catalog.InterconnectInfinityFabric: ScaleUpInfinityFabric,
+	catalog.InterconnectICI:            ScaleUpICI,
+	catalog.InterconnectNeuronLink:     ScaleUpNeuronLink,
+	catalog.InterconnectRoCE:           ScaleUpRoCE,
+}
+
+// ScaleUpClass is the neutral class of an accelerator's in-node
+// interconnect, from its catalog interconnect_kind.
 func ScaleUpClass(a *catalog.Accelerator) string {
-	s := strings.ToLower(a.Interconnect)
-	switch {
-	case strings.Contains(s, "no nvlink"):
-		return ScaleUpPCIe
-	case strings.Contains(s, "nvlink bridge"):
-		return ScaleUpNVLinkBridge
-	case strings.Contains(s, "nvlink"):
-		return ScaleUpNVLink
-	case strings.Contains(s, "infinity fabric"), strings.Contains(s, "xgmi"):
-		return ScaleUpInfinityFabric
-	case strings.HasPrefix(s, "ici"):
-		return ScaleUpICI
-	case strings.Contains(s, "neuronlink"):
-		return ScaleUpNeuronLink
-	case strings.Contains(s, "roce"):
-		return ScaleUpRoCE
-	case strings.Contains(s, "pcie"):
-		return ScaleUpPCIe
+	if c, ok := scaleUpClasses[a.InterconnectKind]; ok {
+		return c
 	}
 	return ScaleUpOther
 }
@@ -364,7 +361,7 @@ func checkCommon(gpus int, pm catalog.PricingModel) error {
 func sizedOffers(cat *catalog.Catalog, cloud string, acc *catalog.Accelerator, gpus int) ([]*catalog.Offer, error) {
 	var ofAcc, sized []*catalog.Offer
 	for _, o := range cat.Offers {
-		if o.Cloud == cloud && o.Accelerator == acc.ID {
+		if o.Cloud == cloud && o.Accelerator == acc.ID && !o.Fractional() {
 			ofAcc = append(ofAcc, o)
 			if o.GPUs == gpus {
 				sized = append(sized, o)

@@ -251,7 +251,7 @@ func TestInstanceTypeMatchesOnDemandRendering(t *testing.T) {
 	seen := map[key]bool{}
 	for _, o := range cat.Offers {
 		k := key{o.Cloud, o.Accelerator, o.GPUs}
-		if seen[k] {
+		if seen[k] || o.Fractional() {
 			continue
 		}
 		seen[k] = true
