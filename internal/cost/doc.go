@@ -12,7 +12,8 @@
 // The horizon is Months × hours_per_month (730) hours per instance. The
 // fleet runs Utilization of those hours, so the useful instance-hours are
 // D = InstanceCount × Months × 730 × Utilization, and the useful GPU-hours
-// are D × Offer.GPUs.
+// are D × Offer.GPUCount() (a fractional instance counts its share of one
+// GPU).
 //
 // # Compute, per pricing model
 //

@@ -71,7 +71,7 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 	}
 	if !knownModel(in.PricingModel) {
 		return r, inputErr("pricing_model", "Unknown Pricing Model",
-			"pricing_model = %q; allowed: %s.", in.PricingModel, joinModels(catalog.PricingModels))
+			"pricing_model = %q; allowed: %s.", in.PricingModel, joinModels(InstancePricingModels))
 	}
 	price, ok := in.Offer.Price(in.PricingModel)
 	if !ok {
@@ -107,12 +107,20 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 		termHours := m.TermMonths[in.PricingModel] * m.HoursPerMonth
 		r.BilledHours = math.Max(1, math.Ceil(in.Hours/termHours-ceilTolerance)) * termHours
 		r.RunningHours = in.Hours
+	case catalog.CapacityBlock:
+		// The whole window, on the whole cluster size (billed below).
+		r.BilledHours = m.CapacityBlockHours(in.Hours)
+		r.RunningHours = in.Hours
 	default:
 		r.BilledHours = in.Hours
 		r.RunningHours = in.Hours
 	}
 	nodes := float64(in.Nodes)
-	r.ComputeUSD = nodes * r.BilledHours * r.HourlyUSD
+	billedNodes := nodes
+	if in.PricingModel == catalog.CapacityBlock {
+		billedNodes = float64(m.CapacityBlockInstances(in.Nodes))
+	}
+	r.ComputeUSD = billedNodes * r.BilledHours * r.HourlyUSD
 	r.EnergyKWh = nodes * r.RunningHours * m.NodePowerKW(in.Offer, in.Accelerator, wl) * m.pue(in.Cloud, in.Region)
 	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
 		r.CO2eKg = r.EnergyKWh * in.Region.GridGCO2ePerKWh / gramsPerKg

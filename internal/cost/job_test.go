@@ -113,3 +113,50 @@ func TestJobCostErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestCapacityBlockBilling: a capacity block books whole windows (1-day
+// increments up to 14 days, 7-day increments up to 182 days, consecutive
+// blocks beyond) on whole cluster sizes (1, 2, 4 … 64 instances, blocks of
+// 64 beyond).
+func TestCapacityBlockBilling(t *testing.T) {
+	t.Parallel()
+	cl, rg, acc, of := fixtures()
+	cb := *of
+	cb.CapacityBlockUSD = 30
+	m, err := cost.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		nodes          int
+		hours          float64
+		booked         float64 // window per instance
+		billedNodes    int
+		computeUSD     float64
+		runningPerNode float64
+	}{
+		// 100 h → 5 days = 120 h; 5 instances → a cluster of 8: 8 × 120 × 30 = 28,800.
+		{5, 100, 120, 8, 28800, 100},
+		// 336 h (14 days exactly) on 1 instance: 336 × 30 = 10,080.
+		{1, 336, 336, 1, 10080, 336},
+		// 400 h → 3 weeks = 504 h; 64 instances: 64 × 504 × 30 = 967,680.
+		{64, 400, 504, 64, 967680, 400},
+		// 5,000 h → one 4,368 h block + 632 h (→ 4 weeks, 672 h) = 5,040 h;
+		// 70 instances → 64 + 8: 72 × 5,040 × 30 = 10,886,400.
+		{70, 5000, 5040, 72, 10886400, 5000},
+	} {
+		if got := m.CapacityBlockHours(tc.hours); got != tc.booked {
+			t.Errorf("%v h: booked %v h, want %v", tc.hours, got, tc.booked)
+		}
+		if got := m.CapacityBlockInstances(tc.nodes); got != tc.billedNodes {
+			t.Errorf("%d instances: cluster %d, want %d", tc.nodes, got, tc.billedNodes)
+		}
+		r, err := m.JobCost(cost.JobInput{Offer: &cb, Cloud: cl, Region: rg, Accelerator: acc, Nodes: tc.nodes, Hours: tc.hours,
+			PricingModel: catalog.CapacityBlock, Workload: "training"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		approx(t, "compute", r.ComputeUSD, tc.computeUSD)
+		approx(t, "running hours", r.RunningHours, tc.runningPerNode)
+	}
+}

@@ -42,6 +42,9 @@ type Model struct {
 	// replacement serving replica taking traffic: the spare-capacity rule of
 	// spot serving (see SpotServingSpares and doc.go).
 	ServingReplacementHours float64
+	// CapacityBlock holds the booking rules of capacity blocks (see
+	// CapacityBlockHours and CapacityBlockInstances).
+	CapacityBlock CapacityBlockRules
 	// LoadFactor maps a workload kind to average GPU power as a fraction of TDP.
 	LoadFactor map[string]float64
 	// HostPowerPerGPUTDP is the host's power (CPUs, memory, NICs, fans) per
@@ -71,6 +74,7 @@ type modelJSON struct {
 	MinCheckpointCompletion numParam            `json:"spot_min_checkpoint_completion"`
 	ServingReplacementHours numParam            `json:"spot_serving_replacement_hours"`
 	GPULoadFactor           map[string]numParam `json:"gpu_load_factor"`
+	CapacityBlock           map[string]numParam `json:"capacity_block"`
 	HostPowerPerGPUTDP      numParam            `json:"host_power_per_gpu_tdp"`
 	DefaultWorkload         strParam            `json:"default_workload"`
 	FallbackPUE             numParam            `json:"fallback_pue"`
@@ -132,6 +136,9 @@ func ParseModel(raw []byte) (*Model, error) {
 	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
 		m.TermMonths[pm] = num("reserved_term_months."+string(pm), mj.ReservedTermMonths[string(pm)], 0)
 	}
+	cb := func(k string) float64 { return num("capacity_block."+k, mj.CapacityBlock[k], 0) }
+	m.CapacityBlock = CapacityBlockRules{IncrementHours: cb("increment_hours"), ShortMaxHours: cb("short_max_hours"),
+		LongIncrementHours: cb("long_increment_hours"), MaxHours: cb("max_hours"), MaxInstances: int(cb("max_instances"))}
 	for _, kind := range []string{"training", "fine_tuning", workloadInference} {
 		m.LoadFactor[kind] = num("gpu_load_factor."+kind, mj.GPULoadFactor[kind], 1)
 	}
@@ -193,11 +200,55 @@ func (m *Model) SpotRiskFactor(cl *catalog.Cloud, nodes int) float64 {
 }
 
 // NodePowerKW is the average power of one instance running a workload
-// kind, kW: its GPUs at the kind's load factor plus the host
-// (HostPowerPerGPUTDP), before PUE; 0 when the accelerator has no TDP.
+// kind, kW: its GPUs (a fractional instance: its share of one GPU) at the
+// kind's load factor plus the host (HostPowerPerGPUTDP), before PUE; 0
+// when the accelerator has no TDP.
 func (m *Model) NodePowerKW(o *catalog.Offer, acc *catalog.Accelerator, kind string) float64 {
 	if acc == nil || acc.TDPWatts <= 0 {
 		return 0
 	}
-	return float64(o.GPUs) * acc.TDPWatts / wattsPerKW * (m.LoadFactor[kind] + m.HostPowerPerGPUTDP)
+	return o.GPUCount() * acc.TDPWatts / wattsPerKW * (m.LoadFactor[kind] + m.HostPowerPerGPUTDP)
+}
+
+// CapacityBlockRules are the booking rules of capacity blocks: windows of
+// IncrementHours up to ShortMaxHours, then of LongIncrementHours up to
+// MaxHours; clusters of 1, 2, 4 … MaxInstances instances.
+type CapacityBlockRules struct {
+	IncrementHours, ShortMaxHours, LongIncrementHours, MaxHours float64
+	MaxInstances                                                int
+}
+
+// CapacityBlockHours is the booked window for hours of use per instance:
+// the next whole increment, consecutive longest blocks beyond MaxHours.
+func (m *Model) CapacityBlockHours(hours float64) float64 {
+	r := m.CapacityBlock
+	if !(hours > 0) {
+		return 0
+	}
+	full := math.Floor(hours/r.MaxHours + ceilTolerance)
+	rest := hours - full*r.MaxHours
+	booked := full * r.MaxHours
+	switch {
+	case rest <= ceilTolerance*r.MaxHours:
+	case rest <= r.ShortMaxHours:
+		booked += math.Ceil(rest/r.IncrementHours-ceilTolerance) * r.IncrementHours
+	default:
+		booked += math.Ceil(rest/r.LongIncrementHours-ceilTolerance) * r.LongIncrementHours
+	}
+	return booked
+}
+
+// CapacityBlockInstances is the instances booked for n: the next cluster
+// size of 1, 2, 4 … MaxInstances, blocks of MaxInstances beyond it.
+func (m *Model) CapacityBlockInstances(n int) int {
+	maxN := m.CapacityBlock.MaxInstances
+	full, rest := n/maxN, n%maxN
+	size := 0
+	if rest > 0 {
+		size = 1
+		for size < rest {
+			size *= 2
+		}
+	}
+	return full*maxN + size
 }

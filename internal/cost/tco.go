@@ -124,8 +124,8 @@ func TCO(in Input) (Result, error) {
 	return m.TCO(in)
 }
 
-// shares holds a pricing mix indexed like catalog.PricingModels.
-type shares [4]float64
+// shares holds a pricing mix indexed like InstancePricingModels.
+type shares [5]float64
 
 // energyParams is what turns running instance-hours into kWh and CO2e.
 type energyParams struct {
@@ -183,7 +183,7 @@ func (m *Model) TCO(in Input) (Result, error) {
 		res.TotalUSD += l.USD
 	}
 	res.MonthlyUSD = res.TotalUSD / in.Months
-	res.GPUHours = m.demand(&in) * float64(in.Offer.GPUs)
+	res.GPUHours = m.demand(&in) * in.Offer.GPUCount()
 	if res.GPUHours > 0 {
 		res.CostPerGPUHourUSD = res.TotalUSD / res.GPUHours
 		if bad(res.CostPerGPUHourUSD) {
@@ -197,7 +197,7 @@ func (m *Model) TCO(in Input) (Result, error) {
 	// Comparison: the same fleet with all compute bought one way.
 	var odTotal float64
 	_, hasOD := in.Offer.Price(catalog.OnDemand)
-	for i, pm := range catalog.PricingModels {
+	for i, pm := range InstancePricingModels {
 		if _, ok := in.Offer.Price(pm); !ok {
 			continue
 		}
@@ -232,7 +232,7 @@ func (m *Model) TCO(in Input) (Result, error) {
 // share of the fleet, rounded up) taken as one synchronous job (doc.go); 1
 // without spot.
 func (m *Model) spotRisk(in *Input, mix shares) float64 {
-	s := mix[slices.Index(catalog.PricingModels, catalog.Spot)]
+	s := mix[slices.Index(InstancePricingModels, catalog.Spot)]
 	if s == 0 {
 		return 1
 	}
@@ -243,7 +243,7 @@ func (m *Model) spotRisk(in *Input, mix shares) float64 {
 // synchronous job, its instances are interrupted far faster than they
 // checkpoint: the expected hours overflow.
 func (m *Model) spotNeverFinishes(in *Input, mix shares) error {
-	n := math.Ceil(mix[slices.Index(catalog.PricingModels, catalog.Spot)]*float64(in.InstanceCount) - ceilTolerance)
+	n := math.Ceil(mix[slices.Index(InstancePricingModels, catalog.Spot)]*float64(in.InstanceCount) - ceilTolerance)
 	minutes := 60 / (n * m.SpotInterruptionRate(in.Cloud))
 	return keyErr("pricing_mix", string(catalog.Spot), "Spot Job Never Finishes",
 		"%s spot instances of %s, priced as one synchronous job, are interrupted every %s minutes on average, far more often than the "+
@@ -262,7 +262,7 @@ func (m *Model) compute(in *Input, mix shares, wantLines bool) (usd, running flo
 	demand := m.demand(in)
 	spotRisk := m.spotRisk(in, mix)
 	d := 1 - in.Discount
-	for i, pm := range catalog.PricingModels {
+	for i, pm := range InstancePricingModels {
 		s := mix[i]
 		if s == 0 {
 			continue
@@ -275,6 +275,13 @@ func (m *Model) compute(in *Input, mix shares, wantLines bool) (usd, running flo
 		case catalog.Spot:
 			mc.BilledInstanceHours = useful * spotRisk
 			running += mc.BilledInstanceHours
+		case catalog.CapacityBlock:
+			// Whole windows for the hours each of the share's instances runs,
+			// on whole cluster sizes.
+			n := int(math.Ceil(s*float64(in.InstanceCount) - ceilTolerance))
+			mc.ReservedInstances = m.CapacityBlockInstances(n)
+			mc.BilledInstanceHours = float64(mc.ReservedInstances) * m.CapacityBlockHours(useful/float64(max(n, 1)))
+			running += useful
 		case catalog.Reserved1Y, catalog.Reserved3Y:
 			term := m.TermMonths[pm]
 			n := math.Ceil(s*float64(in.InstanceCount) - ceilTolerance)
@@ -453,7 +460,7 @@ func (m *Model) mix(in *Input) (shares, error) {
 		s := in.PricingMix[pm]
 		if !knownModel(pm) {
 			return out, keyErr("pricing_mix", k, "Unknown Pricing Model",
-				"pricing_mix has the key %q; allowed: %s.", k, joinModels(catalog.PricingModels))
+				"pricing_mix has the key %q; allowed: %s.", k, joinModels(InstancePricingModels))
 		}
 		if ie := (bound{field: "pricing_mix", key: k, summary: "Invalid Pricing Mix", limit: catalog.LimitFraction, v: s,
 			hint: "It is the share of the running hours bought this way."}).check(); ie != nil {
@@ -469,7 +476,7 @@ func (m *Model) mix(in *Input) (shares, error) {
 			"the pricing_mix shares sum to %v; they must sum to 1 (within %v), for example { on_demand = 0.3, reserved_1y = 0.7 }.",
 			sum, m.ShareSumTolerance)
 	}
-	for i, pm := range catalog.PricingModels {
+	for i, pm := range InstancePricingModels {
 		out[i] = in.PricingMix[pm] / sum
 	}
 	return out, nil

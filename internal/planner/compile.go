@@ -174,7 +174,7 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 		}
 		c.Accelerators[i] = acc.ID
 	}
-	names := catalog.PricingModelNames()
+	names := PricingModelNames()
 	for i, pm := range c.PricingModels {
 		if pmSlot(pm) < 0 {
 			at := constraints.Name("pricing_models").Index(i)

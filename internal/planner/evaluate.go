@@ -35,6 +35,8 @@ func (r *run) offerReason(oi *offerInfo) string {
 		return ReasonMinGPUMemory
 	case c.MinNetworkGbps > 0 && oi.o.NetworkGbps < c.MinNetworkGbps:
 		return ReasonMinNetwork
+	case oi.fraction > 0 && !r.inference:
+		return ReasonFractionalGPU
 	}
 	return ""
 }

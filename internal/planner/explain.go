@@ -59,11 +59,14 @@ func (r *run) explain(out []Candidate, k int) string {
 func (r *run) explainServing(b *strings.Builder, c *Candidate) {
 	bound := r.boundBy(c)
 	fmt.Fprintf(b, "%s bound by %s; ", decodeOrPrefill(bound), bound)
-	gpr := c.TotalGPUs / max(1, c.Replicas)
+	devices := fmt.Sprintf("%d×", c.TotalGPUs/max(1, c.Replicas))
+	if c.GPUFraction > 0 {
+		devices = numfmt.Trim(c.GPUFraction, 3) + " of one" // a share of one GPU
+	}
 	if c.Replicas > 1 {
-		fmt.Fprintf(b, "%s replicas of %d× %s", numfmt.Thousands(float64(c.Replicas), 0), gpr, c.Accelerator)
+		fmt.Fprintf(b, "%s replicas of %s %s", numfmt.Thousands(float64(c.Replicas), 0), devices, c.Accelerator)
 	} else {
-		fmt.Fprintf(b, "1 replica of %d× %s", gpr, c.Accelerator)
+		fmt.Fprintf(b, "1 replica of %s %s", devices, c.Accelerator)
 	}
 	fmt.Fprintf(b, " (%d× %s", c.Nodes, c.InstanceType)
 	if c.Nodes > 1 && c.offer != nil && c.offer.o.Fabric == catalog.FabricNone {
@@ -110,8 +113,16 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 			fmt.Fprintf(b, ", CO2e unknown (no grid intensity for %s in the catalog)", c.Region)
 		}
 	}
-	if c.PricingModel == catalog.Reserved1Y || c.PricingModel == catalog.Reserved3Y {
+	switch c.PricingModel {
+	case catalog.Reserved1Y, catalog.Reserved3Y:
 		fmt.Fprintf(b, ", %s billed for its full %s-month term", c.PricingModel, numfmt.Trim(r.p.cost.TermMonths[c.PricingModel], 0))
+	case catalog.CapacityBlock:
+		hours := c.EstimatedHours
+		if r.inference {
+			hours = r.hoursPerMonth * r.horizonMonths
+		}
+		fmt.Fprintf(b, ", capacity block of %d instances booked for %s h", r.p.cost.CapacityBlockInstances(c.Nodes),
+			numfmt.Thousands(r.p.cost.CapacityBlockHours(hours), 0))
 	}
 }
 

@@ -6,8 +6,10 @@ package planner
 import (
 	"cmp"
 	"errors"
+	"math"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
@@ -30,7 +32,7 @@ var DefaultMaxNodes = mustPolicy().DefaultMaxNodes
 
 // The pricing models the planner prices, each with a slot in the per-model
 // arrays of an offer (pmSlot).
-var pricingModelSlots = [...]catalog.PricingModel{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y}
+var pricingModelSlots = [...]catalog.PricingModel{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y, catalog.CapacityBlock}
 
 // numPricingModels sizes the per-pricing-model arrays.
 const numPricingModels = len(pricingModelSlots)
@@ -41,7 +43,18 @@ const (
 	slotSpot
 	slotReserved1Y
 	slotReserved3Y
+	slotCapacityBlock
 )
+
+// PricingModelNames lists the pricing models a recommendation prices, in
+// canonical order.
+func PricingModelNames() []string {
+	out := make([]string, len(pricingModelSlots))
+	for i, pm := range pricingModelSlots {
+		out[i] = string(pm)
+	}
+	return out
+}
 
 // pmSlot returns the slot of a pricing model, or -1 when the planner does
 // not price it.
@@ -74,6 +87,9 @@ type offerInfo struct {
 	accel  *catalog.Accelerator
 	comp   complianceSet
 	geo    string
+	// fraction is the share of one GPU of a fractional instance (0 for
+	// whole GPUs); its hardware group holds the derived share accelerator.
+	fraction float64
 	// country and partition of the region ("" and commercial when the
 	// region has no metadata).
 	country   string
@@ -117,6 +133,8 @@ type Planner struct {
 	geos                                              map[string]bool
 	// countryClouds: country code -> clouds with a region there.
 	countryClouds map[string][]string
+	// shares holds the derived accelerators of fractional instances.
+	shares map[string]*catalog.Accelerator
 	// partitions describes what asks for each separate-account partition.
 	partitions    map[catalog.Partition]*partitionInfo
 	date          string
@@ -143,7 +161,7 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 		return nil, err
 	}
 	p := &Planner{cat: cat, cost: cm, policy: pol, regionClouds: map[string][]string{}, geos: map[string]bool{},
-		countryClouds: map[string][]string{}, hoursPerMonth: cm.HoursPerMonth}
+		countryClouds: map[string][]string{}, shares: map[string]*catalog.Accelerator{}, hoursPerMonth: cm.HoursPerMonth}
 	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
 		p.termHours[pmSlot(pm)] = cm.TermMonths[pm] * cm.HoursPerMonth
 	}
@@ -177,20 +195,19 @@ func (p *Planner) addOffers() error {
 		if !ok {
 			continue
 		}
-		k := shape{oi.accel.ID, o.GPUs, o.NetworkGbps, o.Fabric}
+		hw := p.hardwareOf(&oi)
+		k := shape{hw.Accelerator.ID + fractionKey(oi.fraction), hw.GPUsPerNode, o.NetworkGbps, o.Fabric}
 		g, seen := groupOf[k]
 		if !seen {
 			g = len(p.groups)
 			groupOf[k] = g
-			fk := shape{acc: oi.accel.ID, gpn: o.GPUs}
+			fk := shape{acc: k.acc, gpn: hw.GPUsPerNode}
 			fam, ok := familyOf[fk]
 			if !ok {
 				fam = len(familyOf)
 				familyOf[fk] = fam
 			}
-			p.groups = append(p.groups, hwGroup{family: fam, hw: perf.Hardware{
-				Accelerator: oi.accel, GPUsPerNode: o.GPUs, NetworkGbps: o.NetworkGbps, Fabric: o.Fabric,
-			}})
+			p.groups = append(p.groups, hwGroup{family: fam, hw: hw})
 		}
 		oi.group = g
 		p.offers = append(p.offers, oi)
@@ -218,10 +235,10 @@ func (p *Planner) addOffers() error {
 // coefficients; ok is false for an offer the planner cannot rank (no GPUs,
 // an unresolved reference, nothing sold).
 func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
-	if o == nil || o.GPUs <= 0 {
+	if o == nil || (o.GPUs <= 0 && !o.Fractional()) {
 		return offerInfo{}, false, nil
 	}
-	oi := offerInfo{o: o}
+	oi := offerInfo{o: o, fraction: o.GPUFraction}
 	oi.cloud, _ = p.cat.Cloud(o.Cloud)
 	oi.region, _ = p.cat.Region(o.Cloud, o.Region)
 	oi.accel, _ = p.cat.Accelerator(o.Accelerator)
@@ -243,7 +260,7 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
 	if len(oi.sold) == 0 {
 		return offerInfo{}, false, nil
 	}
-	oi.memPerGPU = o.GPUMemoryGB / float64(o.GPUs)
+	oi.memPerGPU = o.GPUMemoryGB / math.Max(1, float64(o.GPUs)) // a fractional instance: its share
 	for k, kind := range kindSlots {
 		jr, err := p.cost.JobCost(cost.JobInput{Offer: o, Cloud: oi.cloud, Region: oi.region, Accelerator: oi.accel,
 			Nodes: 1, Hours: 1, PricingModel: oi.sold[0], Workload: kind})
@@ -256,6 +273,46 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
 		oi.kgPerKWh = oi.region.GridGCO2ePerKWh / 1000
 	}
 	return oi, true, nil
+}
+
+// hardwareOf is the hardware of an offer for the benchmark model. A
+// fractional instance is one device with its share of the accelerator's
+// memory, bandwidth and throughput, and no scale-up link.
+func (p *Planner) hardwareOf(oi *offerInfo) perf.Hardware {
+	o := oi.o
+	hw := perf.Hardware{Accelerator: oi.accel, GPUsPerNode: o.GPUs, NetworkGbps: o.NetworkGbps, Fabric: o.Fabric}
+	if oi.fraction > 0 {
+		hw.Accelerator, hw.GPUsPerNode = p.shareOf(oi.accel, oi.fraction), 1
+	}
+	return hw
+}
+
+// shareOf is the accelerator a fractional instance gets: the share f of
+// a's memory, bandwidth, dense peaks and power, without a scale-up link.
+// One derived accelerator per (accelerator, share), so estimates are
+// shared across offers.
+func (p *Planner) shareOf(a *catalog.Accelerator, f float64) *catalog.Accelerator {
+	key := a.ID + fractionKey(f)
+	if s, ok := p.shares[key]; ok {
+		return s
+	}
+	s := *a
+	s.MemoryGB, s.MemoryBandwidthTBps, s.TDPWatts = a.MemoryGB*f, a.MemoryBandwidthTBps*f, a.TDPWatts*f
+	s.PeakTFLOPS = make(map[string]float64, len(a.PeakTFLOPS))
+	for prec, v := range a.PeakTFLOPS {
+		s.PeakTFLOPS[prec] = v * f
+	}
+	s.InterconnectGBps, s.InterconnectKind, s.NVLinkDomainGPUs = 0, catalog.InterconnectPCIe, 1
+	p.shares[key] = &s
+	return &s
+}
+
+// fractionKey distinguishes the hardware of a share from its whole GPU.
+func fractionKey(f float64) string {
+	if f == 0 {
+		return ""
+	}
+	return "/" + strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // indexNames collects the names the validation suggests from.

@@ -200,7 +200,7 @@ func TestPricingMatchesCostModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range []perf.Workload{llama70BLoRA, serve8B} {
-		for _, pm := range catalog.PricingModels {
+		for _, pm := range cost.InstancePricingModels {
 			req := request(t, w, planner.Constraints{PricingModels: []catalog.PricingModel{pm}}, planner.ObjectiveCost)
 			req.Top = 30
 			req.Discounts = map[string]float64{"aws": 0.1, "gcp": 0.2}

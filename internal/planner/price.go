@@ -49,6 +49,7 @@ func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) pric
 		}
 	}
 	nodes := float64(opt.nodes + spare*opt.unit)
+	billedNodes := nodes
 	hourly := oi.price[slot] * discount
 	billed, running := hours, hours
 	switch slot {
@@ -61,13 +62,17 @@ func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) pric
 	case slotReserved1Y, slotReserved3Y:
 		term := r.p.termHours[slot]
 		billed = math.Max(1, math.Ceil(hours/term-r.p.policy.RelativeTolerance)) * term
+	case slotCapacityBlock:
+		// Whole booking windows on a whole cluster size (cost model rules).
+		billed = r.p.cost.CapacityBlockHours(hours)
+		billedNodes = float64(r.p.cost.CapacityBlockInstances(opt.nodes))
 	}
-	c := priced{offer: oi, opt: opt, pm: pm, spare: spare, hourly: hourly * nodes, hours: running}
+	c := priced{offer: oi, opt: opt, pm: pm, spare: spare, hourly: hourly * billedNodes, hours: running}
 	energy := nodes * running * oi.kwhPerHour[r.kind]
 	c.co2 = energy * oi.kgPerKWh
 	c.co2Known = energy > 0 && oi.kgPerKWh > 0
 	c.carbon = c.co2 / 1000 * r.req.CarbonPriceUSDPerTonne
-	c.cost = nodes * billed * hourly
+	c.cost = billedNodes * billed * hourly
 	if r.inference {
 		c.hours = r.hoursPerMonth
 		c.cost /= r.horizonMonths
@@ -85,7 +90,7 @@ func (r *run) candidate(c *priced) Candidate {
 	nodes := opt.nodes + spareNodes
 	return Candidate{
 		Cloud: oi.o.Cloud, Region: oi.o.Region, Country: oi.country, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
-		GPUsPerNode: oi.o.GPUs, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: c.pm,
+		GPUsPerNode: oi.o.GPUs, GPUFraction: oi.fraction, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: c.pm,
 		HourlyCostUSD:    c.hourly,
 		EstimatedHours:   c.hours,
 		EstimatedCostUSD: c.cost,

@@ -37,6 +37,9 @@ const (
 	ReasonMinGPUMemory = "min_gpu_memory_gb"
 	// ReasonMinNetwork: the node's scale-out bandwidth is below min_network_gbps.
 	ReasonMinNetwork = "min_network_gbps"
+	// ReasonFractionalGPU: a training or fine-tuning job on a fractional
+	// instance (a share of one GPU): such jobs need whole GPUs.
+	ReasonFractionalGPU = "fractional_gpu"
 	// ReasonPrecisionUnsupported: the accelerator cannot run the workload's precision.
 	ReasonPrecisionUnsupported = "precision_unsupported"
 	// ReasonDoesNotFit: the workload does not fit in memory at any node count allowed.
@@ -72,7 +75,7 @@ const (
 // so counters indexed by reason are sized by len(Reasons).
 var Reasons = [...]string{
 	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCountries, ReasonCompliance,
-	ReasonPartitionNotRequested, ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork,
+	ReasonPartitionNotRequested, ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork, ReasonFractionalGPU,
 	ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
 	ReasonMaxNodes, ReasonMaxGPUs, ReasonSpotNeverFinishes, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
 	ReasonMaxCO2e, ReasonEstimateFailed,
@@ -112,6 +115,8 @@ func reasonPath(reason string) inputerr.Path {
 		return constraints.Name("pricing_models")
 	case ReasonPrecisionUnsupported:
 		return workload.Name("precision")
+	case ReasonFractionalGPU:
+		return workload.Name("kind")
 	case ReasonDoesNotFit:
 		return workload.Name("model_parameters_b")
 	case ReasonNoFabric:

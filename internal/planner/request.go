@@ -99,7 +99,9 @@ type Candidate struct {
 	Country      string // ISO 3166-1 alpha-2 of the region
 	InstanceType string
 	Accelerator  string
-	GPUsPerNode  int
+	GPUsPerNode  int // whole GPUs per node; 0 for a fractional instance
+	// GPUFraction is a fractional instance's share of one GPU (0 for whole GPUs).
+	GPUFraction  float64
 	Nodes        int
 	TotalGPUs    int
 	PricingModel catalog.PricingModel

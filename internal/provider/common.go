@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 )
 
 // configuredData converts the ProviderData handed to Configure of a data
@@ -42,4 +43,14 @@ func codeList(ss []string) string {
 		q[i] = "`" + s + "`"
 	}
 	return strings.Join(q, ", ")
+}
+
+// instancePricingModelNames lists the pricing models priced per instance
+// (gpu_tco, hourly_price_usd), in canonical order.
+func instancePricingModelNames() []string {
+	out := make([]string, len(cost.InstancePricingModels))
+	for i, pm := range cost.InstancePricingModels {
+		out[i] = string(pm)
+	}
+	return out
 }

@@ -52,6 +52,7 @@ var (
 		"instance_type":             types.StringType,
 		"accelerator":               types.StringType,
 		"gpus_per_node":             types.Int64Type,
+		"gpu_fraction":              types.Float64Type,
 		"nodes":                     types.Int64Type,
 		"total_gpus":                types.Int64Type,
 		"pricing_model":             types.StringType,
@@ -77,10 +78,13 @@ func candidateAttributes() map[string]schema.Attribute {
 		"country":       schema.StringAttribute{Computed: true, MarkdownDescription: "Country of the region, ISO 3166-1 alpha-2, for example `DE`."},
 		"instance_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
 		"accelerator":   schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID, for example `H100`."},
-		"gpus_per_node": schema.Int64Attribute{Computed: true, MarkdownDescription: "Accelerators per instance."},
+		"gpus_per_node": schema.Int64Attribute{Computed: true, MarkdownDescription: "Whole accelerators per instance; `0` for a fractional instance."},
+		"gpu_fraction": schema.Float64Attribute{Computed: true, MarkdownDescription: "A fractional instance's share of one accelerator " +
+			"(for example `0.25`), which gives it that share of the accelerator's memory and throughput; null for whole GPUs. Fractional " +
+			"instances serve inference only: a training or fine-tuning job rejects them (`fractional_gpu`)."},
 		"nodes":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Instances (nodes). For inference: nodes per replica × replicas; on spot including the spare nodes that ride out interruptions."},
 		"total_gpus":    schema.Int64Attribute{Computed: true, MarkdownDescription: "`nodes × gpus_per_node`."},
-		"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "`on_demand`, `spot`, `reserved_1y` or `reserved_3y`."},
+		"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "`on_demand`, `spot`, `reserved_1y`, `reserved_3y` or `capacity_block`."},
 		"hourly_cost_usd": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Price of all nodes for one hour under the pricing model, after the provider's `discounts`, USD (cents)."},
 		"estimated_hours": schema.Float64Attribute{Computed: true,
@@ -147,8 +151,9 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"countries": names("Only regions in these countries, ISO 3166-1 alpha-2 codes in any case, for example `[\"DE\", \"FR\"]` " +
 						"(`UK` is read as `GB`). Naming a country whose regions are all in a separate-account partition (`CN`) asks for that partition."),
 					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
-					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOf(catalog.PricingModelNames()...))),
+					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
+						"(instances booked for a window: whole days to 14 days, whole weeks to 182 days, clusters of 1, 2, 4 … 64 instances).",
+						listvalidator.ValueStringsAre(stringvalidator.OneOf(planner.PricingModelNames()...))),
 					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
 						"The jurisdictions (all but `hipaa`) exclude each other.",
@@ -317,6 +322,7 @@ func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object 
 		"instance_type":             types.StringValue(c.InstanceType),
 		"accelerator":               types.StringValue(c.Accelerator),
 		"gpus_per_node":             types.Int64Value(int64(c.GPUsPerNode)),
+		"gpu_fraction":              gpuFraction(c.GPUFraction),
 		"nodes":                     types.Int64Value(int64(c.Nodes)),
 		"total_gpus":                types.Int64Value(int64(c.TotalGPUs)),
 		"pricing_model":             types.StringValue(string(c.PricingModel)),
@@ -416,4 +422,12 @@ type recommendationModel struct {
 	Candidates  types.List        `tfsdk:"candidates"`
 	Rejected    types.List        `tfsdk:"rejected"`
 	CatalogDate types.String      `tfsdk:"catalog_date"`
+}
+
+// gpuFraction is a fractional instance's share of one GPU, null otherwise.
+func gpuFraction(f float64) types.Float64 {
+	if f > 0 {
+		return types.Float64Value(numfmt.Ratio(f))
+	}
+	return types.Float64Null()
 }

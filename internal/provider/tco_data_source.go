@@ -81,11 +81,13 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				Validators: []validator.Float64{float64validator.Between(0, 1)}},
 			"pricing_mix": schema.MapAttribute{Optional: true, ElementType: types.Float64Type,
 				MarkdownDescription: "Map pricing model → share of the running GPU-hours; the shares sum to 1. Keys: `on_demand`, `spot`, " +
-					"`reserved_1y`, `reserved_3y`. Default `{ on_demand = 1 }`. A reserved share `s` is served by `ceil(s × instance_count)` " +
-					"reserved instances billed for whole terms (renewed when `months` outlasts the term); spot hours are multiplied by the " +
-					"cloud's interruption risk factor. Example: `{ reserved_1y = 0.6, spot = 0.4 }`.",
+					"`reserved_1y`, `reserved_3y`, `capacity_block`. Default `{ on_demand = 1 }`. A reserved share `s` is served by `ceil(s × instance_count)` " +
+					"reserved instances billed for whole terms (renewed when `months` outlasts the term); a capacity-block share books whole windows " +
+					"(1-day increments to 14 days, 7-day increments to 182 days) on whole cluster sizes (1, 2, 4 … 64 instances) for the hours its " +
+					"instances run; spot hours are multiplied by the interruption risk factor of the spot instances as one synchronous job. " +
+					"Example: `{ reserved_1y = 0.6, spot = 0.4 }`.",
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(stringvalidator.OneOf(catalog.PricingModelNames()...)),
+					mapvalidator.KeysAre(stringvalidator.OneOf(instancePricingModelNames()...)),
 					mapvalidator.ValueFloat64sAre(float64validator.Between(0, 1)),
 					sharesSumToOne{},
 				}},
