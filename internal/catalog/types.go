@@ -37,6 +37,38 @@ const (
 	FabricNone       Fabric = "none"
 )
 
+// InterconnectKind is the structured class of an accelerator's scale-up
+// link: how accelerators inside one domain talk to each other. The closed set
+// is InterconnectKinds; Accelerator.Interconnect keeps the vendor's wording.
+type InterconnectKind string
+
+// Scale-up interconnect kinds.
+const (
+	// InterconnectNVLink: NVLink/NVSwitch (or NVLink mesh) joining every GPU
+	// of the domain at the accelerator's interconnect_gbps.
+	InterconnectNVLink InterconnectKind = "nvlink"
+	// InterconnectNVLinkBridge: PCIe cards bridged in pairs by NVLink; a
+	// wider group talks over PCIe. The domain is 2.
+	InterconnectNVLinkBridge InterconnectKind = "nvlink_bridge"
+	// InterconnectPCIe: no accelerator-to-accelerator link; every exchange
+	// crosses PCIe (and the host). The domain is 1.
+	InterconnectPCIe InterconnectKind = "pcie"
+	// InterconnectInfinityFabric: AMD Infinity Fabric (xGMI) between OAMs.
+	InterconnectInfinityFabric InterconnectKind = "infinity_fabric"
+	// InterconnectICI: Google TPU inter-chip interconnect; it spans hosts up
+	// to the pod, so the domain is larger than one VM.
+	InterconnectICI InterconnectKind = "ici"
+	// InterconnectNeuronLink: AWS Trainium/Inferentia NeuronLink.
+	InterconnectNeuronLink InterconnectKind = "neuronlink"
+	// InterconnectRoCE: RoCE v2 Ethernet ports on the accelerator die used
+	// for scale-up (Intel Gaudi).
+	InterconnectRoCE InterconnectKind = "roce"
+)
+
+// InterconnectKinds lists every interconnect kind, in documentation order.
+var InterconnectKinds = []InterconnectKind{InterconnectNVLink, InterconnectNVLinkBridge, InterconnectPCIe,
+	InterconnectInfinityFabric, InterconnectICI, InterconnectNeuronLink, InterconnectRoCE}
+
 // Accelerator is one GPU / accelerator model.
 type Accelerator struct {
 	ID      string   `json:"id"`      // canonical ID, e.g. "H100"
@@ -54,9 +86,18 @@ type Accelerator struct {
 	TDPWatts         float64            `json:"tdp_watts"`
 	Interconnect     string             `json:"interconnect"`
 	InterconnectGBps float64            `json:"interconnect_gbps"` // per-device scale-up bandwidth, GB/s
-	FormFactor       string             `json:"form_factor"`
-	Confidence       string             `json:"confidence"`
-	Source           string             `json:"source"`
+	// InterconnectKind is the structured class of Interconnect.
+	InterconnectKind InterconnectKind `json:"interconnect_kind"`
+	// NVLinkDomainGPUs is the number of accelerators in one scale-up domain
+	// (NVLink/NVSwitch, ICI, Infinity Fabric, NeuronLink or on-chip RoCE) of
+	// the system the clouds rent the part in: 8 for an HGX board or an
+	// 8-OAM platform, 72 for an NVL72 rack, the pod for a TPU (256, 8960),
+	// 2 for NVLink-bridged PCIe pairs, 1 without a link. Larger than an
+	// offer's GPUs when the domain spans VMs (GB200/GB300 NVL72, TPU slices).
+	NVLinkDomainGPUs int    `json:"nvlink_domain_gpus"`
+	FormFactor       string `json:"form_factor"`
+	Confidence       string `json:"confidence"`
+	Source           string `json:"source"`
 }
 
 // EgressTier is one step of a cloud's internet egress price ladder.

@@ -34,6 +34,8 @@ const (
 
 type refCase struct {
 	group     string // "inference" or "training"
+	source    string // "mlperf", "inferencex" or "published"
+	family    string // the report's sub-group: hardware (× precision × shape)
 	name      string
 	published float64
 	predicted float64
@@ -201,7 +203,7 @@ func inferenceCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, [
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		c := refCase{group: "inference", unit: "tok/s",
+		c := refCase{group: "inference", unit: "tok/s", source: "mlperf", family: a.ID,
 			name:      fmt.Sprintf("%s %s %s %s %d× %s (%s)", r["version"], r["benchmark"], r["scenario"], r["submitter"], count, a.ID, w.Precision),
 			published: published, predicted: est.TokensPerSecond,
 			detail: fmt.Sprintf("TP=%d PP=%d ×%d batch %d, %s", est.TensorParallel, est.PipelineParallel, est.Replicas, est.Batch, est.Binding)}
@@ -391,9 +393,11 @@ func TestAccuracyReport(t *testing.T) {
 	m := model(t)
 	lookup := accuracyLookup(t)
 	inf, s1 := inferenceCases(t, m, lookup)
+	ix, s3 := inferencexCases(t, m, lookup)
 	tr, s2 := trainingCases(t, m, lookup)
-	cases := append(inf, tr...)
-	skips := append(s1, s2...)
+	cases := append(append(inf, ix...), tr...)
+	skips := append(append(s1, s3...), s2...)
+	logFamilies(t, cases)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "| group | case | unit | published | predicted | error |\n|---|---|---|---:|---:|---:|\n")
@@ -470,3 +474,28 @@ description: |-
 
 `
 )
+
+// logFamilies logs the error statistics per source and family.
+func logFamilies(t *testing.T, cases []refCase) {
+	fams := map[string][]refCase{}
+	for _, c := range cases {
+		if c.group == "inference" {
+			fams[c.source+" "+c.family] = append(fams[c.source+" "+c.family], c)
+			fams[c.source+" ALL"] = append(fams[c.source+" ALL"], c)
+		}
+	}
+	keys := make([]string, 0, len(fams))
+	for k := range fams {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		n, med, p90 := absErrStats(fams[k], "inference")
+		var bias []float64
+		for _, c := range fams[k] {
+			bias = append(bias, c.err)
+		}
+		sort.Float64s(bias)
+		t.Logf("FAMILY %-40s n=%3d median |err| %5.1f%% p90 %5.1f%% median signed %+5.1f%%", k, n, med*100, p90*100, bias[len(bias)/2]*100)
+	}
+}

@@ -74,7 +74,7 @@ func TestFitConstants(t *testing.T) {
 		name, group string
 		ptr         func(p *perf.Params) *float64
 	}{
-		{"moe_compute_factor", "inference", func(p *perf.Params) *float64 { return &p.Inference.MoEComputeFactor }},
+		{"expert_gemm_half_tokens", "inference", func(p *perf.Params) *float64 { return &p.Inference.ExpertGEMMHalfTokens }},
 		{"clock_exponent", "inference", func(p *perf.Params) *float64 { return &p.Power.ClockExponent }},
 		{"pcie_allreduce_latency_us", "inference", func(p *perf.Params) *float64 { return &p.Inference.PCIeAllReduceLatencyUS }},
 

@@ -1,0 +1,154 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package perf
+
+import (
+	"math"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// prefillPool is the prefill side of a disaggregated deployment: workers
+// of layout l, each processing one prompt in prefill seconds; a prompt's
+// KV cache then takes transfer seconds to reach its decode worker.
+type prefillPool struct {
+	l                 servingLayout
+	prefill, transfer float64
+	workers           int
+}
+
+// rate is the output tokens/s the prefill workers feed: requests/s times
+// the output tokens each request then generates.
+func (p *prefillPool) rate(outputTokens int) float64 {
+	return float64(p.workers) / p.prefill * float64(outputTokens)
+}
+
+// disaggPerf is a disaggregated split of the GPUs: units identical
+// deployments of prefill workers and decode replicas (more than one when
+// the GPUs span scale-up domains with no network to move KV caches
+// between them: each domain then disaggregates on its own).
+type disaggPerf struct {
+	decode  replicaPerf
+	prefill prefillPool
+	tps     float64
+	units   int
+}
+
+// bestDisaggregated searches the disaggregated splits: the prefill layout
+// that processes the most prompts per GPU within the time-to-first-token
+// limit, and for each decode layout the prefill/decode worker counts that
+// balance the two pools. ok is false when the GPUs cannot hold a prefill
+// and a decode worker (or the KV transfer would cross a network of
+// none).
+func (c *servingCtx) bestDisaggregated() (best disaggPerf, ok bool) {
+	x := c.x
+	if x.gpus > x.scaleUp() && x.fabric == catalog.FabricNone {
+		// No network for the KV transfer: each domain on its own.
+		su := x.scaleUp()
+		one := *c
+		xd := *x
+		xd.gpus = su
+		one.x = &xd
+		if c.w.MaxConcurrency > 0 {
+			wd := *c.w
+			wd.MaxConcurrency = ceilDivInt(wd.MaxConcurrency, x.gpus/su)
+			one.w = &wd
+		}
+		if best, ok = one.bestDisaggregated(); ok {
+			best.units = x.gpus / su
+			best.tps *= float64(best.units)
+		}
+		return best, ok
+	}
+	pf, found := c.prefillWorker()
+	if !found {
+		return best, false
+	}
+	tol := c.m.p.Search.RelativeTolerance
+	for _, l := range c.layouts {
+		if l.gpus()+pf.l.gpus() > x.gpus || c.m.minBytesPerGPU(c.w, c.s, l, c.kvBytes) > x.usableGB*1e9 {
+			continue
+		}
+		if d, good := c.split(l, pf); good && (!ok || d.tps > best.tps*(1+tol)) {
+			best, ok = d, true
+			best.units = 1
+		}
+	}
+	return best, ok
+}
+
+// prefillWorker picks the prefill layout with the highest prompt rate per
+// GPU among those that fit and meet the time-to-first-token target with
+// their KV transfer (the fastest prefill when none does).
+func (c *servingCtx) prefillWorker() (prefillPool, bool) {
+	var best, fastest prefillPool
+	bestRate, found := 0.0, false
+	target := c.m.latencyTargets(c.w, c.sp.on).ttft
+	for _, l := range c.layouts {
+		if l.gpus() > c.x.gpus/2 || c.m.minBytesPerGPU(c.w, c.s, l, c.kvBytes) > c.x.usableGB*1e9 {
+			continue
+		}
+		st := c.m.newStepModel(c.w, c.s, c.x, l, c.sp)
+		p := prefillPool{l: l, prefill: st.prefill, transfer: c.kvTransfer()}
+		if !found || p.prefill < fastest.prefill {
+			fastest = p
+		}
+		found = true
+		rate := 1 / (p.prefill * float64(l.gpus()))
+		if (target <= 0 || p.prefill+p.transfer <= target) && rate > bestRate {
+			best, bestRate = p, rate
+		}
+	}
+	if bestRate == 0 {
+		best = fastest
+	}
+	return best, found
+}
+
+// kvTransfer is the time to move one prompt's KV cache from a prefill to
+// a decode worker: over the scale-up link when the deployment fits one
+// domain, over the NIC otherwise.
+func (c *servingCtx) kvTransfer() float64 {
+	bw := c.x.linkBps
+	if c.x.gpus > c.x.scaleUp() {
+		bw = c.x.nicGBps
+	}
+	bytes := c.s.kvElements(float64(c.w.InputTokens)) * c.kvBytes
+	return bytes / (bw * c.m.p.Inference.Disaggregation.KVTransferEfficiency)
+}
+
+// split balances prefill workers pf.l with decode workers of layout l on
+// the GPUs: prefill workers in proportion to the decode workers' output
+// rate per GPU against theirs, rounded down and up, the rest decoding.
+func (c *servingCtx) split(l servingLayout, pf prefillPool) (disaggPerf, bool) {
+	g, rp, rd := c.x.gpus, pf.l.gpus(), l.gpus()
+	probe := c.replica(l, (g-rp)/rd, &pf)
+	if !probe.fits || probe.tps <= 0 {
+		return disaggPerf{}, false
+	}
+	decodePerGPU := probe.tps / float64(probe.replicas*rd)
+	prefillPerGPU := float64(c.w.OutputTokens) / (pf.prefill * float64(rp))
+	share := decodePerGPU / (decodePerGPU + prefillPerGPU)
+	ideal := share * float64(g) / float64(rp)
+	var best disaggPerf
+	ok := false
+	for _, n := range [2]int{int(math.Floor(ideal)), int(math.Ceil(ideal))} {
+		n = max(1, n)
+		nd := (g - n*rp) / rd
+		if nd < 1 {
+			continue
+		}
+		d := disaggPerf{prefill: pf}
+		d.prefill.workers = n
+		d.decode = probe
+		if nd != probe.replicas {
+			d.decode = c.replica(l, nd, &pf)
+		}
+		d.tps = math.Min(d.decode.tps, d.prefill.rate(c.w.OutputTokens))
+		if d.decode.tps > 0 && (!ok || d.tps > best.tps) {
+			best, ok = d, true
+		}
+	}
+	return best, ok
+}
