@@ -41,12 +41,13 @@ type disaggPerf struct {
 // balance the two pools. ok is false when the GPUs cannot hold a prefill
 // and a decode worker (or the KV transfer would cross a network of
 // none).
-func (c *servingCtx) bestDisaggregated() (best disaggPerf, ok bool) {
+func (c *servingCtx) bestDisaggregated(floor float64) (best disaggPerf, ok bool) {
 	x := c.x
 	if x.gpus > x.scaleUp() && x.fabric == catalog.FabricNone {
 		// No network for the KV transfer: each domain on its own.
 		su := x.scaleUp()
 		one := *c
+		one.nSteps = 0 // step models depend on the GPU count
 		xd := *x
 		xd.gpus = su
 		one.x = &xd
@@ -55,7 +56,7 @@ func (c *servingCtx) bestDisaggregated() (best disaggPerf, ok bool) {
 			wd.MaxConcurrency = ceilDivInt(wd.MaxConcurrency, x.gpus/su)
 			one.w = &wd
 		}
-		if best, ok = one.bestDisaggregated(); ok {
+		if best, ok = one.bestDisaggregated(floor * float64(su) / float64(x.gpus)); ok {
 			best.units = x.gpus / su
 			best.tps *= float64(best.units)
 		}
@@ -69,6 +70,9 @@ func (c *servingCtx) bestDisaggregated() (best disaggPerf, ok bool) {
 	for _, l := range c.layouts {
 		if l.gpus()+pf.l.gpus() > x.gpus || c.m.minBytesPerGPU(c.w, c.s, l, c.kvBytes) > x.usableGB*1e9 {
 			continue
+		}
+		if c.splitBound(l, pf) <= math.Max(floor, best.tps)*(1+tol) {
+			continue // cannot beat what is already found
 		}
 		if d, good := c.split(l, pf); good && (!ok || d.tps > best.tps*(1+tol)) {
 			best, ok = d, true
@@ -89,8 +93,7 @@ func (c *servingCtx) prefillWorker() (prefillPool, bool) {
 		if l.gpus() > c.x.gpus/2 || c.m.minBytesPerGPU(c.w, c.s, l, c.kvBytes) > c.x.usableGB*1e9 {
 			continue
 		}
-		st := c.m.newStepModel(c.w, c.s, c.x, l, c.sp)
-		p := prefillPool{l: l, prefill: st.prefill, transfer: c.kvTransfer()}
+		p := prefillPool{l: l, prefill: c.stepFor(l).prefill, transfer: c.kvTransfer()}
 		if !found || p.prefill < fastest.prefill {
 			fastest = p
 		}
@@ -124,6 +127,7 @@ func (c *servingCtx) kvTransfer() float64 {
 func (c *servingCtx) split(l servingLayout, pf prefillPool) (disaggPerf, bool) {
 	g, rp, rd := c.x.gpus, pf.l.gpus(), l.gpus()
 	probe := c.replica(l, (g-rp)/rd, &pf)
+	concurrency := c.w.MaxConcurrency > 0
 	if !probe.fits || probe.tps <= 0 {
 		return disaggPerf{}, false
 	}
@@ -142,8 +146,16 @@ func (c *servingCtx) split(l servingLayout, pf prefillPool) (disaggPerf, bool) {
 		d := disaggPerf{prefill: pf}
 		d.prefill.workers = n
 		d.decode = probe
-		if nd != probe.replicas {
+		switch {
+		case nd == probe.replicas:
+		case concurrency:
+			// The concurrency cap splits over the replicas: re-solve.
 			d.decode = c.replica(l, nd, &pf)
+		default:
+			// Each replica's batch does not depend on their number.
+			d.decode.tps *= float64(nd) / float64(probe.replicas)
+			d.decode.requests *= float64(nd) / float64(probe.replicas)
+			d.decode.replicas = nd
 		}
 		d.tps = math.Min(d.decode.tps, d.prefill.rate(c.w.OutputTokens))
 		if d.decode.tps > 0 && (!ok || d.tps > best.tps) {
@@ -151,4 +163,18 @@ func (c *servingCtx) split(l servingLayout, pf prefillPool) (disaggPerf, bool) {
 		}
 	}
 	return best, ok
+}
+
+// splitBound is an upper bound on the output tokens/s of any split with
+// decode workers of layout l: decode at the largest batch memory and the
+// engine allow, with no latency limit, on the GPUs the prefill workers
+// leave, and the GPU budget shared at the two pools' best per-GPU rates
+// (T/decode rate + T/prefill rate ≤ GPUs).
+func (c *servingCtx) splitBound(l servingLayout, pf prefillPool) float64 {
+	st := c.stepFor(l)
+	bMem, engine := c.m.batchCapacity(c.w, c.s, c.x, l, c.kvBytes)
+	b := float64(max(c.w.BeamWidth, min(bMem, engine)))
+	decode := b / float64(c.w.BeamWidth) * st.spec.perStep / st.step(b).total() / float64(l.gpus())
+	prefill := float64(c.w.OutputTokens) / (pf.prefill * float64(pf.l.gpus()))
+	return float64(c.x.gpus) / (1/decode + 1/prefill)
 }

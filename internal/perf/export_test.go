@@ -28,3 +28,12 @@ func (p *Prepared) EstimateFixed(h Hardware, f FixedServing) (Estimate, error) {
 		prefill: servingLayout{tp: max(1, f.PrefillTP), pp: 1, ep: f.PrefillEP}, prefillWorkers: f.PrefillWorkers}
 	return p.m.inferenceFixed(p.w, x, &p.shape, p.spec, fs), nil
 }
+
+// PrefillSeconds is one prompt's prefill time on a worker of tp GPUs.
+func (p *Prepared) PrefillSeconds(h Hardware, tp int, ep bool) float64 {
+	x, err := p.m.normalizeWith(h, p.w.Precision, p)
+	if err != nil {
+		return 0
+	}
+	return p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1, ep: ep}, p.spec).prefill
+}

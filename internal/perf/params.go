@@ -34,6 +34,10 @@ type FamilyParams struct {
 	// less TDP per TFLOP (PCIe/NVL cards, L4) throttles; see
 	// power.clock_exponent. 0 = no power limit modelled.
 	FullClockWattsPerBF16TFLOP float64 `json:"full_clock_watts_per_bf16_tflop,omitempty"`
+	// StepOverheadUSPerLayer replaces inference.step_overhead_us_per_layer
+	// for the family when set: the fixed per-layer time of a decode step
+	// (kernel launches and their tails) depends on the vendor's runtime.
+	StepOverheadUSPerLayer float64 `json:"step_overhead_us_per_layer,omitempty"`
 }
 
 // FabricParams describe a scale-out network class.
@@ -125,11 +129,14 @@ type inferenceParams struct {
 	MoEStepOverheadUSPerLayer float64 `json:"moe_step_overhead_us_per_layer"`
 	// ExpertParallel: the all-to-all of expert parallelism.
 	ExpertParallel expertParallelParams `json:"expert_parallel"`
-	// ExpertGEMMHalfTokens is the tokens per expert at which a grouped
-	// expert GEMM reaches half its large-batch efficiency: with m tokens
-	// an expert's GEMM runs at m / (m + half) of it (its weight tiles are
-	// loaded and multiplied without full overlap when m is small).
-	ExpertGEMMHalfTokens float64 `json:"expert_gemm_half_tokens"`
+	// ExpertGEMMRidgeFactor sets the efficiency of grouped expert GEMMs
+	// with m tokens per expert: m / (m + factor·m_ridge), where m_ridge =
+	// sustained FLOP/s × bytes per expert weight / (2 × achieved HBM
+	// bytes/s) is the roofline ridge, the tokens at which multiplying an
+	// expert's weights takes as long as loading them. A factor of 1 is a
+	// GEMM that loads and multiplies without overlap; more, one that
+	// also loses time to routing, permutation and expert load imbalance.
+	ExpertGEMMRidgeFactor float64 `json:"expert_gemm_ridge_factor"`
 	// Latency: the 99th percentile of each latency over its mean.
 	Latency latencyParams `json:"latency"`
 	// Speculative: default acceptance rate and draft length per method.
@@ -373,9 +380,9 @@ func (ip *inferenceParams) validate() error {
 			return fmt.Errorf("perf: inference.speculative.%s needs an acceptance_rate in (0, 1) and draft_tokens >= 1", method)
 		}
 	}
-	if ip.ActivationBytes <= 0 || ip.ExpertGEMMHalfTokens < 0 || ip.PrefillBatchTokens < 1 ||
+	if ip.ActivationBytes <= 0 || ip.ExpertGEMMRidgeFactor < 0 || ip.PrefillBatchTokens < 1 ||
 		!(ip.Disaggregation.KVTransferEfficiency > 0 && ip.Disaggregation.KVTransferEfficiency <= 1) {
-		return fmt.Errorf("perf: inference.activation_bytes_per_element, prefill_batch_tokens, expert_gemm_half_tokens and disaggregation.kv_transfer_efficiency must be positive")
+		return fmt.Errorf("perf: inference.activation_bytes_per_element, prefill_batch_tokens, expert_gemm_ridge_factor and disaggregation.kv_transfer_efficiency must be positive")
 	}
 	if len(ip.ThroughputCurveInteractivity) == 0 {
 		return fmt.Errorf("perf: inference.throughput_curve_interactivity is empty")

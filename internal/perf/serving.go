@@ -23,12 +23,38 @@ type servingCtx struct {
 	sp      spec
 	kvBytes float64
 	layouts []servingLayout
+	// steps caches the step model of each layout evaluated (the
+	// aggregated and disaggregated searches share them).
+	steps  [maxServingLayouts + 2]cachedStep
+	nSteps int
+}
+
+type cachedStep struct {
+	l  servingLayout
+	st stepModel
+}
+
+// stepFor returns the step model of layout l, built once per estimate.
+func (c *servingCtx) stepFor(l servingLayout) *stepModel {
+	for i := 0; i < c.nSteps; i++ {
+		if c.steps[i].l == l {
+			return &c.steps[i].st
+		}
+	}
+	st := c.m.newStepModel(c.w, c.s, c.x, l, c.sp)
+	if c.nSteps == len(c.steps) {
+		c.steps[0] = cachedStep{l: l, st: st}
+		return &c.steps[0].st
+	}
+	c.steps[c.nSteps] = cachedStep{l: l, st: st}
+	c.nSteps++
+	return &c.steps[c.nSteps-1].st
 }
 
 // replicaPerf is the verdict on one replica (or decode-worker) layout.
 type replicaPerf struct {
 	l              servingLayout
-	st             *stepModel
+	st             stepModel
 	fits           bool
 	minBytesPerGPU float64
 	batch          int     // sequences in flight (beams included)
@@ -54,7 +80,7 @@ func (m *Model) inference(w Workload, x hw, s *shape, sp spec, explain bool) Est
 	if !ok {
 		return inferenceMiss(&w, &x, &smallest, explain)
 	}
-	if dis, ok := c.bestDisaggregated(); ok && dis.tps > agg.tps*(1+m.p.Search.RelativeTolerance) {
+	if dis, ok := c.bestDisaggregated(agg.tps); ok && dis.tps > agg.tps*(1+m.p.Search.RelativeTolerance) {
 		return c.fit(&dis.decode, &dis, explain)
 	}
 	return c.fit(&agg, nil, explain)
@@ -92,7 +118,7 @@ func (c *servingCtx) replica(l servingLayout, replicas int, pf *prefillPool) rep
 		return rp
 	}
 	rp.fits = true
-	rp.st = c.m.newStepModel(c.w, c.s, c.x, l, c.sp)
+	rp.st = *c.stepFor(l)
 	beam := c.w.BeamWidth
 	bMem, engine := c.m.batchCapacity(c.w, c.s, c.x, l, c.kvBytes)
 	bMax := min(bMem, engine)
@@ -110,7 +136,7 @@ func (c *servingCtx) replica(l servingLayout, replicas int, pf *prefillPool) rep
 
 // settle fills the replica's figures at batch b.
 func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
-	st := rp.st
+	st := &rp.st
 	rp.batch = b
 	rp.parts = st.step(float64(b))
 	_, rp.iteration, rp.ttft = c.meets(st, b, pf)
@@ -132,7 +158,14 @@ func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
 // requests with decoding; decode workers only decode, and a request's
 // first token waits for its prefill worker and the KV transfer.
 func (c *servingCtx) meets(st *stepModel, b int, pf *prefillPool) (bool, float64, float64) {
-	var it, ttft float64
+	load, it, ttft := c.latencyLoad(st, b, pf)
+	return load <= 1, it, ttft
+}
+
+// latencyLoad is the larger of the mean latencies over their targets at
+// b sequences per replica (≤ 1 meets the limits; 0 without limits), with
+// the iteration time and the time to first token.
+func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, it, ttft float64) {
 	if pf == nil {
 		it = st.iteration(float64(b))
 		ttft = st.prefill + it
@@ -140,31 +173,44 @@ func (c *servingCtx) meets(st *stepModel, b int, pf *prefillPool) (bool, float64
 		it = st.step(float64(b)).total()
 		ttft = pf.prefill + pf.transfer + it
 	}
-	t := st.limits
-	good := (t.tpot <= 0 || it/st.spec.perStep <= t.tpot) && (t.ttft <= 0 || ttft <= t.ttft)
-	return good, it, ttft
+	if t := st.limits; t.tpot > 0 {
+		load = it / st.spec.perStep / t.tpot
+	}
+	if t := st.limits; t.ttft > 0 {
+		load = math.Max(load, ttft/t.ttft)
+	}
+	return load, it, ttft
 }
 
 // latencyBatch returns the largest batch up to bMax (a multiple of the
-// beam width) that meets the latency limits, by bisection over requests;
-// it marks rp latency-bound or, when even one request misses, impossible.
+// beam width) that meets the latency limits; it marks rp latency-bound
+// or, when even one request misses, impossible. The latencies grow
+// almost linearly with the batch, so the search interpolates between
+// the bracketing batches (falling back to bisection), in requests.
 func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) int {
 	beam := c.w.BeamWidth
-	if good, _, _ := c.meets(rp.st, bMax, pf); good {
+	hiLoad, _, _ := c.latencyLoad(&rp.st, bMax, pf)
+	if hiLoad <= 1 {
 		return bMax
 	}
 	rp.latencyBound, rp.kvBound = true, false
-	if good, _, _ := c.meets(rp.st, beam, pf); !good {
+	loLoad, _, _ := c.latencyLoad(&rp.st, beam, pf)
+	if loLoad > 1 {
 		rp.latencyImpossible = true
 		return beam
 	}
-	lo, hi := 1, bMax/beam // in requests; lo meets the limits
-	for hi-lo > 1 {
+	lo, hi := 1, bMax/beam // in requests; lo meets the limits, hi does not
+	for step := 0; hi-lo > 1; step++ {
 		mid := (lo + hi) / 2
-		if good, _, _ := c.meets(rp.st, mid*beam, pf); good {
-			lo = mid
+		if step%2 == 0 && hiLoad > loLoad {
+			guess := float64(lo) + (1-loLoad)/(hiLoad-loLoad)*float64(hi-lo)
+			mid = min(hi-1, max(lo+1, int(guess)))
+		}
+		load, _, _ := c.latencyLoad(&rp.st, mid*beam, pf)
+		if load <= 1 {
+			lo, loLoad = mid, load
 		} else {
-			hi = mid
+			hi, hiLoad = mid, load
 		}
 	}
 	return lo * beam
@@ -190,8 +236,7 @@ func (m *Model) inferenceFixed(w Workload, x hw, s *shape, sp spec, f fixedServi
 		}
 		return c.fit(&rp, nil, true)
 	}
-	st := m.newStepModel(&w, s, &x, f.prefill, sp)
-	pf := prefillPool{l: f.prefill, prefill: st.prefill, transfer: c.kvTransfer(), workers: f.prefillWorkers}
+	pf := prefillPool{l: f.prefill, prefill: c.stepFor(f.prefill).prefill, transfer: c.kvTransfer(), workers: f.prefillWorkers}
 	d := disaggPerf{prefill: pf, units: 1, decode: c.replica(f.decode, f.replicas, &pf)}
 	if !d.decode.fits {
 		return inferenceMiss(&w, &x, &d.decode, false)

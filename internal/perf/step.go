@@ -43,9 +43,9 @@ type stepModel struct {
 type latencyTargets struct{ tpot, ttft float64 }
 
 // newStepModel sets up the step model of layout l on hardware x.
-func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp spec) *stepModel {
+func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp spec) stepModel {
 	ip := &m.p.Inference
-	st := &stepModel{m: m, w: w, s: s, x: x, l: l, ip: ip, mem: m.memory(w, s, l), spec: sp,
+	st := stepModel{m: m, w: w, s: s, x: x, l: l, ip: ip, mem: m.memory(w, s, l), spec: sp,
 		r: float64(l.gpus()), tp: float64(l.tp), pp: float64(l.pp),
 		bw: x.memBps * x.fam.HBMEfficiency, cmp: x.cmpFlops * x.fam.DecodeComputeEfficiency,
 		cmpAttn: x.attnFlops * x.fam.DecodeComputeEfficiency, kvBytes: m.kvBytesPerElement(w.Precision)}
@@ -87,7 +87,11 @@ func (st *stepModel) communication() {
 	if s.moe() && s.experts == 0 {
 		moeLayers = layers
 	}
-	st.fixed = (layers*ip.StepOverheadUSPerLayer + moeLayers*ip.MoEStepOverheadUSPerLayer) * 1e-6
+	perLayer := ip.StepOverheadUSPerLayer
+	if f := x.fam.StepOverheadUSPerLayer; f > 0 {
+		perLayer = f
+	}
+	st.fixed = (layers*perLayer + moeLayers*ip.MoEStepOverheadUSPerLayer) * 1e-6
 	if st.l.ep {
 		ep := &ip.ExpertParallel
 		w := st.tp
@@ -134,8 +138,9 @@ func (st *stepModel) prefillTime() float64 {
 }
 
 // expertEfficiency is the grouped expert GEMMs' efficiency when tokens
-// tokens of one step or prefill batch are routed: m / (m + half) for m
-// tokens per expert each touched expert receives.
+// tokens of one step or prefill batch are routed: m / (m + factor·ridge)
+// for m tokens per expert each touched expert receives (see
+// inferenceParams.ExpertGEMMRidgeFactor).
 func (st *stepModel) expertEfficiency(tokens float64) float64 {
 	s := st.s
 	if !s.moe() {
@@ -147,7 +152,8 @@ func (st *stepModel) expertEfficiency(tokens float64) float64 {
 	} else {
 		m = tokens * s.active / s.params
 	}
-	return m / (m + st.ip.ExpertGEMMHalfTokens)
+	ridge := st.x.cmpFlops * s.expertBytes / (2 * st.bw)
+	return m / (m + st.ip.ExpertGEMMRidgeFactor*ridge)
 }
 
 // stepParts is one decode step split by what takes the time.
@@ -175,12 +181,14 @@ func (p stepParts) total() float64 { return p.gemm() + p.attn() + p.comm + p.ove
 func (st *stepModel) forward(b, tokens float64) stepParts {
 	s := st.s
 	b, tokens = b/st.pp, tokens/st.pp
-	touched := s.expertsTouched(tokens)
 	var p stepParts
-	p.expertMem = s.expertTotal * touched / st.tp / st.bw
 	p.denseMem = st.denseRead * st.pp / st.bw
-	expertFlops := 2 * tokens * st.expertActive / st.expertEfficiency(tokens)
-	p.gemmCmp = (2*tokens*st.nonExpertActive + expertFlops) / (st.tp * st.cmp)
+	gemmFlops := 2 * tokens * st.nonExpertActive
+	if s.expertTotal > 0 {
+		p.expertMem = s.expertTotal * s.expertsTouched(tokens) / st.tp / st.bw
+		gemmFlops += 2 * tokens * st.expertActive / st.expertEfficiency(tokens)
+	}
+	p.gemmCmp = gemmFlops / (st.tp * st.cmp)
 	p.attnMem = b * st.kvReadSeq * st.mem.kvShare * st.pp * st.mem.seqsPerGPU / st.bw
 	p.attnCmp = tokens * s.attnDecodeFlops(st.ctxAvg) / (st.tp * st.cmpAttn)
 	p.comm = tokens * st.commPerToken
