@@ -36,3 +36,43 @@ func BenchmarkEstimateTraining405B16384(b *testing.B) {
 func BenchmarkEstimateLoRA(b *testing.B) {
 	benchEstimate(b, perf.Workload{Kind: "fine_tuning", ModelParametersB: 70, TrainingTokensB: 1}, "A100-80GB", 8)
 }
+
+// BenchmarkEstimateMoE8B200: DeepSeek-R1 (preset) on one 8-GPU B200 node
+// with a p99 TPOT limit: aggregated layouts only (a disaggregated split
+// needs two workers).
+func BenchmarkEstimateMoE8B200(b *testing.B) {
+	benchEstimate(b, perf.Workload{Kind: "inference", Model: "deepseek-r1", MaxTimePerOutputTokenMs: 50}, "B200", 8)
+}
+
+// BenchmarkEstimateMoEDisaggregatedGB200: DeepSeek-R1 at FP4 with MTP on
+// a 72-GPU GB200 NVL72 rack: TP and EP layouts across the NVLink domain
+// and the disaggregated prefill/decode search.
+func BenchmarkEstimateMoEDisaggregatedGB200(b *testing.B) {
+	m := model(b)
+	h := perf.Hardware{Accelerator: acc(b, "GB200"), GPUs: 72, GPUsPerNode: 4}
+	w := perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "fp4", MaxTimePerOutputTokenMs: 30,
+		SpeculativeDecoding: perf.SpeculativeDecoding{Method: "mtp"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Estimate(w, h); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkThroughputCurveMoE: the throughput curve of DeepSeek-R1 on 16
+// B200 (one estimate per interactivity level).
+func BenchmarkThroughputCurveMoE(b *testing.B) {
+	m := model(b)
+	p, err := m.Prepare(perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "fp4"}, perf.ValidateOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := perf.Hardware{Accelerator: acc(b, "B200"), GPUs: 16, GPUsPerNode: 8}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.ThroughputCurve(h); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

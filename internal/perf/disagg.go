@@ -133,12 +133,9 @@ func (c *servingCtx) split(l servingLayout, pf prefillPool) (disaggPerf, bool) {
 	}
 	decodePerGPU := probe.tps / float64(probe.replicas*rd)
 	prefillPerGPU := float64(c.w.OutputTokens) / (pf.prefill * float64(rp))
-	share := decodePerGPU / (decodePerGPU + prefillPerGPU)
-	ideal := share * float64(g) / float64(rp)
 	var best disaggPerf
 	ok := false
-	for _, n := range [2]int{int(math.Floor(ideal)), int(math.Ceil(ideal))} {
-		n = max(1, n)
+	for _, n := range balancedPrefillWorkers(g, rp, rd, decodePerGPU, prefillPerGPU) {
 		nd := (g - n*rp) / rd
 		if nd < 1 {
 			continue
@@ -177,4 +174,21 @@ func (c *servingCtx) splitBound(l servingLayout, pf prefillPool) float64 {
 	decode := b / float64(c.w.BeamWidth) * st.spec.perStep / st.step(b).total() / float64(l.gpus())
 	prefill := float64(c.w.OutputTokens) / (pf.prefill * float64(pf.l.gpus()))
 	return float64(c.x.gpus) / (1/decode + 1/prefill)
+}
+
+// balancedPrefillWorkers is the prefill-worker counts around the balance
+// of g GPUs between prefill workers of rp GPUs and decode workers of rd:
+// with output rates per GPU od (decoding) and op (prefilling, in the
+// output tokens the prompts lead to), a share od/(od+op) of the GPUs
+// prefills. Throughput is the smaller pool's, so the best whole split
+// sits next to the balance: that many prefill workers rounded down and
+// up, and the prefill workers the GPUs leave beside the balanced decode
+// workers rounded down and up (at least one each; duplicates repeat).
+func balancedPrefillWorkers(g, rp, rd int, od, op float64) [4]int {
+	share := od / (od + op)
+	ideal := share * float64(g) / float64(rp)
+	idealDecode := (1 - share) * float64(g) / float64(rd)
+	fromDecode := func(nd int) int { return max(1, (g-max(1, nd)*rd)/rp) }
+	return [4]int{max(1, int(math.Floor(ideal))), max(1, int(math.Ceil(ideal))),
+		fromDecode(int(math.Floor(idealDecode))), fromDecode(int(math.Ceil(idealDecode)))}
 }

@@ -126,7 +126,7 @@ type hw struct {
 	acc       *catalog.Accelerator
 	gpus      int
 	gpn       int
-	domain    int // GPUs of one scale-up (NVLink) domain (0 = the node); TP may span nodes inside it
+	domain    int     // GPUs of one scale-up (NVLink) domain (0 = the node); TP may span nodes inside it
 	nicGBps   float64 // per-GPU scale-out bytes/s achieved in collectives
 	fabric    catalog.Fabric
 	fab       FabricParams

@@ -18,8 +18,8 @@ type stepModel struct {
 	mem replicaMemory
 
 	r, tp, pp float64
-	bw  float64 // achieved HBM bytes/s of one GPU
-	cmp float64 // sustained decode FLOP/s of one GPU at the precision
+	bw        float64 // achieved HBM bytes/s of one GPU
+	cmp       float64 // sustained decode FLOP/s of one GPU at the precision
 	// cmpAttn is the decode FLOP/s of attention-score math, which runs in
 	// 16 bits whatever the weights' precision.
 	cmpAttn float64
