@@ -20,6 +20,9 @@ import (
 // rounded by hand.
 var fit = flag.Bool("fit", false, "run the constant-fitting helper")
 
+// fitSteps are the multiplicative steps the coordinate search tries.
+var fitSteps = []float64{0.7, 0.85, 0.95, 1.05, 1.15, 1.4}
+
 func cloneParams(p perf.Params) perf.Params {
 	raw, _ := json.Marshal(p)
 	var q perf.Params
@@ -107,7 +110,7 @@ func TestFitConstants(t *testing.T) {
 	for round := 0; round < 3; round++ {
 		for _, k := range fitKnobs() {
 			best := score(p, k.group)
-			for _, mul := range []float64{0.7, 0.85, 1.15, 1.4} {
+			for _, mul := range fitSteps {
 				q := cloneParams(p)
 				if !k.scale(&q, mul) {
 					continue

@@ -121,9 +121,9 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 					"tokens/s per user). The mean is held to the limit over the fitted p99/mean ratio (" + latencyRatioDoc("tpot") +
 					"). Default: no limit.", Validators: positive},
 			"layers": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Architecture override: transformer layers. Default: derived from the parameter count.", Validators: positiveInt},
+				MarkdownDescription: "Architecture override: transformer layers. Default: the preset's, or derived from the parameter count.", Validators: positiveInt},
 			"hidden_size": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Architecture override: model width. Default: derived from the parameter count.", Validators: positiveInt},
+				MarkdownDescription: "Architecture override: model width. Default: the preset's, or derived from the parameter count.", Validators: positiveInt},
 			"kv_heads": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Architecture override: key/value heads (grouped-query attention). Default: the preset's, or derived.", Validators: positiveInt},
 			"speculative_decoding": speculativeAttribute(),
