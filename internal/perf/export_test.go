@@ -61,7 +61,7 @@ func (p *Prepared) TokensPerStep() float64 { return p.spec.perStep }
 // SplitDetail is the disaggregated split the search keeps on h.
 type SplitDetail struct {
 	PrefillWorkers, PrefillGPUs, DecodeWorkers, DecodeGPUs int
-	PrefillSeconds, DecodeTokensPerSecond, TokensPerSecond  float64
+	PrefillSeconds, DecodeTokensPerSecond, TokensPerSecond float64
 }
 
 // Split returns the best disaggregated split on h (ok false when none).

@@ -37,24 +37,24 @@ type fitKnob struct {
 	scale       func(p *perf.Params, mul float64) bool
 }
 
-// familyKnob moves a field of a family's constants (at most max).
-func familyKnob(fam, field, group string, max float64) fitKnob {
+// familyKnob moves a field of a family's constants (at most limit).
+func familyKnob(fam, field, group string, limit float64) fitKnob {
 	return fitKnob{name: fam + "." + field, group: group, scale: func(p *perf.Params, mul float64) bool {
 		f := p.Families[fam]
 		v := map[string]*float64{"train_mfu": &f.TrainMFU, "prefill": &f.PrefillEfficiency,
 			"decode": &f.DecodeComputeEfficiency, "overhead": &f.StepOverheadUSPerLayer}[field]
 		*v *= mul
 		p.Families[fam] = f
-		return *v > 0 && *v <= max
+		return *v > 0 && *v <= limit
 	}}
 }
 
-// scalarKnob moves one scalar constant (at most max).
-func scalarKnob(name, group string, max float64, ptr func(p *perf.Params) *float64) fitKnob {
+// scalarKnob moves one scalar constant (at most limit).
+func scalarKnob(name, group string, limit float64, ptr func(p *perf.Params) *float64) fitKnob {
 	return fitKnob{name: name, group: group, scale: func(p *perf.Params, mul float64) bool {
 		v := ptr(p)
 		*v *= mul
-		return *v > 0 && *v <= max
+		return *v > 0 && *v <= limit
 	}}
 }
 

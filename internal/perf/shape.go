@@ -61,7 +61,7 @@ func (m *Model) resolveShape(w *Workload, preset *catalog.ModelPreset, expertPre
 	s.otherBytes = m.bytesPer(w.Precision)
 	s.expertBytes = s.otherBytes
 	if preset != nil {
-		s.presetArchitecture(w, preset)
+		s.presetArchitecture(preset)
 		if expertPrecision != "" {
 			s.expertBytes = m.bytesPer(expertPrecision)
 		}
@@ -90,7 +90,7 @@ func (s *shape) ruleArchitecture() {
 }
 
 // presetArchitecture fills the shape from a model preset.
-func (s *shape) presetArchitecture(w *Workload, p *catalog.ModelPreset) {
+func (s *shape) presetArchitecture(p *catalog.ModelPreset) {
 	layers := float64(s.arch.Layers)
 	scale := layers / float64(p.Layers) // a layers override scales the per-layer terms
 	if p.IsMoE() {
@@ -175,22 +175,17 @@ func (s *shape) attentionFlops(p *catalog.ModelPreset, scale float64) {
 }
 
 // kvElements is the cache one sequence holds at ctx tokens of context.
-func (s *shape) kvElements(ctx float64) float64 {
-	e := s.kvPerToken*ctx + s.indexPerToken*ctx + s.stateElems
-	if s.swPerToken > 0 {
-		e += s.swPerToken * math.Min(ctx, float64(s.swWindow))
-	}
-	return e
-}
+func (s *shape) kvElements(ctx float64) float64 { return s.cacheElements(ctx, ctx) }
 
 // kvReadElements is the cache one decode step reads for one sequence at
 // ctx tokens of context: sparse attention reads only its top-k tokens'
 // entries (and every indexer key).
-func (s *shape) kvReadElements(ctx float64) float64 {
-	attended := ctx
-	if s.sparseTopK > 0 {
-		attended = math.Min(ctx, float64(s.sparseTopK))
-	}
+func (s *shape) kvReadElements(ctx float64) float64 { return s.cacheElements(s.attended(ctx), ctx) }
+
+// cacheElements is the full-attention cache of attended tokens, the
+// indexer keys of ctx tokens, the sliding-window layers' window and the
+// fixed recurrent state.
+func (s *shape) cacheElements(attended, ctx float64) float64 {
 	e := s.kvPerToken*attended + s.indexPerToken*ctx + s.stateElems
 	if s.swPerToken > 0 {
 		e += s.swPerToken * math.Min(ctx, float64(s.swWindow))
@@ -198,14 +193,19 @@ func (s *shape) kvReadElements(ctx float64) float64 {
 	return e
 }
 
+// attended is the context tokens a query attends to: all of them, or a
+// sparse-attention model's top-k.
+func (s *shape) attended(ctx float64) float64 {
+	if s.sparseTopK > 0 {
+		return math.Min(ctx, float64(s.sparseTopK))
+	}
+	return ctx
+}
+
 // attnDecodeFlops is the attention-score FLOPs of one generated token at
 // ctx tokens of context.
 func (s *shape) attnDecodeFlops(ctx float64) float64 {
-	attended := ctx
-	if s.sparseTopK > 0 {
-		attended = math.Min(ctx, float64(s.sparseTopK))
-	}
-	f := s.attnDecodeFull*attended + s.indexDecode*ctx
+	f := s.attnDecodeFull*s.attended(ctx) + s.indexDecode*ctx
 	if s.attnDecodeWindow > 0 {
 		f += s.attnDecodeWindow * math.Min(ctx, float64(s.swWindow))
 	}

@@ -107,44 +107,8 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"replicas_needed": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Inference with `tokens_per_second` set: replicas of the same shape needed to serve that " +
 					"throughput; when it exceeds `replicas` a warning says how many GPUs that takes. Null otherwise."},
-			"serving_layout": schema.SingleNestedAttribute{Computed: true,
-				MarkdownDescription: "Inference: how the GPUs serve. `mode` is `aggregated` (every replica prefills prompts and " +
-					"decodes) or `disaggregated` (prefill workers hand each prompt's KV cache to decode workers); the model " +
-					"estimates both and keeps the one that sustains more within the latency limits. Null for training and " +
-					"fine-tuning and when the workload does not fit.",
-				Attributes: map[string]schema.Attribute{
-					"mode": schema.StringAttribute{Computed: true, MarkdownDescription: "`aggregated` or `disaggregated`."},
-					"prefill_gpus": schema.Int64Attribute{Computed: true,
-						MarkdownDescription: "GPUs of the prefill workers (`0` when aggregated)."},
-					"decode_gpus": schema.Int64Attribute{Computed: true,
-						MarkdownDescription: "GPUs of the decode workers (`0` when aggregated)."},
-					"prefill_workers": schema.Int64Attribute{Computed: true,
-						MarkdownDescription: "Prefill workers (`0` when aggregated)."},
-					"decode_workers": schema.Int64Attribute{Computed: true,
-						MarkdownDescription: "Decode workers, or the replicas when aggregated."},
-					"expert_parallel": schema.Int64Attribute{Computed: true,
-						MarkdownDescription: "Mixture of experts: GPUs a replica (decode worker) spreads its routed experts over, " +
-							"with data-parallel attention and an all-to-all per MoE layer over NVLink (or the scale-out network " +
-							"beyond the NVLink domain); `0` when every weight is tensor-parallel."},
-				}},
-			"throughput_curve": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "Inference: what these GPUs sustain at several interactivity levels, so a module can plot " +
-					"the trade-off or pick an operating point: for each level (output tokens/s per user at the 99th percentile, " +
-					"i.e. a `max_time_per_output_token_ms` of 1000 / level) the output tokens/s per GPU, keeping the workload's " +
-					"other limits. Levels the GPUs cannot reach are left out. Levels: " + curveLevelsDoc() + ". Null for " +
-					"training and fine-tuning and when the workload does not fit.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"interactivity": schema.Float64Attribute{Computed: true,
-						MarkdownDescription: "Output tokens/s per user at the 99th percentile."},
-					"tokens_per_second_per_gpu": schema.Float64Attribute{Computed: true,
-						MarkdownDescription: "Output tokens/s over all `gpu_count` GPUs, per GPU."},
-					"tokens_per_second": schema.Float64Attribute{Computed: true,
-						MarkdownDescription: "Output tokens/s of all the GPUs."},
-					"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
-						MarkdownDescription: "Mean time per output token at the point, milliseconds."},
-					"serving_layout": schema.StringAttribute{Computed: true,
-						MarkdownDescription: "`aggregated` or `disaggregated` at the point."},
-				}}},
+			"serving_layout":   servingLayoutSchema(),
+			"throughput_curve": throughputCurveSchema(),
 			"binding": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "What limits the estimate: `compute`, `hbm_bandwidth`, `network`, `latency` or `memory` " +
 					"(does not fit)."},
@@ -153,6 +117,52 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"fabric, what binds, and the headline figures."},
 		},
 	}
+}
+
+// servingLayoutSchema is gpu_estimate's serving_layout attribute.
+func servingLayoutSchema() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Computed: true,
+		MarkdownDescription: "Inference: how the GPUs serve. `mode` is `aggregated` (every replica prefills prompts and " +
+			"decodes) or `disaggregated` (prefill workers hand each prompt's KV cache to decode workers); the model " +
+			"estimates both and keeps the one that sustains more within the latency limits. Null for training and " +
+			"fine-tuning and when the workload does not fit.",
+		Attributes: map[string]schema.Attribute{
+			"mode": schema.StringAttribute{Computed: true, MarkdownDescription: "`aggregated` or `disaggregated`."},
+			"prefill_gpus": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "GPUs of the prefill workers (`0` when aggregated)."},
+			"decode_gpus": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "GPUs of the decode workers (`0` when aggregated)."},
+			"prefill_workers": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Prefill workers (`0` when aggregated)."},
+			"decode_workers": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Decode workers, or the replicas when aggregated."},
+			"expert_parallel": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Mixture of experts: GPUs a replica (decode worker) spreads its routed experts over, " +
+					"with data-parallel attention and an all-to-all per MoE layer over NVLink (or the scale-out network " +
+					"beyond the NVLink domain); `0` when every weight is tensor-parallel."},
+		}}
+}
+
+// throughputCurveSchema is gpu_estimate's throughput_curve attribute.
+func throughputCurveSchema() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Computed: true,
+		MarkdownDescription: "Inference: what these GPUs sustain at several interactivity levels, so a module can plot " +
+			"the trade-off or pick an operating point: for each level (output tokens/s per user at the 99th percentile, " +
+			"i.e. a `max_time_per_output_token_ms` of 1000 / level) the output tokens/s per GPU, keeping the workload's " +
+			"other limits. Levels the GPUs cannot reach are left out. Levels: " + curveLevelsDoc() + ". Null for " +
+			"training and fine-tuning and when the workload does not fit.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"interactivity": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Output tokens/s per user at the 99th percentile."},
+			"tokens_per_second_per_gpu": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Output tokens/s over all `gpu_count` GPUs, per GPU."},
+			"tokens_per_second": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Output tokens/s of all the GPUs."},
+			"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Mean time per output token at the point, milliseconds."},
+			"serving_layout": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "`aggregated` or `disaggregated` at the point."},
+		}}}
 }
 
 // defaultNetworkDoc describes the model's default scale-out network.
@@ -403,10 +413,7 @@ func notFitDetail(prep *perf.Prepared, cat *catalog.Catalog, h perf.Hardware, es
 		gpn = min(h.GPUs, 8)
 	}
 	var b strings.Builder
-	what := fmt.Sprintf("%v B parameters", w.ModelParametersB)
-	if w.Model != "" {
-		what = fmt.Sprintf("model %q, %v B parameters", w.Model, w.ModelParametersB)
-	}
+	what := strings.TrimPrefix(fmt.Sprintf("%s%v B parameters", modelPrefix(w.Model), w.ModelParametersB), ", ")
 	fmt.Fprintf(&b, "The %s workload (%s, %s) needs %.2f GB per GPU on %s but only %.2f GB is usable: "+
 		"%.2f GB short per GPU. ", w.Kind, what, w.Precision, est.MemoryPerGPUGB, estimateHardware(h),
 		est.UsableMemoryPerGPUGB, est.MemoryShortfallGB)
@@ -456,6 +463,14 @@ func notFitDetail(prep *perf.Prepared, cat *catalog.Catalog, h perf.Hardware, es
 		b.WriteString(`fine_tuning_method = "qlora" needs less memory. `)
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// modelPrefix names a preset for messages ("model \"x\", "), "" without.
+func modelPrefix(model string) string {
+	if model == "" {
+		return ""
+	}
+	return fmt.Sprintf("model %q, ", model)
 }
 
 type estimateModel struct {

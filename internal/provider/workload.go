@@ -72,32 +72,10 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 		Required: true,
 		MarkdownDescription: "What to run. Sizes are in billions (`_b`) of parameters or tokens; " +
 			"unset optional fields take the defaults below.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: withModelAttributes(map[string]schema.Attribute{
 			"kind": schema.StringAttribute{Required: true,
 				MarkdownDescription: "`training` (pre-training from scratch), `fine_tuning` or `inference`.",
 				Validators:          []validator.String{stringvalidator.OneOf(perf.Kinds...)}},
-			"model": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "A model preset from the catalog, by ID or alias (case-insensitive): its published architecture " +
-					"(parameters, active parameters and experts of a mixture of experts, layers, width, KV heads or MLA ranks, native " +
-					"precision) sizes the workload, and the size and architecture attributes below become optional overrides. " +
-					"Presets: " + modelPresetList() + ". An unknown name is an error that lists the closest presets; for another " +
-					"model omit `model` and set `model_parameters_b`.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
-			"model_parameters_b": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for Mixtral 8x7B. " +
-					"Required without `model`; with it, an override of the preset's count.",
-				Validators: positive},
-			"active_parameters_b": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B). " +
-					"Default: the preset's, or `model_parameters_b`.",
-				Validators: positive},
-			"precision": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Numeric precision of weights and math: `fp32`, `tf32`, `bf16`, `fp16`, `fp8`, `fp4`, `int8` or `int4`. " +
-					"Default `bf16`; with `model`, the preset's native weight precision (`fp8` for DeepSeek-R1, `bf16` for Llama; a " +
-					"preset whose routed experts ship narrower, such as gpt-oss MXFP4 or Kimi K2.5 INT4, keeps them so). The " +
-					"accelerator must support it (A100 has no `fp8`; `fp4` needs Blackwell or MI355X). Serving at `fp8` or `fp4` " +
-					"keeps an FP8 KV cache.",
-				Validators: []validator.String{stringvalidator.OneOf(catalog.Precisions...)}},
 			"sequence_length": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Training / fine-tuning sequence length in tokens. Default `4096`.",
 				Validators:          positiveInt},
@@ -127,8 +105,41 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 			"kv_heads": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Architecture override: key/value heads (grouped-query attention). Default: the preset's, or derived.", Validators: positiveInt},
 			"speculative_decoding": speculativeAttribute(),
-		},
+		}),
 	}
+}
+
+// withModelAttributes adds the workload's model attributes (the preset,
+// its size overrides and the precision) to attrs.
+func withModelAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
+	positive := []validator.Float64{positiveFloat64{}}
+	for name, a := range map[string]schema.Attribute{
+		"model": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "A model preset from the catalog, by ID or alias (case-insensitive): its published architecture " +
+				"(parameters, active parameters and experts of a mixture of experts, layers, width, KV heads or MLA ranks, native " +
+				"precision) sizes the workload, and the size and architecture attributes below become optional overrides. " +
+				"Presets: " + modelPresetList() + ". An unknown name is an error that lists the closest presets; for another " +
+				"model omit `model` and set `model_parameters_b`.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+		"model_parameters_b": schema.Float64Attribute{Optional: true,
+			MarkdownDescription: "Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for Mixtral 8x7B. " +
+				"Required without `model`; with it, an override of the preset's count.",
+			Validators: positive},
+		"active_parameters_b": schema.Float64Attribute{Optional: true,
+			MarkdownDescription: "Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B). " +
+				"Default: the preset's, or `model_parameters_b`.",
+			Validators: positive},
+		"precision": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "Numeric precision of weights and math: `fp32`, `tf32`, `bf16`, `fp16`, `fp8`, `fp4`, `int8` or `int4`. " +
+				"Default `bf16`; with `model`, the preset's native weight precision (`fp8` for DeepSeek-R1, `bf16` for Llama; a " +
+				"preset whose routed experts ship narrower, such as gpt-oss MXFP4 or Kimi K2.5 INT4, keeps them so). The " +
+				"accelerator must support it (A100 has no `fp8`; `fp4` needs Blackwell or MI355X). Serving at `fp8` or `fp4` " +
+				"keeps an FP8 KV cache.",
+			Validators: []validator.String{stringvalidator.OneOf(catalog.Precisions...)}},
+	} {
+		attrs[name] = a
+	}
+	return attrs
 }
 
 // speculativeAttribute is the workload's speculative_decoding object.
