@@ -4,6 +4,7 @@
 package perf_test
 
 import (
+	"syscall"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
@@ -12,13 +13,26 @@ import (
 func benchEstimate(b *testing.B, w perf.Workload, id string, gpus int) {
 	m := model(b)
 	h := perf.Hardware{Accelerator: acc(b, id), GPUs: gpus, GPUsPerNode: 8}
+	benchCPU(b, func() error { _, err := m.Estimate(w, h); return err })
+}
+
+// benchCPU runs fn per iteration and also reports the process CPU time
+// per call (cpu-ns/op), which a loaded shared machine inflates far less
+// than wall-clock ns/op.
+func benchCPU(b *testing.B, fn func() error) {
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := m.Estimate(w, h); err != nil {
+	var before, after syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	n := 0
+	for b.Loop() {
+		if err := fn(); err != nil {
 			b.Fatal(err)
 		}
+		n++
 	}
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	cpu := syscall.TimevalToNsec(after.Utime) - syscall.TimevalToNsec(before.Utime)
+	b.ReportMetric(float64(cpu)/float64(max(n, 1)), "cpu-ns/op")
 }
 
 func BenchmarkEstimateInference70B(b *testing.B) {
@@ -52,12 +66,7 @@ func BenchmarkEstimateMoEDisaggregatedGB200(b *testing.B) {
 	h := perf.Hardware{Accelerator: acc(b, "GB200"), GPUs: 72, GPUsPerNode: 4}
 	w := perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "fp4", MaxTimePerOutputTokenMs: 30,
 		SpeculativeDecoding: perf.SpeculativeDecoding{Method: "mtp"}}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := m.Estimate(w, h); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchCPU(b, func() error { _, err := m.Estimate(w, h); return err })
 }
 
 // BenchmarkThroughputCurveMoE: the throughput curve of DeepSeek-R1 on 16
@@ -69,10 +78,5 @@ func BenchmarkThroughputCurveMoE(b *testing.B) {
 		b.Fatal(err)
 	}
 	h := perf.Hardware{Accelerator: acc(b, "B200"), GPUs: 16, GPUsPerNode: 8}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.ThroughputCurve(h); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchCPU(b, func() error { _, err := p.ThroughputCurve(h); return err })
 }

@@ -185,8 +185,9 @@ func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, i
 // latencyBatch returns the largest batch up to bMax (a multiple of the
 // beam width) that meets the latency limits; it marks rp latency-bound
 // or, when even one request misses, impossible. The latencies grow
-// almost linearly with the batch, so the search interpolates between
-// the bracketing batches (falling back to bisection), in requests.
+// monotonically and almost linearly with the batch, so the search
+// interpolates between the bracketing batches (Illinois false position),
+// in requests; the answer is the exact largest batch either way.
 func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) int {
 	beam := c.w.BeamWidth
 	hiLoad, _, _ := c.latencyLoad(&rp.st, bMax, pf)
@@ -200,17 +201,23 @@ func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) in
 		return beam
 	}
 	lo, hi := 1, bMax/beam // in requests; lo meets the limits, hi does not
-	for step := 0; hi-lo > 1; step++ {
-		mid := (lo + hi) / 2
-		if step%2 == 0 && hiLoad > loLoad {
-			guess := float64(lo) + (1-loLoad)/(hiLoad-loLoad)*float64(hi-lo)
-			mid = min(hi-1, max(lo+1, int(guess)))
-		}
+	side := 0              // which end moved last (Illinois false position)
+	for hi-lo > 1 {
+		guess := float64(lo) + (1-loLoad)/(hiLoad-loLoad)*float64(hi-lo)
+		mid := min(hi-1, max(lo+1, int(guess)))
 		load, _, _ := c.latencyLoad(&rp.st, mid*beam, pf)
 		if load <= 1 {
 			lo, loLoad = mid, load
+			if side < 0 {
+				hiLoad = 1 + (hiLoad-1)/2 // the far end has stalled: pull it in
+			}
+			side = -1
 		} else {
 			hi, hiLoad = mid, load
+			if side > 0 {
+				loLoad = 1 - (1-loLoad)/2
+			}
+			side = 1
 		}
 	}
 	return lo * beam
