@@ -195,7 +195,7 @@ func inferencexCase(t *testing.T, m *perf.Model, lookup accLookup, r *ixRow) (re
 			specLabel(r.spec), servingLabel(r.raw), r.conc, r.gpus),
 		published: r.tputPerGPU, predicted: est.TokensPerSecond * lengths / float64(r.gpus),
 		detail: fmt.Sprintf("%s TP=%d EP=%d ×%d batch %d prefill %d GPUs, TPOT %.1f ms (row p99 %.1f), %s: %s", est.ServingLayout,
-			est.TensorParallel, est.ExpertParallel, est.Replicas, est.Batch, est.PrefillGPUs, est.TPOTMs, r.p99TPOTMs, est.Binding, est.Explanation)}
+			est.TensorParallel, est.Serving.ExpertParallel, est.Replicas, est.Batch, est.PrefillGPUs, est.TPOTMs, r.p99TPOTMs, est.Binding, est.Explanation)}
 	c.err = c.predicted/c.published - 1
 	return c, ""
 }

@@ -84,22 +84,15 @@ type Estimate struct {
 	MeetsTarget    bool
 
 	// ServingLayout is ServingAggregated or ServingDisaggregated
-	// (inference only). Disaggregated: PrefillWorkers workers of
-	// PrefillWorkerGPUs GPUs (PrefillGPUs in all) process prompts and
-	// the Replicas decode workers (DecodeGPUs in all) generate; both are
-	// 0 when aggregated.
-	ServingLayout                     string
-	PrefillGPUs, DecodeGPUs           int
-	PrefillWorkers, PrefillWorkerGPUs int
-	// ExpertParallel is the expert-parallel width of a replica of a
-	// mixture of experts: routed experts spread over that many GPUs with
-	// data-parallel attention (0 = every weight tensor-parallel).
-	ExpertParallel int
-	// TokensPerStep is the output tokens one sequence emits per decode
-	// step: 1, or more with speculative decoding.
-	TokensPerStep float64
-	// Breakdown splits one GPU's memory and a decode iteration's time.
-	Breakdown ServingBreakdown
+	// (inference only). Disaggregated: prefill workers (PrefillGPUs in
+	// all) process prompts and the Replicas decode workers (DecodeGPUs in
+	// all) generate; both are 0 when aggregated.
+	ServingLayout           string
+	PrefillGPUs, DecodeGPUs int
+	// Serving details the serving estimate of a fitting inference
+	// workload (nil otherwise): kept apart so estimates stay small in the
+	// planner's memo.
+	Serving *ServingDetail
 
 	// Layout. GPUsUsed = TP·PP·DP (≤ GPUs; training may leave a remainder
 	// idle when the count does not factor).
@@ -111,12 +104,23 @@ type Estimate struct {
 	Explanation string
 }
 
-// ServingBreakdown splits an inference estimate by part: one GPU's memory
-// at the chosen batch, and the shares (summing to 1) of a decode iteration
-// spent on routed-expert weight GEMMs, attention (cache reads and score
-// compute), communication, and everything else (other weight GEMMs,
-// per-layer overheads, drafting, interleaved prefills).
-type ServingBreakdown struct {
+// ServingDetail is the serving estimate beyond its headline figures.
+type ServingDetail struct {
+	// PrefillWorkers workers of PrefillWorkerGPUs GPUs prefill prompts
+	// (0 when aggregated).
+	PrefillWorkers, PrefillWorkerGPUs int
+	// ExpertParallel is the expert-parallel width of a replica of a
+	// mixture of experts: routed experts spread over that many GPUs with
+	// data-parallel attention (0 = every weight tensor-parallel).
+	ExpertParallel int
+	// TokensPerStep is the output tokens one sequence emits per decode
+	// step: 1, or more with speculative decoding.
+	TokensPerStep float64
+	// One GPU's memory at the chosen batch, and the shares (summing to 1)
+	// of a decode iteration spent on routed-expert weight GEMMs, attention
+	// (cache reads and score compute), communication, and everything else
+	// (other weight GEMMs, per-layer overheads, drafting, interleaved
+	// prefills).
 	ExpertWeightsGB, OtherWeightsGB, KVCacheGB float64
 	ExpertTime, AttentionTime                  float64
 	CommunicationTime, OtherTime               float64

@@ -34,8 +34,9 @@ func (c *servingCtx) fit(r *replicaPerf, d *disaggPerf, explain bool) Estimate {
 	est := Estimate{Fits: true, UsableMemoryPerGPUGB: x.usableGB, ServingLayout: ServingAggregated}
 	est.MemoryPerGPUGB = r.minBytesPerGPU / 1e9
 	est.TensorParallel, est.PipelineParallel = r.l.tp, r.l.pp
+	est.Serving = c.detail(r)
 	if r.l.ep {
-		est.ExpertParallel = r.l.tp
+		est.Serving.ExpertParallel = r.l.tp
 	}
 	est.ReplicaGPUs, est.Replicas, est.DataParallel = rg, r.replicas, r.replicas
 	est.GPUsUsed = r.replicas * rg
@@ -44,15 +45,14 @@ func (c *servingCtx) fit(r *replicaPerf, d *disaggPerf, explain bool) Estimate {
 		est.ServingLayout = ServingDisaggregated
 		est.Replicas *= d.units
 		est.DataParallel = est.Replicas
-		est.PrefillWorkers, est.PrefillWorkerGPUs = d.prefill.workers*d.units, d.prefill.l.gpus()
-		est.PrefillGPUs, est.DecodeGPUs = est.PrefillWorkers*d.prefill.l.gpus(), est.Replicas*rg
+		est.Serving.PrefillWorkers, est.Serving.PrefillWorkerGPUs = d.prefill.workers*d.units, d.prefill.l.gpus()
+		est.PrefillGPUs, est.DecodeGPUs = est.Serving.PrefillWorkers*d.prefill.l.gpus(), est.Replicas*rg
 		est.GPUsUsed = est.PrefillGPUs + est.DecodeGPUs
 		est.TokensPerSecond = d.tps
 	}
 	est.Nodes = (est.GPUsUsed + x.gpn - 1) / x.gpn
 	est.Batch = r.batch
 	est.TTFTMs, est.TPOTMs = r.ttft*1e3, r.tpot*1e3
-	est.TokensPerStep = c.sp.perStep
 	// MFU of decode+prefill: model FLOPs delivered / peak.
 	flopsPerOut := 2 * w.ActiveParametersB * 1e9 * (1 + float64(w.InputTokens)/float64(w.OutputTokens))
 	est.MFU = est.TokensPerSecond * flopsPerOut / (float64(est.GPUsUsed) * x.peakFlops)
@@ -61,7 +61,6 @@ func (c *servingCtx) fit(r *replicaPerf, d *disaggPerf, explain bool) Estimate {
 		est.MeetsTarget = est.ReplicasNeeded <= est.Replicas
 	}
 	est.Binding = r.binding()
-	est.Breakdown = c.breakdown(r, d != nil)
 	if explain {
 		est.Explanation = c.explanation(r, d, &est)
 	}
@@ -84,16 +83,18 @@ func (r *replicaPerf) binding() string {
 	return BindCompute
 }
 
-// breakdown splits one GPU's memory and the iteration time by part.
-func (c *servingCtx) breakdown(r *replicaPerf, disaggregated bool) ServingBreakdown {
-	st, p := r.st, &r.parts
+// detail is the serving detail of replicas r: one GPU's memory and the
+// iteration time by part.
+func (c *servingCtx) detail(r *replicaPerf) *ServingDetail {
+	st, p := &r.st, &r.parts
 	s := c.s
 	expertGB := s.expertTotal / float64(r.l.gpus()) / 1e9
 	if r.l.ep {
 		expertGB = s.expertTotal / float64(r.l.tp) / 1e9
 	}
 	kv := c.m.requestKVBytes(c.w, s, c.kvBytes) * st.mem.kvShare * st.mem.seqsPerGPU * float64(r.batch) / float64(c.w.BeamWidth)
-	b := ServingBreakdown{ExpertWeightsGB: expertGB, OtherWeightsGB: st.mem.weights/1e9 - expertGB, KVCacheGB: kv / 1e9}
+	b := &ServingDetail{TokensPerStep: c.sp.perStep,
+		ExpertWeightsGB: expertGB, OtherWeightsGB: st.mem.weights/1e9 - expertGB, KVCacheGB: kv / 1e9}
 	it := r.iteration
 	if it <= 0 {
 		return b
@@ -105,7 +106,6 @@ func (c *servingCtx) breakdown(r *replicaPerf, disaggregated bool) ServingBreakd
 	b.AttentionTime = p.attn() / it
 	b.CommunicationTime = p.comm / it
 	b.OtherTime = math.Max(0, 1-b.ExpertTime-b.AttentionTime-b.CommunicationTime)
-	_ = disaggregated
 	return b
 }
 
@@ -139,7 +139,7 @@ func (c *servingCtx) explanation(r *replicaPerf, d *disaggPerf, est *Estimate) s
 	}
 	if c.s.moe() && c.s.experts > 0 {
 		fmt.Fprintf(&b, "; routed experts hold %s GB per GPU and take %.0f%% of a decode iteration, attention %.0f%%",
-			numfmt.Short(est.Breakdown.ExpertWeightsGB), est.Breakdown.ExpertTime*100, est.Breakdown.AttentionTime*100)
+			numfmt.Short(est.Serving.ExpertWeightsGB), est.Serving.ExpertTime*100, est.Serving.AttentionTime*100)
 	}
 	if pf := x.cmpFlops / x.peakFlops; pf < c.m.p.Explanation.PowerLimitMention {
 		fmt.Fprintf(&b, "; the %.0f W board limit holds tensor throughput to %.0f%% of the datasheet peak", x.acc.TDPWatts, pf*100)

@@ -315,9 +315,9 @@ func servingLayoutValue(est perf.Estimate) types.Object {
 		"mode":            types.StringValue(est.ServingLayout),
 		"prefill_gpus":    types.Int64Value(int64(est.PrefillGPUs)),
 		"decode_gpus":     types.Int64Value(int64(est.DecodeGPUs)),
-		"prefill_workers": types.Int64Value(int64(est.PrefillWorkers)),
+		"prefill_workers": types.Int64Value(int64(est.Serving.PrefillWorkers)),
 		"decode_workers":  types.Int64Value(int64(est.Replicas)),
-		"expert_parallel": types.Int64Value(int64(est.ExpertParallel)),
+		"expert_parallel": types.Int64Value(int64(est.Serving.ExpertParallel)),
 	})
 }
 
