@@ -2,20 +2,31 @@
 // SPDX-License-Identifier: MPL-2.0
 
 // Package perf is the benchmark model: for a workload on a fixed hardware
-// choice it says whether the workload fits in accelerator memory, how fast
-// it trains or serves and what binds it. It is pure Go (no terraform-plugin
-// imports); every efficiency constant comes from
-// internal/catalog/data/perf_model.json, whose fit to the calibration data
-// is reported by `make accuracy` (docs/accuracy.md).
+// choice it estimates memory fit, training and fine-tuning time, and
+// inference throughput and latency, from first principles with the fitted
+// constants of internal/catalog/data/perf_model.json (provenance in
+// SOURCES.md, measured accuracy in docs/accuracy.md).
 //
-// The files follow the model:
+// A Workload is validated and given its defaults once by Model.Prepare;
+// with Workload.Model the catalog's model preset fills the architecture
+// (shape.go resolves it: parameters split into routed experts, attention
+// and the rest; KV cache per token for GQA, MLA, sliding-window and
+// linear-attention layers; attention FLOPs). The Prepared workload then
+// estimates any number of hardware choices (the planner's Estimator).
 //
-//	workload.go   the one Workload type: defaults, validation, architecture
-//	prepared.go   a workload validated and defaulted once (Model.Prepare)
-//	params.go     the constants of perf_model.json
-//	estimate.go   hardware normalisation, Estimate, memory-fit search
-//	training.go   training and fine-tuning: layouts, memory, MFU, hours
-//	inference.go  serving: replica layouts, decode steps, batches, latency
+// Training (training.go) searches tensor/pipeline/data-parallel layouts
+// for the fastest step. Serving is split by what it computes:
 //
-// ARCHITECTURE.md describes how a request reaches the model.
+//   - replica.go: replica layouts (TP inside the scale-up domain, which
+//     may span nodes of an NVLink rack; pipeline stages beyond it; for a
+//     mixture of experts, data-parallel attention with expert parallelism)
+//     and their memory: weights, KV cache, batch capacity.
+//   - step.go: one decode step (weight GEMMs, attention, communication,
+//     per-layer overhead, each phase a roofline) and one prompt's prefill.
+//   - speculative.go: speculative decoding and the p99 latency targets.
+//   - serving.go: the aggregated search (the largest batch within the
+//     latency limits, per layout) and the estimate on a given deployment.
+//   - disagg.go: disaggregated prefill/decode splits.
+//   - serving_result.go and curve.go: the Estimate, its explanation and
+//     the throughput curve.
 package perf

@@ -71,16 +71,28 @@ type Estimate struct {
 	// peak at the precision).
 	MFU float64
 
-	// Inference only.
+	// Inference only. TTFTMs and TPOTMs are means; the latency limits
+	// bound their 99th percentiles (see Params inference.latency).
 	TTFTMs, TPOTMs float64
-	Replicas       int // replicas the GPUs hold
-	ReplicaGPUs    int // GPUs per replica
+	Replicas       int // replicas the GPUs hold (decode workers when disaggregated)
+	ReplicaGPUs    int // GPUs per replica (per decode worker)
 	Batch          int // concurrent sequences per replica
 	// ReplicasNeeded is the number of replicas needed for the workload's
 	// tokens_per_second (0 when no target); MeetsTarget compares it with
 	// Replicas.
 	ReplicasNeeded int
 	MeetsTarget    bool
+
+	// ServingLayout is ServingAggregated or ServingDisaggregated
+	// (inference only). Disaggregated: prefill workers (PrefillGPUs in
+	// all) process prompts and the Replicas decode workers (DecodeGPUs in
+	// all) generate; both are 0 when aggregated.
+	ServingLayout           string
+	PrefillGPUs, DecodeGPUs int
+	// Serving details the serving estimate of a fitting inference
+	// workload (nil otherwise): kept apart so estimates stay small in the
+	// planner's memo.
+	Serving *ServingDetail
 
 	// Layout. GPUsUsed = TP·PP·DP (≤ GPUs; training may leave a remainder
 	// idle when the count does not factor).
@@ -92,10 +104,33 @@ type Estimate struct {
 	Explanation string
 }
 
+// ServingDetail is the serving estimate beyond its headline figures.
+type ServingDetail struct {
+	// PrefillWorkers workers of PrefillWorkerGPUs GPUs prefill prompts
+	// (0 when aggregated).
+	PrefillWorkers, PrefillWorkerGPUs int
+	// ExpertParallel is the expert-parallel width of a replica of a
+	// mixture of experts: routed experts spread over that many GPUs with
+	// data-parallel attention (0 = every weight tensor-parallel).
+	ExpertParallel int
+	// TokensPerStep is the output tokens one sequence emits per decode
+	// step: 1, or more with speculative decoding.
+	TokensPerStep float64
+	// One GPU's memory at the chosen batch, and the shares (summing to 1)
+	// of a decode iteration spent on routed-expert weight GEMMs, attention
+	// (cache reads and score compute), communication, and everything else
+	// (other weight GEMMs, per-layer overheads, drafting, interleaved
+	// prefills).
+	ExpertWeightsGB, OtherWeightsGB, KVCacheGB float64
+	ExpertTime, AttentionTime                  float64
+	CommunicationTime, OtherTime               float64
+}
+
 type hw struct {
 	acc       *catalog.Accelerator
 	gpus      int
 	gpn       int
+	domain    int     // GPUs of one scale-up (NVLink) domain (0 = the node); TP may span nodes inside it
 	nicGBps   float64 // per-GPU scale-out bytes/s achieved in collectives
 	fabric    catalog.Fabric
 	fab       FabricParams
@@ -107,8 +142,9 @@ type hw struct {
 	memBps    float64
 	peakFlops float64 // datasheet dense peak at the precision
 	// cmpFlops is the sustained tensor peak: peakFlops × the power-limit
-	// factor (1 for full-power parts).
-	cmpFlops float64
+	// factor (1 for full-power parts); attnFlops the same at 16 bits (the
+	// precision attention-score math runs in).
+	cmpFlops, attnFlops float64
 	// pcieTP: tensor-parallel groups wider than pcieTPMax GPUs talk over
 	// PCIe (no NVLink between them).
 	pcieTPMax int
@@ -123,6 +159,7 @@ type accInfo struct {
 	pcieBps   float64
 	pcieTPMax int
 	cmpFlops  float64
+	attnFlops float64
 	usableGB  float64
 	memBps    float64
 	fam       FamilyParams
@@ -156,7 +193,12 @@ func (m *Model) accelerator(a *catalog.Accelerator, precision string) accInfo {
 			ai.pcieTPMax = 1
 		}
 	}
-	ai.cmpFlops = ai.peakFlops * m.powerFactor(a, ai.fam)
+	power := m.powerFactor(a, ai.fam)
+	ai.cmpFlops = ai.peakFlops * power
+	ai.attnFlops = ai.cmpFlops
+	if p16 := halfPrecisionPeak(a); p16 > 0 && p16*1e12*power < ai.cmpFlops {
+		ai.attnFlops = p16 * 1e12 * power
+	}
 	reserve := math.Max(a.MemoryGB*m.p.Memory.RuntimeReserveFraction, m.p.Memory.RuntimeReserveMinGB)
 	ai.usableGB = math.Max(0, a.MemoryGB-reserve)
 	ai.memBps = a.MemoryBandwidthTBps * 1e12
@@ -189,6 +231,7 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	if x.gpn == 0 {
 		x.gpn = min(h.GPUs, m.p.Search.DefaultGPUsPerNode)
 	}
+	x.domain = h.Accelerator.NVLinkDomainGPUs
 	np := &m.p.Network
 	perGPUGbps := np.DefaultGbpsPerGPU
 	if h.NetworkGbps > 0 {
@@ -215,7 +258,7 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	x.fab, x.lossTable = fp, fi.loss
 	x.nicGBps = perGPUGbps / 8 * 1e9 * fp.Efficiency
 	x.linkBps, x.pcieBps, x.pcieTPMax = ai.linkBps, ai.pcieBps, ai.pcieTPMax
-	x.cmpFlops, x.usableGB, x.memBps, x.fam = ai.cmpFlops, ai.usableGB, ai.memBps, ai.fam
+	x.cmpFlops, x.attnFlops, x.usableGB, x.memBps, x.fam = ai.cmpFlops, ai.attnFlops, ai.usableGB, ai.memBps, ai.fam
 	return x, nil
 }
 
@@ -307,7 +350,7 @@ func (m *Model) VRAMRequiredGB(paramsB float64, precision, kind string) (float64
 	}
 	var gb float64
 	if p.w.Kind == KindInference {
-		gb = m.inferenceMinBytes(p.w, p.arch, 1, 1) / 1e9
+		gb = m.minBytesPerGPU(&p.w, &p.shape, servingLayout{tp: 1, pp: 1}, m.kvBytesPerElement(p.w.Precision)) / 1e9
 	} else {
 		gb = m.trainingBytes(p.w, p.arch, layout{tp: 1, pp: 1, dp: 1}) / 1e9
 	}
@@ -318,7 +361,7 @@ func (m *Model) VRAMRequiredGB(paramsB float64, precision, kind string) (float64
 // whole nodes) on which the prepared workload fits in memory, or 0 when it
 // does not fit on search.max_nodes nodes or the accelerator cannot run the
 // precision. gpusPerNode < 1 means search.default_gpus_per_node.
-func (m *Model) minGPUsToFit(w *Workload, arch *Arch, acc *catalog.Accelerator, gpusPerNode int, p *Prepared) int {
+func (m *Model) minGPUsToFit(p *Prepared, acc *catalog.Accelerator, gpusPerNode int) int {
 	s := &m.p.Search
 	if gpusPerNode < 1 {
 		gpusPerNode = s.DefaultGPUsPerNode
@@ -326,13 +369,13 @@ func (m *Model) minGPUsToFit(w *Workload, arch *Arch, acc *catalog.Accelerator, 
 	// Only the GPU count and the node size vary below; the usable memory
 	// (all fitsOnly reads of the hardware besides them) does not depend on
 	// either, so the accelerator is normalized once.
-	x, err := m.normalizeWith(Hardware{Accelerator: acc, GPUs: 1, GPUsPerNode: 1}, w.Precision, p)
+	x, err := m.normalizeWith(Hardware{Accelerator: acc, GPUs: 1, GPUsPerNode: 1}, p.w.Precision, p)
 	if err != nil {
 		return 0
 	}
 	fits := func(g int) bool {
 		x.gpus, x.gpn = g, min(g, gpusPerNode)
-		return m.fitsOnly(w, &x, arch)
+		return m.fitsOnly(p, &x)
 	}
 	// 1, 2, 4 … below a node, then every node count up to
 	// search.linear_nodes, then powers of two to search.max_nodes.
@@ -354,21 +397,21 @@ func (m *Model) minGPUsToFit(w *Workload, arch *Arch, acc *catalog.Accelerator, 
 	return 0
 }
 
-func (m *Model) fitsOnly(w *Workload, x *hw, arch *Arch) bool {
+func (m *Model) fitsOnly(p *Prepared, x *hw) bool {
 	usable := x.usableGB * 1e9
-	if w.Kind == KindInference {
-		var buf [maxInferenceLayouts]layout
-		for _, l := range m.inferenceLayouts(*x, *arch, buf[:0]) {
-			r := l.tp * l.pp
-			if m.inferenceMinBytes(*w, *arch, r, l.tp)/float64(r) <= usable {
+	if p.w.Kind == KindInference {
+		kvBytes := m.kvBytesPerElement(p.w.Precision)
+		var buf [maxServingLayouts]servingLayout
+		for _, l := range m.servingLayouts(x, &p.shape, buf[:0]) {
+			if m.minBytesPerGPU(&p.w, &p.shape, l, kvBytes) <= usable {
 				return true
 			}
 		}
 		return false
 	}
 	var buf [maxTrainingLayouts]layout
-	for _, l := range m.trainingLayouts(*x, *arch, buf[:0]) {
-		if m.trainingBytes(*w, *arch, l) <= usable {
+	for _, l := range m.trainingLayouts(*x, p.arch, buf[:0]) {
+		if m.trainingBytes(p.w, p.arch, l) <= usable {
 			return true
 		}
 	}
@@ -416,3 +459,12 @@ func (m *Model) powerFactor(a *catalog.Accelerator, fam FamilyParams) float64 {
 }
 
 func (m *Model) bytesPer(precision string) float64 { return m.p.BytesPerElement[precision] }
+
+// halfPrecisionPeak is the accelerator's dense 16-bit peak (bf16, else
+// fp16), 0 when it has neither.
+func halfPrecisionPeak(a *catalog.Accelerator) float64 {
+	if p := a.PeakTFLOPS["bf16"]; p > 0 {
+		return p
+	}
+	return a.PeakTFLOPS["fp16"]
+}

@@ -34,6 +34,10 @@ type FamilyParams struct {
 	// less TDP per TFLOP (PCIe/NVL cards, L4) throttles; see
 	// power.clock_exponent. 0 = no power limit modelled.
 	FullClockWattsPerBF16TFLOP float64 `json:"full_clock_watts_per_bf16_tflop,omitempty"`
+	// StepOverheadUSPerLayer replaces inference.step_overhead_us_per_layer
+	// for the family when set: the fixed per-layer time of a decode step
+	// (kernel launches and their tails) depends on the vendor's runtime.
+	StepOverheadUSPerLayer float64 `json:"step_overhead_us_per_layer,omitempty"`
 }
 
 // FabricParams describe a scale-out network class.
@@ -100,16 +104,85 @@ type networkParams struct {
 }
 
 type inferenceParams struct {
+	// MaxBatch is the most sequences one attention instance (a tensor-
+	// parallel group, or each rank of data-parallel attention) batches.
 	MaxBatch             int     `json:"max_batch"`
-	LatencyLimitHeadroom float64 `json:"latency_limit_headroom"`
 	TPAllReduceLatencyUS float64 `json:"tp_allreduce_latency_us"`
 	// PCIeAllReduceLatencyUS replaces TPAllReduceLatencyUS when the
 	// tensor-parallel group talks over PCIe (no NVLink/fabric between the
 	// GPUs of the group).
 	PCIeAllReduceLatencyUS float64 `json:"pcie_allreduce_latency_us"`
 	PPHopLatencyUS         float64 `json:"pp_hop_latency_us"`
-	PrefillBatchSequences  float64 `json:"prefill_batch_sequences"`
-	MoEComputeFactor       float64 `json:"moe_compute_factor"`
+	// PrefillBatchTokens is the prompt tokens one prefill batch
+	// (chunked-prefill budget) processes: weights are read once per batch
+	// and each routed expert sees its share of the batch's tokens.
+	PrefillBatchTokens float64 `json:"prefill_batch_tokens"`
+	// ActivationBytes is the element size of activations exchanged by
+	// tensor-parallel all-reduces and pipeline hops (bf16).
+	ActivationBytes float64 `json:"activation_bytes_per_element"`
+	// StepOverheadUSPerLayer is the fixed time one decode step spends per
+	// transformer layer beyond moving bytes and FLOPs (kernel launches
+	// and their tails, synchronisation); MoEStepOverheadUSPerLayer is the
+	// extra of a mixture-of-experts layer (routing, token permutation,
+	// grouped GEMM launches).
+	StepOverheadUSPerLayer    float64 `json:"step_overhead_us_per_layer"`
+	MoEStepOverheadUSPerLayer float64 `json:"moe_step_overhead_us_per_layer"`
+	// ExpertParallel: the all-to-all of expert parallelism.
+	ExpertParallel expertParallelParams `json:"expert_parallel"`
+	// ExpertGEMMRidgeFactor sets the efficiency of grouped expert GEMMs
+	// with m tokens per expert: m / (m + factor·m_ridge), where m_ridge =
+	// sustained FLOP/s × bytes per expert weight / (2 × achieved HBM
+	// bytes/s) is the roofline ridge, the tokens at which multiplying an
+	// expert's weights takes as long as loading them. A factor of 1 is a
+	// GEMM that loads and multiplies without overlap; more, one that
+	// also loses time to routing, permutation and expert load imbalance.
+	ExpertGEMMRidgeFactor float64 `json:"expert_gemm_ridge_factor"`
+	// Latency: the 99th percentile of each latency over its mean.
+	Latency latencyParams `json:"latency"`
+	// Speculative: default acceptance rate and draft length per method.
+	Speculative map[string]speculativeDefaults `json:"speculative"`
+	// Disaggregation: prefill and decode on separate workers.
+	Disaggregation disaggregationParams `json:"disaggregation"`
+	// ThroughputCurveInteractivity are the interactivity levels (output
+	// tokens/s per user at the 99th-percentile time per output token) of
+	// Prepared.ThroughputCurve.
+	ThroughputCurveInteractivity []float64 `json:"throughput_curve_interactivity"`
+}
+
+// expertParallelParams describe the token all-to-all of expert
+// parallelism: each MoE layer dispatches every token's activations to its
+// experts and combines the results back.
+type expertParallelParams struct {
+	// LatencyUS is the fixed time of one all-to-all inside a scale-up
+	// domain; FabricLatencyUS when it crosses the scale-out network.
+	LatencyUS       float64 `json:"all_to_all_latency_us"`
+	FabricLatencyUS float64 `json:"all_to_all_fabric_latency_us"`
+	// DispatchBytes and CombineBytes are the element sizes sent (fp8
+	// dispatch, bf16 combine).
+	DispatchBytes float64 `json:"dispatch_bytes_per_element"`
+	CombineBytes  float64 `json:"combine_bytes_per_element"`
+}
+
+// latencyParams: each latency limit bounds the 99th percentile; the model
+// computes means and divides each limit by the fitted p99/mean ratio.
+type latencyParams struct {
+	TPOTP99OverMean            float64 `json:"tpot_p99_over_mean"`
+	TPOTP99OverMeanSpeculative float64 `json:"tpot_p99_over_mean_speculative"`
+	TTFTP99OverMean            float64 `json:"ttft_p99_over_mean"`
+}
+
+// speculativeDefaults are a speculative-decoding method's defaults.
+type speculativeDefaults struct {
+	AcceptanceRate float64 `json:"acceptance_rate"`
+	DraftTokens    int     `json:"draft_tokens"`
+}
+
+// disaggregationParams tune disaggregated prefill/decode serving.
+type disaggregationParams struct {
+	// KVTransferEfficiency is the achieved fraction of the link (NVLink
+	// or NIC) when a prompt's KV cache moves from a prefill to a decode
+	// worker.
+	KVTransferEfficiency float64 `json:"kv_transfer_efficiency"`
 }
 
 type powerParams struct {
@@ -292,6 +365,27 @@ func (p *Params) validate() error {
 	}
 	if p.Inference.MaxBatch < 1 || p.Training.GlobalBatchTokens <= 0 {
 		return fmt.Errorf("perf: inference.max_batch and training.global_batch_tokens must be positive")
+	}
+	return p.Inference.validate()
+}
+
+func (ip *inferenceParams) validate() error {
+	l := ip.Latency
+	if !(l.TPOTP99OverMean >= 1 && l.TPOTP99OverMeanSpeculative >= 1 && l.TTFTP99OverMean >= 1) {
+		return fmt.Errorf("perf: inference.latency p99/mean ratios must be at least 1")
+	}
+	for _, method := range SpeculativeMethods {
+		d, ok := ip.Speculative[method]
+		if !ok || !(d.AcceptanceRate > 0 && d.AcceptanceRate < 1) || d.DraftTokens < 1 {
+			return fmt.Errorf("perf: inference.speculative.%s needs an acceptance_rate in (0, 1) and draft_tokens >= 1", method)
+		}
+	}
+	if ip.ActivationBytes <= 0 || ip.ExpertGEMMRidgeFactor < 0 || ip.PrefillBatchTokens < 1 ||
+		!(ip.Disaggregation.KVTransferEfficiency > 0 && ip.Disaggregation.KVTransferEfficiency <= 1) {
+		return fmt.Errorf("perf: inference.activation_bytes_per_element, prefill_batch_tokens, expert_gemm_ridge_factor and disaggregation.kv_transfer_efficiency must be positive")
+	}
+	if len(ip.ThroughputCurveInteractivity) == 0 {
+		return fmt.Errorf("perf: inference.throughput_curve_interactivity is empty")
 	}
 	return nil
 }

@@ -4,6 +4,7 @@
 package perf
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -16,9 +17,11 @@ import (
 // is computed once per accelerator). It is safe for concurrent use; the
 // accelerators passed to it must not change while it is in use.
 type Prepared struct {
-	m    *Model
-	w    Workload // with defaults
-	arch Arch
+	m     *Model
+	w     Workload // with defaults
+	arch  Arch
+	shape shape // the serving physics' view of the model
+	spec  spec
 
 	mu   sync.Mutex
 	accs map[*catalog.Accelerator]*accInfo
@@ -32,7 +35,17 @@ func (m *Model) Prepare(w Workload, opts ValidateOptions) (*Prepared, error) {
 	}
 	p := &Prepared{m: m, accs: map[*catalog.Accelerator]*accInfo{}}
 	p.w = w.WithDefaults()
-	p.arch = m.Architecture(p.w)
+	m.applySpeculativeDefaults(&p.w.SpeculativeDecoding)
+	preset := lookupPreset(p.w.Model)
+	expertPrecision := ""
+	if preset != nil && strings.TrimSpace(w.Precision) == "" {
+		// The preset's native format: routed experts may be stored
+		// narrower than the rest (gpt-oss MXFP4, Kimi K2.5 INT4).
+		expertPrecision = preset.ExpertWeightPrecision
+	}
+	p.shape = m.resolveShape(&p.w, preset, expertPrecision)
+	p.arch = p.shape.arch
+	p.spec = m.resolveSpec(&p.w)
 	return p, nil
 }
 
@@ -51,14 +64,14 @@ func (p *Prepared) estimate(h Hardware, explain bool) (Estimate, error) {
 		return Estimate{}, err
 	}
 	if p.w.Kind == KindInference {
-		return p.m.inference(p.w, x, p.arch, explain), nil
+		return p.m.inference(p.w, x, &p.shape, p.spec, explain), nil
 	}
 	return p.m.training(p.w, x, p.arch, explain), nil
 }
 
 // MinGPUsToFit is Model.MinGPUsToFit of the prepared workload.
 func (p *Prepared) MinGPUsToFit(acc *catalog.Accelerator, gpusPerNode int) int {
-	return p.m.minGPUsToFit(&p.w, &p.arch, acc, gpusPerNode, p)
+	return p.m.minGPUsToFit(p, acc, gpusPerNode)
 }
 
 // accelerator returns the memoized accelerator part of normalize.

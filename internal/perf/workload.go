@@ -27,6 +27,30 @@ const (
 	MethodQLoRA = "qlora"
 )
 
+// Speculative-decoding methods: "mtp" drafts with a multi-token-prediction
+// (or EAGLE-style) head of one transformer layer; "draft_model" with a
+// separate small model of SpeculativeDecoding.DraftModelParametersB.
+const (
+	SpeculativeMTP        = "mtp"
+	SpeculativeDraftModel = "draft_model"
+)
+
+// SpeculativeMethods lists the accepted speculative-decoding methods.
+var SpeculativeMethods = []string{SpeculativeMTP, SpeculativeDraftModel}
+
+// SpeculativeDecoding is the speculative_decoding object of a workload.
+// Zero fields take the method's defaults (perf_model.json
+// inference.speculative).
+type SpeculativeDecoding struct {
+	Method                string  // method: "mtp" | "draft_model"; "" = off
+	AcceptanceRate        float64 // acceptance_rate: probability each draft token is accepted, (0, 1)
+	DraftTokens           int     // draft_tokens: tokens drafted per step
+	DraftModelParametersB float64 // draft_model_parameters_b: the draft model's size (draft_model only)
+}
+
+// Enabled reports whether speculative decoding is on.
+func (s SpeculativeDecoding) Enabled() bool { return s.Method != "" }
+
 // Defaults applied by Workload.WithDefaults, documented on the Terraform
 // attributes.
 const (
@@ -46,7 +70,12 @@ var (
 // Workload is what the user wants to run. Zero values mean "use the
 // default" (see WithDefaults). Field comments give the Terraform attribute.
 type Workload struct {
-	Kind              string  // kind: "training" | "fine_tuning" | "inference"
+	Kind string // kind: "training" | "fine_tuning" | "inference"
+	// Model is a preset ID or alias from the catalog's model presets
+	// (model); "" = a model described by ModelParametersB and the
+	// architecture overrides. With a preset, the size and architecture
+	// fields below are optional overrides of its published values.
+	Model             string
 	ModelParametersB  float64 // model_parameters_b: total parameters, billions
 	ActiveParametersB float64 // active_parameters_b: per-token active parameters (MoE); 0 = total
 	Precision         string  // precision: fp32 tf32 bf16 fp16 fp8 fp4 int8 int4; "" = bf16
@@ -61,14 +90,72 @@ type Workload struct {
 	MaxTimeToFirstTokenMs   float64 // max_time_to_first_token_ms; 0 = no limit
 	MaxTimePerOutputTokenMs float64 // max_time_per_output_token_ms; 0 = no limit
 
-	// Architecture overrides; 0 = derived from the parameter count (see
-	// Architecture).
+	// Architecture overrides; 0 = the preset's value, or derived from the
+	// parameter count (see Architecture).
 	Layers, HiddenSize, KVHeads int
+
+	// SpeculativeDecoding (speculative_decoding, inference): draft tokens
+	// verified by the model in one step; the zero value is off.
+	SpeculativeDecoding SpeculativeDecoding
+
+	// MaxConcurrency caps the requests in flight across all replicas (0 =
+	// as many as memory and the latency limits allow). Not exposed in
+	// Terraform; used to compare with InferenceX, whose clients run a
+	// fixed --max-concurrency.
+	MaxConcurrency int
 
 	// BeamWidth is the number of beams per request for beam-search decoding
 	// (0 or 1 = greedy/sampling). Not exposed in Terraform; used to compare
 	// with MLPerf GPT-J, which runs 4 beams.
 	BeamWidth int
+}
+
+// lookupPreset finds a built-in model preset by ID or alias; nil when the
+// name is empty or unknown (Validate reports the latter).
+func lookupPreset(name string) *catalog.ModelPreset {
+	if strings.TrimSpace(name) == "" {
+		return nil
+	}
+	presets, err := catalog.BuiltinModelPresets()
+	if err != nil {
+		return nil
+	}
+	p, _ := presets.Lookup(name)
+	return p
+}
+
+// applyPreset fills the zero size and architecture fields from a preset.
+// An active count above an overridden total is capped at the total.
+func (w *Workload) applyPreset(p *catalog.ModelPreset) {
+	w.Model = p.ID
+	if w.ModelParametersB == 0 {
+		w.ModelParametersB = p.TotalParametersB
+	}
+	if w.ActiveParametersB == 0 {
+		w.ActiveParametersB = math.Min(p.ActiveParameters(), w.ModelParametersB)
+	}
+	if w.Precision == "" {
+		w.Precision = nativePrecision(p)
+	}
+	if w.Layers == 0 {
+		w.Layers = p.Layers
+	}
+	if w.HiddenSize == 0 {
+		w.HiddenSize = p.HiddenSize
+	}
+	if w.KVHeads == 0 {
+		w.KVHeads = p.KVHeads // 0 for MLA: the cache is one latent
+	}
+}
+
+// nativePrecision is the precision a preset is served and trained in by
+// default: its released weight precision, bf16 for fp32/tf32 releases.
+func nativePrecision(p *catalog.ModelPreset) string {
+	switch p.WeightPrecision {
+	case "", "fp32", "tf32":
+		return DefaultPrecision
+	}
+	return p.WeightPrecision
 }
 
 // ValidateOptions tunes Validate for the caller.
@@ -88,10 +175,20 @@ type ValidateOptions struct {
 
 // WithDefaults returns the workload with every zero-valued optional field
 // set to its documented default. Kind, precision and method are lower-cased.
+//
+// With Model naming a preset, Model becomes the preset's ID and the zero
+// size and architecture fields take the preset's published values; the
+// precision defaults to the preset's native weight precision (fp32
+// releases serve in bf16). Speculative-decoding defaults depend on the
+// model constants and are applied by Model.Prepare.
 func (w Workload) WithDefaults() Workload {
 	w.Kind = strings.ToLower(strings.TrimSpace(w.Kind))
 	w.Precision = strings.ToLower(strings.TrimSpace(w.Precision))
 	w.FineTuningMethod = strings.ToLower(strings.TrimSpace(w.FineTuningMethod))
+	w.SpeculativeDecoding.Method = strings.ToLower(strings.TrimSpace(w.SpeculativeDecoding.Method))
+	if p := lookupPreset(w.Model); p != nil {
+		w.applyPreset(p)
+	}
 	if w.ActiveParametersB == 0 {
 		w.ActiveParametersB = w.ModelParametersB
 	}
@@ -125,29 +222,42 @@ func (w Workload) Validate(opts ValidateOptions) inputerr.List {
 		v.opts.Root = inputerr.Root("workload")
 	}
 	v.names()
+	v.model()
 	v.sizes()
 	v.serving()
+	v.speculative()
 	v.architecture()
 	return v.errs
 }
 
 // workloadCheck collects the problems of one Validate call.
 type workloadCheck struct {
-	w    Workload
-	opts ValidateOptions
-	kind string // lower-cased kind
-	errs inputerr.List
+	w      Workload
+	opts   ValidateOptions
+	kind   string // lower-cased kind
+	preset *catalog.ModelPreset
+	errs   inputerr.List
 }
 
-func (v *workloadCheck) known(attr string) bool { return v.opts.Known == nil || v.opts.Known(attr) }
+// known reports whether a workload attribute's value is known; for a
+// nested attribute ("speculative_decoding.method") the top-level
+// attribute that holds it is asked.
+func (v *workloadCheck) known(attr string) bool {
+	top, _, _ := strings.Cut(attr, ".")
+	return v.opts.Known == nil || v.opts.Known(top)
+}
 
 // add reports attr = value: msg, unless attr (or, for rules that depend on
-// the kind, the kind) is not known yet.
+// the kind, the kind) is not known yet. attr may name a nested attribute
+// with dots.
 func (v *workloadCheck) add(attr string, value any, msg string) {
 	if !v.known(attr) {
 		return
 	}
-	p := v.opts.Root.Name(attr)
+	p := v.opts.Root
+	for _, name := range strings.Split(attr, ".") {
+		p = p.Name(name)
+	}
 	v.errs.Add(p, "Invalid Workload", "%s = %v: %s.", p, value, msg)
 }
 
@@ -166,9 +276,40 @@ func (v *workloadCheck) names() {
 	}
 }
 
+// model checks the preset name and, with a preset, an active count that
+// the preset's would exceed.
+func (v *workloadCheck) model() {
+	w := &v.w
+	name := strings.TrimSpace(w.Model)
+	if name == "" {
+		return
+	}
+	presets, err := catalog.BuiltinModelPresets()
+	if err != nil {
+		v.add("model", fmt.Sprintf("%q", w.Model), "cannot be checked: the built-in model presets failed to load ("+err.Error()+")")
+		return
+	}
+	p, ok := presets.Lookup(name)
+	if !ok {
+		v.add("model", fmt.Sprintf("%q", w.Model), "is not a model preset ID or alias; closest: "+
+			catalog.QuoteList(catalog.Closest(strings.ToLower(name), presets.IDs(), 3))+". Presets: "+catalog.QuoteList(presets.IDs())+
+			". For another model, omit model and set model_parameters_b")
+		return
+	}
+	v.preset = p
+	if w.ModelParametersB > 0 && w.ActiveParametersB == 0 && p.IsMoE() && p.ActiveParameters() > w.ModelParametersB {
+		v.add("model_parameters_b", w.ModelParametersB, fmt.Sprintf("is below the %s preset's %v B active parameters; set active_parameters_b too", p.ID, p.ActiveParameters()))
+	}
+}
+
 func (v *workloadCheck) sizes() {
 	w := &v.w
-	if !(w.ModelParametersB > 0) || math.IsInf(w.ModelParametersB, 0) {
+	switch {
+	case w.ModelParametersB == 0 && strings.TrimSpace(w.Model) != "":
+		// The preset's size (or Validate's model error).
+	case w.ModelParametersB == 0:
+		v.add("model_parameters_b", w.ModelParametersB, "is required without model: set model (a preset such as \"llama-3.1-70b\") or model_parameters_b (e.g. 70 for a 70B model)")
+	case !(w.ModelParametersB > 0) || math.IsInf(w.ModelParametersB, 0):
 		v.add("model_parameters_b", w.ModelParametersB, "must be a positive number of billions of parameters (e.g. 70 for a 70B model)")
 	}
 	if w.ActiveParametersB < 0 || math.IsNaN(w.ActiveParametersB) {
@@ -205,6 +346,55 @@ func (v *workloadCheck) serving() {
 	}
 	if w.MaxTimePerOutputTokenMs < 0 || math.IsNaN(w.MaxTimePerOutputTokenMs) {
 		v.add("max_time_per_output_token_ms", w.MaxTimePerOutputTokenMs, "must be positive milliseconds (omit for no limit)")
+	}
+}
+
+// maxDraftTokens bounds speculative_decoding.draft_tokens: engines
+// draft at most a handful of tokens per step (acceptance decays
+// geometrically), so more is a typo.
+const maxDraftTokens = 16
+
+// speculative checks the speculative_decoding object.
+func (v *workloadCheck) speculative() {
+	sd := &v.w.SpeculativeDecoding
+	method := strings.ToLower(strings.TrimSpace(sd.Method))
+	if method == "" {
+		if sd.AcceptanceRate != 0 || sd.DraftTokens != 0 || sd.DraftModelParametersB != 0 {
+			v.add("speculative_decoding.method", `""`, "is required when speculative_decoding is set: one of "+catalog.QuoteList(SpeculativeMethods))
+		}
+		return
+	}
+	if !slices.Contains(SpeculativeMethods, method) {
+		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), "must be one of "+catalog.QuoteList(SpeculativeMethods))
+	}
+	if v.kind != KindInference && v.known("kind") {
+		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.kind))
+	}
+	if sd.AcceptanceRate != 0 && !(sd.AcceptanceRate > 0 && sd.AcceptanceRate < 1) {
+		v.add("speculative_decoding.acceptance_rate", sd.AcceptanceRate, "must be a probability between 0 and 1 (exclusive), e.g. 0.7")
+	}
+	if sd.DraftTokens < 0 || sd.DraftTokens > maxDraftTokens {
+		v.add("speculative_decoding.draft_tokens", sd.DraftTokens, fmt.Sprintf("must be between 1 and %d", maxDraftTokens))
+	}
+	v.draftModel(method)
+}
+
+// draftModel checks draft_model_parameters_b against the method and the
+// model's size.
+func (v *workloadCheck) draftModel(method string) {
+	sd := &v.w.SpeculativeDecoding
+	d := sd.DraftModelParametersB
+	total := v.w.ModelParametersB
+	if total == 0 && v.preset != nil {
+		total = v.preset.TotalParametersB
+	}
+	switch {
+	case method == SpeculativeDraftModel && d == 0:
+		v.add("speculative_decoding.draft_model_parameters_b", d, `is required for method = "draft_model": the draft model's size in billions of parameters (e.g. 1)`)
+	case method != SpeculativeDraftModel && d != 0:
+		v.add("speculative_decoding.draft_model_parameters_b", d, `applies to method = "draft_model" only`)
+	case d < 0 || math.IsNaN(d) || (total > 0 && d >= total):
+		v.add("speculative_decoding.draft_model_parameters_b", d, fmt.Sprintf("must be positive and below the model's %v B parameters", total))
 	}
 }
 

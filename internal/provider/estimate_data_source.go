@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -46,8 +47,11 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The benchmark model alone, for a fixed hardware choice: whether a training, fine-tuning or inference " +
 			"workload fits `gpu_count` accelerators, how fast it runs and how long it takes. The model picks the fastest parallel " +
-			"layout that fits (tensor parallel inside a node, pipeline and data parallel across nodes) and is calibrated against " +
-			"MLPerf and published training runs; see the [accuracy report](../guides/model-accuracy.md) for its measured error.\n\n" +
+			"layout that fits (tensor parallel inside a node or an NVLink domain that spans nodes, such as GB200 NVL72; pipeline " +
+			"and data parallel across nodes; for mixture-of-experts models, expert parallelism with data-parallel attention; for " +
+			"inference, aggregated or disaggregated prefill/decode serving) and is calibrated against MLPerf, InferenceX and " +
+			"published training runs; see the [accuracy report](../guides/model-accuracy.md) for its measured error. Set " +
+			"`workload.model` to size the workload from a model preset (`deepseek-r1`, `llama-3.1-70b`, …).\n\n" +
 			"When the workload does not fit, `fits` is `false`, the performance outputs are null and a warning says how many GB " +
 			"per GPU are missing and what would fit. Rounding (so plans are identical on every machine): hours, GB, tokens/s and " +
 			"milliseconds to 0.01, `mfu` to 4 decimals.",
@@ -90,17 +94,21 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"actually delivered at `tokens_per_second` (2·N per token), which is low when decode is memory-bound. " +
 					"Null when the workload does not fit."},
 			"time_to_first_token_ms": schema.Float64Attribute{Computed: true,
-				MarkdownDescription: "Inference: time to first token at the chosen batch size, milliseconds. Null for training " +
-					"and fine-tuning and when the workload does not fit."},
+				MarkdownDescription: "Inference: mean time to first token at the chosen batch size, milliseconds (the limit " +
+					"`max_time_to_first_token_ms` bounds the 99th percentile, which the model puts at the fitted p99/mean ratio " +
+					"times this). Null for training and fine-tuning and when the workload does not fit."},
 			"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
-				MarkdownDescription: "Inference: time per generated token of one request at the chosen batch size, milliseconds. " +
-					"Null for training and fine-tuning and when the workload does not fit."},
+				MarkdownDescription: "Inference: mean time per generated token of one request at the chosen batch size, " +
+					"milliseconds (with speculative decoding, per token emitted). Null for training and fine-tuning and when the " +
+					"workload does not fit."},
 			"replicas": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Inference: model replicas the GPUs hold (each spans `gpu_count / replicas` or fewer GPUs). " +
 					"Null for training and fine-tuning and when the workload does not fit."},
 			"replicas_needed": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Inference with `tokens_per_second` set: replicas of the same shape needed to serve that " +
 					"throughput; when it exceeds `replicas` a warning says how many GPUs that takes. Null otherwise."},
+			"serving_layout":   servingLayoutSchema(),
+			"throughput_curve": throughputCurveSchema(),
 			"binding": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "What limits the estimate: `compute`, `hbm_bandwidth`, `network`, `latency` or `memory` " +
 					"(does not fit)."},
@@ -109,6 +117,52 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"fabric, what binds, and the headline figures."},
 		},
 	}
+}
+
+// servingLayoutSchema is gpu_estimate's serving_layout attribute.
+func servingLayoutSchema() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Computed: true,
+		MarkdownDescription: "Inference: how the GPUs serve. `mode` is `aggregated` (every replica prefills prompts and " +
+			"decodes) or `disaggregated` (prefill workers hand each prompt's KV cache to decode workers); the model " +
+			"estimates both and keeps the one that sustains more within the latency limits. Null for training and " +
+			"fine-tuning and when the workload does not fit.",
+		Attributes: map[string]schema.Attribute{
+			"mode": schema.StringAttribute{Computed: true, MarkdownDescription: "`aggregated` or `disaggregated`."},
+			"prefill_gpus": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "GPUs of the prefill workers (`0` when aggregated)."},
+			"decode_gpus": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "GPUs of the decode workers (`0` when aggregated)."},
+			"prefill_workers": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Prefill workers (`0` when aggregated)."},
+			"decode_workers": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Decode workers, or the replicas when aggregated."},
+			"expert_parallel": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Mixture of experts: GPUs a replica (decode worker) spreads its routed experts over, " +
+					"with data-parallel attention and an all-to-all per MoE layer over NVLink (or the scale-out network " +
+					"beyond the NVLink domain); `0` when every weight is tensor-parallel."},
+		}}
+}
+
+// throughputCurveSchema is gpu_estimate's throughput_curve attribute.
+func throughputCurveSchema() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Computed: true,
+		MarkdownDescription: "Inference: what these GPUs sustain at several interactivity levels, so a module can plot " +
+			"the trade-off or pick an operating point: for each level (output tokens/s per user at the 99th percentile, " +
+			"i.e. a `max_time_per_output_token_ms` of 1000 / level) the output tokens/s per GPU, keeping the workload's " +
+			"other limits. Levels the GPUs cannot reach are left out. Levels: " + curveLevelsDoc() + ". Null for " +
+			"training and fine-tuning and when the workload does not fit.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"interactivity": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Output tokens/s per user at the 99th percentile."},
+			"tokens_per_second_per_gpu": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Output tokens/s over all `gpu_count` GPUs, per GPU."},
+			"tokens_per_second": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Output tokens/s of all the GPUs."},
+			"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Mean time per output token at the point, milliseconds."},
+			"serving_layout": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "`aggregated` or `disaggregated` at the point."},
+		}}}
 }
 
 // defaultNetworkDoc describes the model's default scale-out network.
@@ -145,7 +199,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 	if !ok || !in.validate(false, &resp.Diagnostics) {
 		return
 	}
-	if m.Accelerator.IsNull() || m.Accelerator.IsUnknown() || !in.known("precision") {
+	if m.Accelerator.IsNull() || m.Accelerator.IsUnknown() || !in.known("precision") || !in.known("model") {
 		return
 	}
 	cat, err := builtinCatalog()
@@ -153,7 +207,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 		return // Configure reports a broken built-in catalog.
 	}
 	if acc, found := cat.Accelerator(m.Accelerator.ValueString()); found {
-		checkPrecision(in.workload.Precision, acc, &resp.Diagnostics)
+		checkPrecision(in.workload, acc, &resp.Diagnostics)
 	}
 }
 
@@ -183,7 +237,7 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 			unknownAcceleratorDetail(cat, "accelerator", m.Accelerator.ValueString()))
 		return
 	}
-	if !checkPrecision(in.workload.Precision, acc, &resp.Diagnostics) {
+	if !checkPrecision(in.workload, acc, &resp.Diagnostics) {
 		return
 	}
 	h := perf.Hardware{
@@ -197,7 +251,14 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addError(&resp.Diagnostics, err)
 		return
 	}
-	m.setEstimate(prep.Workload(), est)
+	var curve []perf.CurvePoint
+	if est.Fits && prep.Workload().Kind == perf.KindInference {
+		if curve, err = prep.ThroughputCurve(h); err != nil {
+			addError(&resp.Diagnostics, err)
+			return
+		}
+	}
+	m.setEstimate(prep.Workload(), est, curve)
 	if !est.Fits {
 		resp.Diagnostics.AddWarning("Workload Does Not Fit", notFitDetail(prep, cat, h, est))
 	} else if prep.Workload().Kind == perf.KindInference {
@@ -209,8 +270,10 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 // setEstimate writes the estimate into the computed attributes: the
 // performance outputs are null when the workload does not fit, and the
 // kind's other outputs are null.
-func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate) {
+func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []perf.CurvePoint) {
 	m.Fits = types.BoolValue(est.Fits)
+	m.ServingLayout = types.ObjectNull(servingLayoutAttrTypes)
+	m.ThroughputCurve = types.ListNull(types.ObjectType{AttrTypes: curvePointAttrTypes})
 	m.MemoryPerGPUGB = types.Float64Value(numfmt.Measure(est.MemoryPerGPUGB))
 	m.Binding = types.StringValue(est.Binding)
 	m.Explanation = types.StringValue(est.Explanation)
@@ -232,6 +295,60 @@ func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate) {
 	if w.TokensPerSecond > 0 && est.ReplicasNeeded > 0 {
 		m.ReplicasNeeded = types.Int64Value(int64(est.ReplicasNeeded))
 	}
+	m.ServingLayout = servingLayoutValue(est)
+	m.ThroughputCurve = curveValue(curve)
+}
+
+var servingLayoutAttrTypes = map[string]attr.Type{
+	"mode": types.StringType, "prefill_gpus": types.Int64Type, "decode_gpus": types.Int64Type,
+	"prefill_workers": types.Int64Type, "decode_workers": types.Int64Type, "expert_parallel": types.Int64Type,
+}
+
+var curvePointAttrTypes = map[string]attr.Type{
+	"interactivity": types.Float64Type, "tokens_per_second_per_gpu": types.Float64Type, "tokens_per_second": types.Float64Type,
+	"time_per_output_token_ms": types.Float64Type, "serving_layout": types.StringType,
+}
+
+// servingLayoutValue is the serving_layout object of an inference estimate.
+func servingLayoutValue(est perf.Estimate) types.Object {
+	return types.ObjectValueMust(servingLayoutAttrTypes, map[string]attr.Value{
+		"mode":            types.StringValue(est.ServingLayout),
+		"prefill_gpus":    types.Int64Value(int64(est.PrefillGPUs)),
+		"decode_gpus":     types.Int64Value(int64(est.DecodeGPUs)),
+		"prefill_workers": types.Int64Value(int64(est.Serving.PrefillWorkers)),
+		"decode_workers":  types.Int64Value(int64(est.Replicas)),
+		"expert_parallel": types.Int64Value(int64(est.Serving.ExpertParallel)),
+	})
+}
+
+// curveValue is the throughput_curve list, rounded like the other outputs.
+func curveValue(curve []perf.CurvePoint) types.List {
+	elem := types.ObjectType{AttrTypes: curvePointAttrTypes}
+	points := make([]attr.Value, len(curve))
+	for i, c := range curve {
+		points[i] = types.ObjectValueMust(curvePointAttrTypes, map[string]attr.Value{
+			"interactivity":             types.Float64Value(numfmt.Measure(c.Interactivity)),
+			"tokens_per_second_per_gpu": types.Float64Value(numfmt.Measure(c.TokensPerSecondPerGPU)),
+			"tokens_per_second":         types.Float64Value(numfmt.Measure(c.TokensPerSecond)),
+			"time_per_output_token_ms":  types.Float64Value(numfmt.Measure(c.TPOTMs)),
+			"serving_layout":            types.StringValue(c.ServingLayout),
+		})
+	}
+	return types.ListValueMust(elem, points)
+}
+
+// curveLevelsDoc lists the throughput curve's interactivity levels.
+func curveLevelsDoc() string {
+	m, err := perf.Builtin()
+	if err != nil {
+		return "see the model constants"
+	}
+	levels := m.Params().Inference.ThroughputCurveInteractivity
+	parts := make([]string, len(levels))
+	for i, l := range levels {
+		parts[i] = fmt.Sprintf("`%v`", l)
+	}
+	return strings.Join(parts, ", ") + " tokens/s per user"
 }
 
 // warnInference warns when the latency limits cannot be met or the GPUs
@@ -250,13 +367,18 @@ func warnInference(w perf.Workload, h perf.Hardware, est perf.Estimate, diags *d
 	}
 }
 
-// checkPrecision reports a workload precision (default bf16) that the
-// accelerator cannot run as an error on workload.precision.
-func checkPrecision(precision string, acc *catalog.Accelerator, diags *diag.Diagnostics) bool {
-	p := strings.ToLower(strings.TrimSpace(precision))
+// checkPrecision reports a workload precision (as written, or its default:
+// bf16, or the model preset's native precision) that the accelerator
+// cannot run as an error on workload.precision.
+func checkPrecision(w perf.Workload, acc *catalog.Accelerator, diags *diag.Diagnostics) bool {
+	p := strings.ToLower(strings.TrimSpace(w.Precision))
 	note := ""
 	if p == "" {
-		p, note = perf.DefaultPrecision, " (the default)"
+		d := w.WithDefaults()
+		p, note = d.Precision, " (the default)"
+		if d.Model != "" {
+			note = fmt.Sprintf(" (the native precision of model %q)", d.Model)
+		}
 	}
 	if !slices.Contains(catalog.Precisions, p) || acc.PeakTFLOPS[p] > 0 {
 		return true // an unknown precision is the schema validator's error
@@ -291,8 +413,9 @@ func notFitDetail(prep *perf.Prepared, cat *catalog.Catalog, h perf.Hardware, es
 		gpn = min(h.GPUs, 8)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "The %s workload (%v B parameters, %s) needs %.2f GB per GPU on %s but only %.2f GB is usable: "+
-		"%.2f GB short per GPU. ", w.Kind, w.ModelParametersB, w.Precision, est.MemoryPerGPUGB, estimateHardware(h),
+	what := strings.TrimPrefix(fmt.Sprintf("%s%v B parameters", modelPrefix(w.Model), w.ModelParametersB), ", ")
+	fmt.Fprintf(&b, "The %s workload (%s, %s) needs %.2f GB per GPU on %s but only %.2f GB is usable: "+
+		"%.2f GB short per GPU. ", w.Kind, what, w.Precision, est.MemoryPerGPUGB, estimateHardware(h),
 		est.UsableMemoryPerGPUGB, est.MemoryShortfallGB)
 	// MinGPUsToFit counts nodes of gpus_per_node; use 8 when a small job
 	// defaulted to fewer, so the suggestion is whole standard nodes.
@@ -342,6 +465,14 @@ func notFitDetail(prep *perf.Prepared, cat *catalog.Catalog, h perf.Hardware, es
 	return strings.TrimSpace(b.String())
 }
 
+// modelPrefix names a preset for messages ("model \"x\", "), "" without.
+func modelPrefix(model string) string {
+	if model == "" {
+		return ""
+	}
+	return fmt.Sprintf("model %q, ", model)
+}
+
 type estimateModel struct {
 	Workload        types.Object  `tfsdk:"workload"`
 	Accelerator     types.String  `tfsdk:"accelerator"`
@@ -357,6 +488,8 @@ type estimateModel struct {
 	TPOTMs          types.Float64 `tfsdk:"time_per_output_token_ms"`
 	Replicas        types.Int64   `tfsdk:"replicas"`
 	ReplicasNeeded  types.Int64   `tfsdk:"replicas_needed"`
+	ServingLayout   types.Object  `tfsdk:"serving_layout"`
+	ThroughputCurve types.List    `tfsdk:"throughput_curve"`
 	Binding         types.String  `tfsdk:"binding"`
 	Explanation     types.String  `tfsdk:"explanation"`
 }
