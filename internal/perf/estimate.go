@@ -72,11 +72,13 @@ type Estimate struct {
 	MFU float64
 
 	// Inference only. TTFTMs and TPOTMs are means; the latency limits
-	// bound their 99th percentiles (see Params inference.latency).
-	TTFTMs, TPOTMs float64
-	Replicas       int // replicas the GPUs hold (decode workers when disaggregated)
-	ReplicaGPUs    int // GPUs per replica (per decode worker)
-	Batch          int // concurrent sequences per replica
+	// bound their 99th percentiles, TTFTP99Ms and TPOTP99Ms: the means
+	// times the fitted p99/mean ratios (Params inference.latency).
+	TTFTMs, TPOTMs       float64
+	TTFTP99Ms, TPOTP99Ms float64
+	Replicas             int // replicas the GPUs hold (decode workers when disaggregated)
+	ReplicaGPUs          int // GPUs per replica (per decode worker)
+	Batch                int // concurrent sequences per replica
 	// ReplicasNeeded is the number of replicas needed for the workload's
 	// tokens_per_second (0 when no target); MeetsTarget compares it with
 	// Replicas.

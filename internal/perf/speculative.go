@@ -77,6 +77,17 @@ func (st *stepModel) draftTime(b float64) float64 {
 	return k * (math.Max(read, cmp) + float64(st.spec.draftLayers)*perLayer)
 }
 
+// p99 converts mean latencies into the 99th percentiles the limits bound,
+// with the fitted p99/mean ratios.
+func (m *Model) p99(ttftMs, tpotMs float64, speculative bool) (float64, float64) {
+	l := m.p.Inference.Latency
+	tpotRatio := l.TPOTP99OverMean
+	if speculative {
+		tpotRatio = l.TPOTP99OverMeanSpeculative
+	}
+	return ttftMs * l.TTFTP99OverMean, tpotMs * tpotRatio
+}
+
 // latencyTargets converts the workload's limits, which bound the 99th
 // percentile, into mean targets: each limit over the fitted p99/mean
 // ratio of its latency (speculation makes the time per output token

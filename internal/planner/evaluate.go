@@ -182,7 +182,7 @@ func (r *run) noteMisses(opt *option, c *priced) {
 		r.lowestCO2.offerCandidate(c.co2, c)
 	}
 	if r.inference {
-		r.lowestTPOT.offerCandidate(opt.est.TPOTMs, c)
+		r.lowestTPOT.offerCandidate(opt.est.TPOTP99Ms, c)
 	} else {
 		r.fastest.offerCandidate(c.hours, c)
 	}

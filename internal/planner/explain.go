@@ -73,10 +73,14 @@ func (r *run) explainServing(b *strings.Builder, c *Candidate) {
 		// Only a replica spanning nodes needs a fabric (physics.go).
 		b.WriteString(", no fabric needed between replicas")
 	}
-	fmt.Fprintf(b, ") serve %s tok/s against a %s tok/s target at %s ms per output token",
-		numfmt.Thousands(c.TokensPerSecond, 0), numfmt.Thousands(r.workload.TokensPerSecond, 0), numfmt.Trim(c.TPOTMs, 1))
+	verb := "serve"
+	if c.Replicas <= 1 {
+		verb = "serves"
+	}
+	fmt.Fprintf(b, ") %s %s tok/s against a %s tok/s target at %s ms per output token (p99)",
+		verb, numfmt.Thousands(c.TokensPerSecond, 0), numfmt.Thousands(r.workload.TokensPerSecond, 0), numfmt.Trim(c.TPOTMs, 1))
 	if limit := r.workload.MaxTimePerOutputTokenMs; limit > 0 {
-		fmt.Fprintf(b, " (limit %s ms p99)", numfmt.Trim(limit, 1))
+		fmt.Fprintf(b, " within the %s ms limit", numfmt.Trim(limit, 1))
 	}
 }
 
@@ -161,6 +165,9 @@ func (r *run) rankPhrase(out []Candidate, k int) string {
 		tie := ""
 		if k > 0 {
 			tie = " (tied, ordered by cloud, region and instance type)"
+		}
+		if r.feasible == 1 {
+			return "the only feasible candidate" + counting
 		}
 		return fmt.Sprintf("%s of %s feasible candidates%s%s", adj, n, counting, tie)
 	}

@@ -142,7 +142,8 @@ func (f *fakeEstimator) EstimateBrief(h perf.Hardware) (perf.Estimate, error) {
 	e.Replicas = h.GPUs / need
 	e.TPOTMs = 30 / acc.MemoryBandwidthTBps
 	e.TTFTMs = 2 * e.TPOTMs
-	if limit := f.w.MaxTimePerOutputTokenMs; limit > 0 && e.TPOTMs > limit {
+	e.TPOTP99Ms, e.TTFTP99Ms = 1.25*e.TPOTMs, 1.5*e.TTFTMs
+	if limit := f.w.MaxTimePerOutputTokenMs; limit > 0 && e.TPOTP99Ms > limit {
 		e.Binding = perf.BindLatency
 		return e, nil
 	}

@@ -154,7 +154,7 @@ func (r *run) physicsMiss(binding string) string {
 	case ReasonLatency:
 		msg := "no allowed accelerator meets the workload's latency limits"
 		if r.lowestTPOT.set {
-			msg += fmt.Sprintf(": the lowest time per output token is %s ms on %s", numfmt.Trim(r.lowestTPOT.value, 2), r.describe(&r.lowestTPOT))
+			msg += fmt.Sprintf(": the lowest time per output token (p99) is %s ms on %s", numfmt.Trim(r.lowestTPOT.value, 2), r.describe(&r.lowestTPOT))
 		}
 		return msg + "."
 	case ReasonDoesNotFit:

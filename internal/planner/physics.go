@@ -278,8 +278,8 @@ func (w *worker) inferenceOptions(g *groupResult, hw perf.Hardware) {
 		return
 	case !(e.TokensPerSecond > 0) || !finite(e.TokensPerSecond):
 		g.reason = ReasonLatency
-		if e.TPOTMs > 0 {
-			w.lowestTPOT.offerEstimate(e.TPOTMs, hw, unit)
+		if e.TPOTP99Ms > 0 {
+			w.lowestTPOT.offerEstimate(e.TPOTP99Ms, hw, unit)
 		}
 		return
 	}

@@ -28,7 +28,7 @@ func (r *run) score(c *priced, bests *axisBests) float64 {
 	switch r.req.Objective {
 	case ObjectiveTime:
 		if r.inference {
-			return numfmt.Measure(c.opt.est.TPOTMs)
+			return numfmt.Measure(c.opt.est.TPOTP99Ms)
 		}
 		return numfmt.Hours(c.hours)
 	case ObjectiveCarbon:
@@ -66,7 +66,7 @@ func (r *run) rawScore(c *priced) float64 {
 // timeOf is the time axis: hours for jobs, time per output token for serving.
 func (r *run) timeOf(c *priced) float64 {
 	if r.inference {
-		return c.opt.est.TPOTMs
+		return c.opt.est.TPOTP99Ms
 	}
 	return c.hours
 }

@@ -131,9 +131,11 @@ type Candidate struct {
 	// spot_serving_min_spare_units. 0 otherwise.
 	SpareNodes    int
 	SpareReplicas int
-	TTFTMs        float64
-	TPOTMs        float64
-	Explanation   string
+	// TTFTMs and TPOTMs are the 99th percentiles of the latencies the
+	// deployment was sized for (inference), what the limits bound.
+	TTFTMs      float64
+	TPOTMs      float64
+	Explanation string
 
 	// Score is the objective's value (lower is better).
 	Score float64

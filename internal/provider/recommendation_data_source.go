@@ -99,9 +99,11 @@ func candidateAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "`estimated_co2e_kg` / 1000 × the provider's `carbon_price_usd_per_tonne` (inference: per month), USD; `0` " +
 				"without a carbon price, null when the CO2e is unknown. Not part of `estimated_cost_usd`; the `cost` objective ranks by their sum."},
 		"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
-			MarkdownDescription: "Inference: the time per output token the deployment was sized for, milliseconds; null for training and fine-tuning."},
+			MarkdownDescription: "Inference: the 99th-percentile time per output token the deployment was sized for, milliseconds (what " +
+				"`max_time_per_output_token_ms` bounds); null for training and fine-tuning."},
 		"time_to_first_token_ms": schema.Float64Attribute{Computed: true,
-			MarkdownDescription: "Inference: the time to first token at that load, milliseconds; null for training and fine-tuning."},
+			MarkdownDescription: "Inference: the 99th-percentile time to first token at that load, milliseconds (what " +
+				"`max_time_to_first_token_ms` bounds); null for training and fine-tuning."},
 		"estimated_co2e_kg": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Location-based kg CO2e of the job (inference: per month); null when the catalog lacks the accelerator's power or the region's grid intensity."},
 		"tokens_per_second": schema.Float64Attribute{Computed: true,
