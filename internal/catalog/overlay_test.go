@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -397,9 +396,7 @@ func TestOverlayFileChecks(t *testing.T) {
 	}
 	if runtime.GOOS != "windows" {
 		fifo := filepath.Join(dir, "pipe.yaml")
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		mkfifo(t, fifo)
 		cases = append(cases, struct{ name, path, want string }{"fifo", fifo, "is a named pipe (FIFO), not a regular file"})
 		if _, err := os.Stat("/dev/zero"); err == nil {
 			cases = append(cases, struct{ name, path, want string }{"/dev/zero", "/dev/zero", "is a character device, not a regular file"})
