@@ -66,8 +66,12 @@ func (f Finding) String() string {
 	return b.String()
 }
 
-// maxProblems is the most problems an OverlayError lists.
-const maxProblems = 100
+// maxProblems is the most problems an OverlayError lists, maxWarnings the
+// most warnings returned (then one more says how many were left out).
+const (
+	maxProblems = 100
+	maxWarnings = 20
+)
 
 // OverlayError rejects a catalog file as a whole. It lists every problem
 // found (up to maxProblems, in file order), so a user fixes the file in
@@ -184,6 +188,10 @@ func (r *overlayRun) result(path string) (*Catalog, []Finding, error) {
 		return nil, nil, &OverlayError{Path: path, Problems: r.problems, More: r.more}
 	}
 	slices.SortStableFunc(r.warnings, func(a, b Finding) int { return a.Line - b.Line })
+	if r.moreWarnings > 0 {
+		r.warnings = append(r.warnings, Finding{File: r.file,
+			Msg: fmt.Sprintf("%d more warnings like these were left out", r.moreWarnings)})
+	}
 	return r.out, r.warnings, nil
 }
 
@@ -192,9 +200,10 @@ type overlayRun struct {
 	file     string
 	budget   *budget
 	out      *Catalog
-	problems []Finding
-	more     int
-	warnings []Finding
+	problems     []Finding
+	more         int
+	warnings     []Finding
+	moreWarnings int
 
 	// What the file defines, by key, and where: entries defined twice are
 	// errors, and discounts skip what the file sets itself.
@@ -218,6 +227,10 @@ func (r *overlayRun) problem(line int32, entry, field, format string, args ...an
 }
 
 func (r *overlayRun) warn(line int32, entry, field, format string, args ...any) {
+	if len(r.warnings) >= maxWarnings {
+		r.moreWarnings++
+		return
+	}
 	r.warnings = append(r.warnings, Finding{File: r.file, Line: int(line), Entry: entry, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 

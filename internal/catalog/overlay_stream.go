@@ -8,6 +8,7 @@ import (
 	"errors"
 	"iter"
 	"regexp"
+	"slices"
 )
 
 // A YAML parser builds the whole document before anything can be read
@@ -80,8 +81,10 @@ func splitYAML(data []byte) (secs []yamlSection, ok bool) {
 		case bytes.HasPrefix(trimmed, []byte("---")) || bytes.HasPrefix(trimmed, []byte("...")):
 			return nil, false // document markers
 		case indent == 0 && !isItem(trimmed):
+			// An unknown or repeated key is reported by the whole reading,
+			// which also finds the syntax errors of its value.
 			m := topKey.FindSubmatch(text)
-			if m == nil || seen[string(m[1])] {
+			if m == nil || seen[string(m[1])] || !slices.Contains(overlaySections, string(m[1])) {
 				return nil, false
 			}
 			seen[string(m[1])] = true
