@@ -197,9 +197,9 @@ func (r *overlayRun) result(path string) (*Catalog, []Finding, error) {
 
 // overlayRun applies one file: the working copy and what was found.
 type overlayRun struct {
-	file     string
-	budget   *budget
-	out      *Catalog
+	file         string
+	budget       *budget
+	out          *Catalog
 	problems     []Finding
 	more         int
 	warnings     []Finding
