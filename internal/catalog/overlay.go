@@ -223,7 +223,16 @@ func (r *overlayRun) problem(line int32, entry, field, format string, args ...an
 		r.more++
 		return
 	}
-	r.problems = append(r.problems, Finding{File: r.file, Line: int(line), Entry: entry, Field: field, Msg: fmt.Sprintf(format, args...)})
+	r.problems = append(r.problems, Finding{File: r.file, Line: int(line), Entry: clipName(entry), Field: clipName(field),
+		Msg: fmt.Sprintf(format, args...)})
+}
+
+// clipName cuts an entry or field name made of user text to 100 bytes.
+func clipName(s string) string {
+	if len(s) > 100 {
+		return strings.ToValidUTF8(s[:97], "") + "..."
+	}
+	return s
 }
 
 func (r *overlayRun) warn(line int32, entry, field, format string, args ...any) {
@@ -231,7 +240,8 @@ func (r *overlayRun) warn(line int32, entry, field, format string, args ...any) 
 		r.moreWarnings++
 		return
 	}
-	r.warnings = append(r.warnings, Finding{File: r.file, Line: int(line), Entry: entry, Field: field, Msg: fmt.Sprintf(format, args...)})
+	r.warnings = append(r.warnings, Finding{File: r.file, Line: int(line), Entry: clipName(entry), Field: clipName(field),
+		Msg: fmt.Sprintf(format, args...)})
 }
 
 // entry is one entry of a section list; named only when reported.

@@ -95,7 +95,7 @@ func fuzzBase(tb testing.TB) *Catalog {
 }
 
 var (
-	quoted    = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	quoted    = regexp.MustCompile(`(?s)"(?:[^"\\]|\\.)*"`)
 	eNotation = regexp.MustCompile(`[0-9]e[+-]?[0-9]`)
 )
 
