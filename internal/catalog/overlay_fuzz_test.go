@@ -192,4 +192,7 @@ func TestOverlayStreamedLikeWhole(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	sameStreamed(t, base, "big.yaml", ok)
+	// A problem in the first section, after the comments that precede it,
+	// is at the same line either way.
+	sameStreamed(t, base, "big.yaml", []byte(strings.Replace(string(ok), "gcp: 0.1", "gcp: 1.5", 1)))
 }

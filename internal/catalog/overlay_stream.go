@@ -9,6 +9,7 @@ import (
 	"iter"
 	"regexp"
 	"slices"
+	"unicode/utf8"
 )
 
 // A YAML parser builds the whole document before anything can be read
@@ -34,11 +35,12 @@ const streamChunkBytes = 256 << 10
 
 // yamlSection is one top-level key of a file split for streaming.
 type yamlSection struct {
-	key   string
-	line  int    // 1-based line of the key
-	start int    // byte offset of the key line
-	end   int    // byte offset after the section
-	items []item // block list entries; nil when the value is read whole
+	key       string
+	line      int    // 1-based line of the key
+	start     int    // byte offset where the section's text starts (the key line; 0 for the first)
+	startLine int    // 1-based line at start
+	end       int    // byte offset after the section
+	items     []item // block list entries; nil when the value is read whole
 }
 
 // item is one entry of a block list: its byte offset and 1-based line.
@@ -56,7 +58,7 @@ var (
 // splitYAML finds the sections and list entries of a file of the usual
 // shape; ok is false when the file must be read whole.
 func splitYAML(data []byte) (secs []yamlSection, ok bool) {
-	if bytes.ContainsAny(data, string(unsafeByte)) || bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+	if !streamable(data) {
 		return nil, false
 	}
 	seen := map[string]bool{}
@@ -91,7 +93,7 @@ func splitYAML(data []byte) (secs []yamlSection, ok bool) {
 			if cur != nil {
 				cur.end = off
 			}
-			secs = append(secs, yamlSection{key: string(m[1]), line: line, start: off})
+			secs = append(secs, yamlSection{key: string(m[1]), line: line, start: off, startLine: line})
 			cur = &secs[len(secs)-1]
 			itemIndent = -1
 			if len(m[2]) > 0 && m[2][0] != '#' {
@@ -100,8 +102,8 @@ func splitYAML(data []byte) (secs []yamlSection, ok bool) {
 		case cur == nil:
 			return nil, false
 		case itemIndent == -1:
-			if !isItem(trimmed) {
-				itemIndent = -2 // a block mapping (discounts): read whole
+			if !isItem(trimmed) || cur.key == sectionDiscounts {
+				itemIndent = -2 // a block mapping, or anything under discounts: read whole
 				break
 			}
 			itemIndent = indent
@@ -119,7 +121,25 @@ func splitYAML(data []byte) (secs []yamlSection, ok bool) {
 		return nil, false
 	}
 	cur.end = len(data)
+	secs[0].start, secs[0].startLine = 0, 1 // the comments before the first key are parsed with it
 	return secs, true
+}
+
+// streamable reports whether a file may be split: UTF-8 with "\n" or
+// "\r\n" line breaks only (YAML also breaks lines at a lone "\r", U+0085,
+// U+2028 and U+2029, which would shift line numbers), no control
+// characters, no byte order mark, and none of unsafeByte.
+func streamable(data []byte) bool {
+	if !utf8.Valid(data) || bytes.ContainsAny(data, string(unsafeByte)) ||
+		bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) || bytes.ContainsAny(data, "\u0085\u2028\u2029") {
+		return false
+	}
+	for i, b := range data {
+		if (b < 0x20 && b != '\n' && b != '\r') || b == 0x7f || (b == '\r' && (i+1 == len(data) || data[i+1] != '\n')) {
+			return false
+		}
+	}
+	return true
 }
 
 func isItem(trimmed []byte) bool {
@@ -136,7 +156,7 @@ func (r *overlayRun) streamSections(data []byte, secs []yamlSection) []section {
 	for _, ys := range secs {
 		s := section{key: ys.key, line: int32(ys.line)}
 		if ys.items == nil {
-			n, err := r.chunk(data[ys.start:ys.end], ys.line)
+			n, err := r.chunk(data[ys.start:ys.end], ys.startLine)
 			if err != nil {
 				return nil
 			}
@@ -145,6 +165,11 @@ func (r *overlayRun) streamSections(data []byte, secs []yamlSection) []section {
 				s.value = n.vals[0]
 			}
 		} else {
+			// The key line and what precedes the first entry (comments):
+			// parsed too, so every byte of the file passes the YAML reader.
+			if _, err := r.chunk(data[ys.start:ys.items[0].start], ys.startLine); err != nil {
+				return nil
+			}
 			s.chunks = r.listChunks(data, ys)
 		}
 		out = append(out, s)
