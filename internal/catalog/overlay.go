@@ -219,12 +219,20 @@ type overlayRun struct {
 }
 
 func (r *overlayRun) problem(line int32, entry, field, format string, args ...any) {
-	if len(r.problems) >= maxProblems {
-		r.more++
-		return
+	r.problems = addFinding(r.problems, maxProblems, &r.more, r.file, line, entry, field, fmt.Sprintf(format, args...))
+}
+
+func (r *overlayRun) warn(line int32, entry, field, format string, args ...any) {
+	r.warnings = addFinding(r.warnings, maxWarnings, &r.moreWarnings, r.file, line, entry, field, fmt.Sprintf(format, args...))
+}
+
+// addFinding appends a finding to list, or counts it in more past limit.
+func addFinding(list []Finding, limit int, more *int, file string, line int32, entry, field, msg string) []Finding {
+	if len(list) >= limit {
+		*more++
+		return list
 	}
-	r.problems = append(r.problems, Finding{File: r.file, Line: int(line), Entry: clipName(entry), Field: clipName(field),
-		Msg: fmt.Sprintf(format, args...)})
+	return append(list, Finding{File: file, Line: int(line), Entry: clipName(entry), Field: clipName(field), Msg: msg})
 }
 
 // clipName cuts an entry or field name made of user text to 100 bytes.
@@ -233,15 +241,6 @@ func clipName(s string) string {
 		return strings.ToValidUTF8(s[:97], "") + "..."
 	}
 	return s
-}
-
-func (r *overlayRun) warn(line int32, entry, field, format string, args ...any) {
-	if len(r.warnings) >= maxWarnings {
-		r.moreWarnings++
-		return
-	}
-	r.warnings = append(r.warnings, Finding{File: r.file, Line: int(line), Entry: clipName(entry), Field: clipName(field),
-		Msg: fmt.Sprintf(format, args...)})
 }
 
 // entry is one entry of a section list; named only when reported.
