@@ -6,6 +6,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -68,8 +69,12 @@ func (f Finding) String() string {
 	return b.String()
 }
 
-// maxProblems is the most problems an OverlayError lists.
-const maxProblems = 100
+// maxProblems is the most problems an OverlayError lists, maxWarnings the
+// most warnings returned (then one more says how many were left out).
+const (
+	maxProblems = 100
+	maxWarnings = 20
+)
 
 // OverlayError rejects a catalog file as a whole. It lists every problem
 // found (up to maxProblems, in file order), so a user fixes the file in
@@ -132,10 +137,30 @@ func (c *Catalog) WithOverlayBytes(name string, data []byte) (*Catalog, []Findin
 }
 
 func (c *Catalog) overlay(path string, data []byte) (*Catalog, []Finding, error) {
-	r := &overlayRun{file: filepath.Base(path), budget: newBudget(len(data))}
+	return c.overlayStreaming(path, data, streamMinBytes)
+}
+
+// overlayStreaming is overlay with YAML files of at least streamMin bytes
+// read in chunks when they allow it.
+func (c *Catalog) overlayStreaming(path string, data []byte, streamMin int) (*Catalog, []Finding, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	if (ext == ".yaml" || ext == ".yml") && len(data) >= streamMin {
+		// A large YAML file is read section by section, its lists in chunks
+		// of entries (overlay_stream.go), so memory follows the chunk, not
+		// the file. A file whose shape does not allow it, or whose chunks
+		// do not parse alone, is read whole below, with the same result.
+		if secs, ok := splitYAML(data); ok {
+			r := newRun(path, data)
+			r.run(c, r.streamSections(data, secs))
+			if r.streamErr == nil {
+				return r.result(path)
+			}
+		}
+	}
+	r := newRun(path, data)
 	var root *node
 	var err error
-	switch strings.ToLower(filepath.Ext(path)) {
+	switch ext {
 	case ".json":
 		root, err = jsonTree(data, r.budget)
 	case ".yaml", ".yml":
@@ -150,24 +175,38 @@ func (c *Catalog) overlay(path string, data []byte) (*Catalog, []Finding, error)
 	case err != nil:
 		r.problem(0, "", "", "%v", err)
 	default:
-		r.run(c, root)
+		r.runTree(c, root)
 	}
+	return r.result(path)
+}
+
+func newRun(path string, data []byte) *overlayRun {
+	return &overlayRun{file: filepath.Base(path), budget: newBudget(len(data))}
+}
+
+// result is the catalog and warnings, or the error listing every problem.
+func (r *overlayRun) result(path string) (*Catalog, []Finding, error) {
 	if len(r.problems) > 0 {
 		slices.SortStableFunc(r.problems, func(a, b Finding) int { return a.Line - b.Line })
 		return nil, nil, &OverlayError{Path: path, Problems: r.problems, More: r.more}
 	}
 	slices.SortStableFunc(r.warnings, func(a, b Finding) int { return a.Line - b.Line })
+	if r.moreWarnings > 0 {
+		r.warnings = append(r.warnings, Finding{File: r.file,
+			Msg: fmt.Sprintf("%d more warnings like these were left out", r.moreWarnings)})
+	}
 	return r.out, r.warnings, nil
 }
 
 // overlayRun applies one file: the working copy and what was found.
 type overlayRun struct {
-	file     string
-	budget   *budget
-	out      *Catalog
-	problems []Finding
-	more     int
-	warnings []Finding
+	file         string
+	budget       *budget
+	out          *Catalog
+	problems     []Finding
+	more         int
+	warnings     []Finding
+	moreWarnings int
 
 	// What the file defines, by key, and where: entries defined twice are
 	// errors, and discounts skip what the file sets itself.
@@ -176,18 +215,35 @@ type overlayRun struct {
 	fileRegion map[string]int
 	fileOffers map[string]int
 	discounts  map[string]float64
+
+	// streamErr stops a streamed reading whose chunk did not parse alone:
+	// the file is then read whole.
+	streamErr error
 }
 
 func (r *overlayRun) problem(line int32, entry, field, format string, args ...any) {
-	if len(r.problems) >= maxProblems {
-		r.more++
-		return
-	}
-	r.problems = append(r.problems, Finding{File: r.file, Line: int(line), Entry: entry, Field: field, Msg: fmt.Sprintf(format, args...)})
+	r.problems = addFinding(r.problems, maxProblems, &r.more, r.file, line, entry, field, fmt.Sprintf(format, args...))
 }
 
 func (r *overlayRun) warn(line int32, entry, field, format string, args ...any) {
-	r.warnings = append(r.warnings, Finding{File: r.file, Line: int(line), Entry: entry, Field: field, Msg: fmt.Sprintf(format, args...)})
+	r.warnings = addFinding(r.warnings, maxWarnings, &r.moreWarnings, r.file, line, entry, field, fmt.Sprintf(format, args...))
+}
+
+// addFinding appends a finding to list, or counts it in more past limit.
+func addFinding(list []Finding, limit int, more *int, file string, line int32, entry, field, msg string) []Finding {
+	if len(list) >= limit {
+		*more++
+		return list
+	}
+	return append(list, Finding{File: file, Line: int(line), Entry: clipName(entry), Field: clipName(field), Msg: msg})
+}
+
+// clipName cuts an entry or field name made of user text to 100 bytes.
+func clipName(s string) string {
+	if len(s) > 100 {
+		return strings.ToValidUTF8(s[:97], "") + "..."
+	}
+	return s
 }
 
 // entry is one entry of a section list; named only when reported.
@@ -243,7 +299,17 @@ func (r *overlayRun) entryProblems(e entry, decodeErrs []decodeProblem, err erro
 // sections of the top level, in the order they are applied.
 var overlaySections = []string{sectionClouds, sectionAccelerators, sectionRegions, sectionDiscounts, sectionOffers}
 
-func (r *overlayRun) run(base *Catalog, root *node) {
+// section is one top-level key of a file: its value read whole, or, for a
+// list read in chunks, each chunk as a list node.
+type section struct {
+	key    string
+	line   int32
+	value  *node
+	chunks iter.Seq[*node]
+}
+
+// runTree applies a file read whole.
+func (r *overlayRun) runTree(base *Catalog, root *node) {
 	if root.kind == nodeNull {
 		r.warn(0, "", "", "the file is empty: nothing was added or changed")
 		r.out = base
@@ -254,19 +320,31 @@ func (r *overlayRun) run(base *Catalog, root *node) {
 			QuoteList(overlaySections), root.kind)
 		return
 	}
-	sec := map[string]*node{}
+	secs := make([]section, len(root.keys))
 	for i, k := range root.keys {
-		v := root.vals[i]
+		secs[i] = section{key: k, line: root.keyLines[i], value: root.vals[i]}
+	}
+	r.run(base, secs)
+}
+
+// run applies the sections of a file in the fixed order of overlaySections.
+func (r *overlayRun) run(base *Catalog, secs []section) {
+	sec := map[string]*section{}
+	for i := range secs {
+		s := &secs[i]
+		k, v := s.key, s.value
 		switch {
 		case !slices.Contains(overlaySections, k):
-			r.problem(root.keyLines[i], "", k, "unknown field%s", didYouMeanN(k, overlaySections, 1))
+			r.problem(s.line, "", k, "unknown field%s", didYouMeanN(k, overlaySections, 1))
+		case v == nil: // streamed list
+			sec[k] = s
 		case v.kind == nodeNull:
 		case k == sectionDiscounts && v.kind != nodeMap:
-			r.problem(root.keyLines[i], "", k, "must be a mapping of cloud to fraction (aws: 0.12), got %s", v.kind)
+			r.problem(s.line, "", k, "must be a mapping of cloud to fraction (aws: 0.12), got %s", v.kind)
 		case k != sectionDiscounts && v.kind != nodeList:
-			r.problem(root.keyLines[i], "", k, "must be a list, got %s", v.kind)
+			r.problem(s.line, "", k, "must be a list, got %s", v.kind)
 		default:
-			sec[k] = v
+			sec[k] = s
 		}
 	}
 	r.fileClouds, r.fileAccels, r.fileRegion, r.fileOffers = map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
@@ -298,29 +376,37 @@ func (r *overlayRun) run(base *Catalog, root *node) {
 		n.indexRegions()
 	}
 	if d := sec[sectionDiscounts]; d != nil {
-		r.applyDiscounts(d)
+		r.applyDiscounts(d.value)
 		n.indexClouds()
 	}
 	r.offers(sec[sectionOffers])
 	n.indexInstanceTypes()
 }
 
-// items yields the entries of a section list.
-func (r *overlayRun) items(list *node, section string, idKeys ...string) func(yield func(entry) bool) {
+// items yields the entries of a section list, read whole or in chunks.
+func (r *overlayRun) items(s *section, idKeys ...string) iter.Seq[entry] {
 	return func(yield func(entry) bool) {
-		if list == nil {
+		if s == nil {
 			return
 		}
-		for i, item := range list.vals {
-			e := entry{section: section, index: i, node: item, idKeys: idKeys}
-			if item.kind != nodeMap {
-				r.problem(item.line, e.String(), "", "an entry must be a mapping, got %s", item.kind)
-				continue
+		chunks := s.chunks
+		if s.value != nil {
+			chunks = func(y func(*node) bool) { y(s.value) }
+		}
+		i := 0
+		for list := range chunks {
+			for j, item := range list.vals {
+				e := entry{section: s.key, index: i, node: item, idKeys: idKeys}
+				i++
+				if item.kind != nodeMap {
+					r.problem(item.line, e.String(), "", "an entry must be a mapping, got %s", item.kind)
+					continue
+				}
+				if !yield(e) {
+					return
+				}
+				list.vals[j] = nil // applied: let the collector reclaim it
 			}
-			if !yield(e) {
-				return
-			}
-			list.vals[i] = nil // applied: let the collector reclaim it
 		}
 	}
 }
@@ -336,8 +422,8 @@ func (r *overlayRun) duplicate(seen map[string]int, key string, e entry) bool {
 	return false
 }
 
-// section describes how the entries of one list become catalog objects.
-type section[T any] struct {
+// sectionType describes how the entries of one list become catalog objects.
+type sectionType[T any] struct {
 	name     string
 	idKeys   []string
 	key      func(*T) string // identity; "" = none (the entry is reported, not added)
@@ -349,9 +435,9 @@ type section[T any] struct {
 // entry of a section list. An entry is added even when invalid (the file
 // is rejected anyway), so the entries that name it report their own
 // problems, not "unknown cloud".
-func applySection[T any](r *overlayRun, list *node, s []*T, sec section[T], seen map[string]int) []*T {
+func applySection[T any](r *overlayRun, list *section, s []*T, sec sectionType[T], seen map[string]int) []*T {
 	pos := indexBy(s, sec.key)
-	for e := range r.items(list, sec.name, sec.idKeys...) {
+	for e := range r.items(list, sec.idKeys...) {
 		v := new(T)
 		d := decoder{budget: r.budget, section: sec.name}
 		d.decode(e.node, v)
@@ -366,18 +452,18 @@ func applySection[T any](r *overlayRun, list *node, s []*T, sec section[T], seen
 	return s
 }
 
-func (r *overlayRun) clouds(list *node) {
-	r.out.Clouds = applySection(r, list, r.out.Clouds, section[Cloud]{name: sectionClouds, idKeys: []string{"id"},
+func (r *overlayRun) clouds(list *section) {
+	r.out.Clouds = applySection(r, list, r.out.Clouds, sectionType[Cloud]{name: sectionClouds, idKeys: []string{"id"},
 		key: func(x *Cloud) string { return x.ID }, validate: validateCloud}, r.fileClouds)
 }
 
-func (r *overlayRun) accelerators(list *node) {
-	r.out.Accelerators = applySection(r, list, r.out.Accelerators, section[Accelerator]{name: sectionAccelerators, idKeys: []string{"id"},
+func (r *overlayRun) accelerators(list *section) {
+	r.out.Accelerators = applySection(r, list, r.out.Accelerators, sectionType[Accelerator]{name: sectionAccelerators, idKeys: []string{"id"},
 		key: func(x *Accelerator) string { return x.ID }, validate: validateAccelerator}, r.fileAccels)
 }
 
-func (r *overlayRun) regions(list *node) {
-	r.out.Regions = applySection(r, list, r.out.Regions, section[Region]{name: sectionRegions, idKeys: []string{"cloud", "id"},
+func (r *overlayRun) regions(list *section) {
+	r.out.Regions = applySection(r, list, r.out.Regions, sectionType[Region]{name: sectionRegions, idKeys: []string{"cloud", "id"},
 		key: func(x *Region) string {
 			if x.ID == "" {
 				return ""
@@ -395,11 +481,11 @@ func (r *overlayRun) regions(list *node) {
 		validate: r.out.validateRegion}, r.fileRegion)
 }
 
-func (r *overlayRun) offers(list *node) {
+func (r *overlayRun) offers(list *section) {
 	n := r.out
 	key := func(x *Offer) string { return x.Cloud + "/" + x.InstanceType + "/" + x.Region }
 	var pos map[*Offer]int // position of each offer, built at the first override
-	for e := range r.items(list, sectionOffers, "cloud", "instance_type", "region") {
+	for e := range r.items(list, "cloud", "instance_type", "region") {
 		var ov overlayOffer
 		d := decoder{budget: r.budget, section: sectionOffers}
 		d.decode(e.node, &ov)

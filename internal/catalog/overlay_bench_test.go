@@ -6,6 +6,8 @@ package catalog_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -84,5 +86,27 @@ func BenchmarkOverlaySmall(b *testing.B) {
 		if _, _, err := base.WithOverlayBytes("negotiated.yaml", data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkOverlayHostileFiles: a FIFO nobody writes to and /dev/zero are
+// refused at once (they used to block for ever and to grow the process
+// until it died).
+func BenchmarkOverlayHostileFiles(b *testing.B) {
+	if runtime.GOOS == "windows" {
+		b.Skip("no FIFOs or /dev/zero")
+	}
+	base := builtin(b)
+	fifo := filepath.Join(b.TempDir(), "pipe.yaml")
+	mkfifo(b, fifo)
+	for _, path := range []string{fifo, "/dev/zero"} {
+		b.Run(filepath.Base(path), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := base.WithOverlay(path); err == nil {
+					b.Fatal("accepted")
+				}
+			}
+		})
 	}
 }

@@ -143,11 +143,7 @@ func (d *decoder) value(n *node, v reflect.Value, field string, line int32) {
 func (d *decoder) wrongType(n *node, want, field string, line int32) {
 	got := n.kind.String()
 	if n.kind == nodeString || n.kind == nodeNumber || n.kind == nodeBool {
-		t := n.text
-		if len(t) > 40 {
-			t = t[:37] + "..."
-		}
-		got += fmt.Sprintf(" (%q)", t)
+		got += " (" + clip(n.text) + ")"
 	}
 	d.fail(field, line, "must be %s, got %s", want, got)
 }
@@ -159,7 +155,7 @@ func (d *decoder) float(text, field string) (float64, string) {
 		return f, ""
 	}
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Sprintf("%q is not a number", text)
+		return 0, fmt.Sprintf("%s is not a number", clip(text))
 	}
 	return 0, d.outOfRange(text, field, "a finite number")
 }
@@ -175,7 +171,7 @@ func (d *decoder) integer(text, field string) (int64, string) {
 		return int64(f), "" // 8.0, 1e3
 	}
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Sprintf("%q is not a number", text)
+		return 0, fmt.Sprintf("%s is not a number", clip(text))
 	}
 	return 0, d.outOfRange(text, field, "a whole number")
 }
@@ -249,4 +245,12 @@ func structFields(t reflect.Type) *structInfo {
 	slices.Sort(si.names)
 	structCache.Store(t, si)
 	return si
+}
+
+// clip quotes user text for a message, cut to 40 bytes.
+func clip(s string) string {
+	if len(s) > 40 {
+		return strconv.Quote(s[:37]) + "..."
+	}
+	return strconv.Quote(s)
 }

@@ -5,8 +5,11 @@ package catalog
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -52,7 +55,29 @@ func overlaySeeds(f *testing.F, ext string) {
 func FuzzOverlayYAML(f *testing.F) {
 	overlaySeeds(f, ".yaml")
 	base := fuzzBase(f)
-	f.Fuzz(func(t *testing.T, data []byte) { checkOverlay(t, base, "fuzz.yaml", data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkOverlay(t, base, "fuzz.yaml", data)
+		sameStreamed(t, base, "fuzz.yaml", data)
+	})
+}
+
+// sameStreamed checks that reading a YAML file in chunks (as large files
+// are) gives what reading it whole gives: the same catalog, warnings and
+// problems.
+func sameStreamed(t testing.TB, base *Catalog, name string, data []byte) {
+	sc, sw, serr := base.overlayStreaming(name, data, 0)
+	wc, ww, werr := base.overlayStreaming(name, data, math.MaxInt)
+	if fmt.Sprint(serr) != fmt.Sprint(werr) || !reflect.DeepEqual(sw, ww) {
+		t.Fatalf("streamed and whole readings differ:\n%v\n%v\nwarnings %v\n%v", serr, werr, sw, ww)
+	}
+	if serr != nil {
+		return
+	}
+	for _, pair := range [][2]any{{sc.Offers, wc.Offers}, {sc.Clouds, wc.Clouds}, {sc.Regions, wc.Regions}, {sc.Accelerators, wc.Accelerators}} {
+		if !reflect.DeepEqual(pair[0], pair[1]) {
+			t.Fatalf("streamed and whole readings give different catalogs")
+		}
+	}
 }
 
 func FuzzOverlayJSON(f *testing.F) {
@@ -61,16 +86,16 @@ func FuzzOverlayJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkOverlay(t, base, "fuzz.json", data) })
 }
 
-func fuzzBase(f *testing.F) *Catalog {
+func fuzzBase(tb testing.TB) *Catalog {
 	c, err := Builtin()
 	if err != nil {
-		f.Fatal(err)
+		tb.Fatal(err)
 	}
 	return c
 }
 
 var (
-	quoted    = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	quoted    = regexp.MustCompile(`(?s)"(?:[^"\\]|\\.)*"`)
 	eNotation = regexp.MustCompile(`[0-9]e[+-]?[0-9]`)
 )
 
@@ -133,4 +158,41 @@ func checkOverlay(t *testing.T, base *Catalog, name string, data []byte) {
 	if err != nil || len(again.Offers) != len(c.Offers) {
 		t.Fatalf("second run: %v", err)
 	}
+}
+
+// A large file is read in chunks: the same result as reading it whole,
+// problems at the same lines, and far less memory (BenchmarkOverlay50MBYAML).
+func TestOverlayStreamedLikeWhole(t *testing.T) {
+	base := fuzzBase(t)
+	var b strings.Builder
+	b.WriteString("# generated\ndiscounts:\n  gcp: 0.1\nclouds:\n  - {id: onprem, pue: 1.2}\nregions:\n  - {cloud: onprem, id: dc1, country: DE, geography: eu}\noffers:\n")
+	for i := range 12_000 {
+		fmt.Fprintf(&b, "  - cloud: onprem\n    instance_type: n%d\n    region: dc1\n    accelerator: H100\n    gpus: 8\n    on_demand_usd: %d\n", i, 10+i%50)
+		if i == 9_000 {
+			b.WriteString("    spot_usd: 1e308\n") // a problem deep in the file
+		}
+	}
+	data := []byte(b.String())
+	if len(data) < streamMinBytes {
+		t.Fatalf("%d bytes: too small to be streamed", len(data))
+	}
+	if _, ok := splitYAML(data); !ok {
+		t.Fatal("the file is not split")
+	}
+	sameStreamed(t, base, "big.yaml", data)
+	_, _, err := base.WithOverlayBytes("big.yaml", data)
+	var oe *OverlayError
+	if !errors.As(err, &oe) || len(oe.Problems) != 1 || oe.Problems[0].Line != 8+9_000*6+7 || oe.Problems[0].Field != "spot_usd" {
+		t.Fatalf("err = %v", err)
+	}
+	// Without the problem the file applies, streamed.
+	ok := []byte(strings.Replace(b.String(), "    spot_usd: 1e308\n", "", 1))
+	c, _, err := base.WithOverlayBytes("big.yaml", ok)
+	if err != nil || len(c.Offers) != len(base.Offers)+12_000 {
+		t.Fatalf("err %v", err)
+	}
+	sameStreamed(t, base, "big.yaml", ok)
+	// A problem in the first section, after the comments that precede it,
+	// is at the same line either way.
+	sameStreamed(t, base, "big.yaml", []byte(strings.Replace(string(ok), "gcp: 0.1", "gcp: 1.5", 1)))
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -267,6 +266,22 @@ func TestOverlayPartialOverrideAndDiscounts(t *testing.T) {
 		}
 	})
 
+	t.Run("many rescaled prices", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("offers:\n")
+		n := 0
+		for _, o := range base.Offers {
+			if o.Reserved1YUSD > 0 && n < 30 {
+				fmt.Fprintf(&b, "  - {cloud: %s, instance_type: %s, region: %s, on_demand_usd: %v}\n", o.Cloud, o.InstanceType, o.Region, o.Reserved1YUSD*0.9)
+				n++
+			}
+		}
+		_, warns, err := base.WithOverlayBytes("many.yaml", []byte(b.String()))
+		if err != nil || len(warns) != 21 || !strings.Contains(warns[20].Msg, "more warnings like these were left out") {
+			t.Fatalf("err %v, %d warnings, last %v", err, len(warns), warns[len(warns)-1])
+		}
+	})
+
 	t.Run("file discounts", func(t *testing.T) {
 		body := "discounts:\n  aws: 0.2\n" + p5 + "    spot_usd: 10\n"
 		c, warns, err := base.WithOverlayBytes("disc.yaml", []byte(body))
@@ -397,9 +412,7 @@ func TestOverlayFileChecks(t *testing.T) {
 	}
 	if runtime.GOOS != "windows" {
 		fifo := filepath.Join(dir, "pipe.yaml")
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		mkfifo(t, fifo)
 		cases = append(cases, struct{ name, path, want string }{"fifo", fifo, "is a named pipe (FIFO), not a regular file"})
 		if _, err := os.Stat("/dev/zero"); err == nil {
 			cases = append(cases, struct{ name, path, want string }{"/dev/zero", "/dev/zero", "is a character device, not a regular file"})

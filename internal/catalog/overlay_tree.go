@@ -326,7 +326,7 @@ func yamlNumber(y *yaml.Node) (string, error) {
 	if i, ok := new(big.Int).SetString(v, 0); ok {
 		return i.String(), nil
 	}
-	return "", fmt.Errorf("%q is not a number", y.Value)
+	return "", fmt.Errorf("%s is not a number", clip(y.Value))
 }
 
 func (c *yamlConv) mapping(y *yaml.Node) (*node, error) {
@@ -595,7 +595,7 @@ func (p *jsonParser) str() (string, error) {
 			}
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil {
-				return "", p.syntax("invalid string escape in %s", raw)
+				return "", p.syntax("invalid escape sequence in a string (JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
 			}
 			return s, nil
 		case c == '\\':
@@ -627,12 +627,12 @@ func (p *jsonParser) number() (string, error) {
 	}
 	lead := p.pos
 	if n := digits(); n == 0 || (n > 1 && d[lead] == '0') {
-		return "", p.syntax("invalid number %q", d[start:p.pos])
+		return "", p.syntax("invalid number %s", clip(string(d[start:p.pos])))
 	}
 	if p.pos < len(d) && d[p.pos] == '.' {
 		p.pos++
 		if digits() == 0 {
-			return "", p.syntax("invalid number %q", d[start:p.pos])
+			return "", p.syntax("invalid number %s", clip(string(d[start:p.pos])))
 		}
 	}
 	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
@@ -641,7 +641,7 @@ func (p *jsonParser) number() (string, error) {
 			p.pos++
 		}
 		if digits() == 0 {
-			return "", p.syntax("invalid number %q", d[start:p.pos])
+			return "", p.syntax("invalid number %s", clip(string(d[start:p.pos])))
 		}
 	}
 	return string(d[start:p.pos]), nil
