@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
@@ -73,6 +74,7 @@ func addError(diags *diag.Diagnostics, err error) {
 	var nc *planner.NoCandidateError
 	var pe *perf.PrecisionError
 	var ce *cost.InputError
+	var nf *cost.NonFiniteError
 	switch {
 	case errors.As(err, &nc):
 		addInputError(diags, &inputerr.Error{Path: nc.Path, Summary: "No GPU Offer Satisfies The Constraints", Detail: nc.Detail})
@@ -80,6 +82,10 @@ func addError(diags *diag.Diagnostics, err error) {
 		diags.AddAttributeError(path.Root("workload").AtName("precision"), "Precision Not Supported By Accelerator", pe.Error()+".")
 	case errors.As(err, &ce):
 		addCostError(diags, ce)
+	case errors.As(err, &nf):
+		diags.AddError("Cost Too Large To Compute", fmt.Sprintf("The %s figure came out as %s, not a finite number: the inputs, "+
+			"or the prices of a catalog_file, are too large to price. Reduce months, instance_count, data sizes or the prices in the catalog file.",
+			nf.Figure, catalog.FormatNumber(nf.Value)))
 	default:
 		addBug(diags, "", err)
 	}

@@ -242,7 +242,7 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		beUtil, beMonths := types.Float64Null(), types.Float64Null()
 		if be, ok := res.BreakEven[c.PricingModel]; ok {
 			beUtil = types.Float64Value(numfmt.Ratio(be.Utilization))
-			if !math.IsInf(be.Months, 0) {
+			if !be.Never {
 				beMonths = types.Float64Value(numfmt.Hours(be.Months))
 			}
 		}

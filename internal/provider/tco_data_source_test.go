@@ -451,3 +451,28 @@ func TestAccTCOBudgetGuard(t *testing.T) {
 		},
 	})
 }
+
+// An idle reservation never pays off: with utilization 0 a reserved
+// pricing model has no break-even month (null), not 0 or infinity.
+func TestAccTCOIdleNeverBreaksEven(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "gpu_tco" "idle" {
+  cloud         = "aws"
+  region        = "us-east-1"
+  instance_type = "g5.xlarge"
+  months        = 12
+  utilization   = 0
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.gpu_tco.idle", tfjsonpath.New("pricing_model_comparison"), knownvalue.ListPartial(map[int]knownvalue.Check{
+					0: knownvalue.ObjectPartial(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("on_demand"), "break_even_months": knownvalue.Null()}),
+				})),
+				statecheck.ExpectKnownValue("data.gpu_tco.idle", tfjsonpath.New("pricing_model_comparison").AtSliceIndex(2).AtMapKey("break_even_months"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.gpu_tco.idle", tfjsonpath.New("pricing_model_comparison").AtSliceIndex(2).AtMapKey("pricing_model"), knownvalue.StringExact("reserved_1y")),
+			},
+		}},
+	})
+}
