@@ -211,6 +211,9 @@ type overlayRun struct {
 	// What the file defines, by key, and where: entries defined twice are
 	// errors, and discounts skip what the file sets itself.
 	fileClouds map[string]int
+	// cloudGiven: for a built-in cloud the file overrides, the top-level
+	// fields the entry gives (the rest keep their built-in values).
+	cloudGiven map[string]map[string]bool
 	fileAccels map[string]int
 	fileRegion map[string]int
 	fileOffers map[string]int
@@ -348,6 +351,7 @@ func (r *overlayRun) run(base *Catalog, secs []section) {
 		}
 	}
 	r.fileClouds, r.fileAccels, r.fileRegion, r.fileOffers = map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+	r.cloudGiven = map[string]map[string]bool{}
 	n := &Catalog{Date: base.Date, ExchangeRates: base.ExchangeRates,
 		Accelerators: slices.Clone(base.Accelerators),
 		Clouds:       slices.Clone(base.Clouds),
@@ -429,6 +433,10 @@ type sectionType[T any] struct {
 	key      func(*T) string // identity; "" = none (the entry is reported, not added)
 	defaults func(*T)        // optional, before validation
 	validate func(*T) error
+	// base, optional, is the object an entry starts from: a copy of the
+	// built-in one it names (then the entry overrides only the fields it
+	// gives), or nil for a new object.
+	base func(*node) *T
 }
 
 // applySection decodes, validates and adds or replaces (by key) every
@@ -439,6 +447,11 @@ func applySection[T any](r *overlayRun, list *section, s []*T, sec sectionType[T
 	pos := indexBy(s, sec.key)
 	for e := range r.items(list, sec.idKeys...) {
 		v := new(T)
+		if sec.base != nil {
+			if b := sec.base(e.node); b != nil {
+				*v = *b // slices, maps and pointers the entry gives are replaced, never written through
+			}
+		}
 		d := decoder{budget: r.budget, section: sec.name}
 		d.decode(e.node, v)
 		if sec.defaults != nil {
@@ -452,9 +465,38 @@ func applySection[T any](r *overlayRun, list *section, s []*T, sec sectionType[T
 	return s
 }
 
+// clouds adds new clouds and overrides fields of built-in ones: an entry
+// naming a built-in cloud changes only the fields it gives (a negotiated
+// spot interruption rate, a PUE), like an offer override.
 func (r *overlayRun) clouds(list *section) {
+	builtin := r.out.cloudByID
 	r.out.Clouds = applySection(r, list, r.out.Clouds, sectionType[Cloud]{name: sectionClouds, idKeys: []string{"id"},
-		key: func(x *Cloud) string { return x.ID }, validate: validateCloud}, r.fileClouds)
+		key: func(x *Cloud) string { return x.ID }, validate: validateCloud,
+		base: func(n *node) *Cloud {
+			cl, ok := builtin[n.scalarText("id")]
+			if !ok {
+				return nil
+			}
+			c := *cl
+			given := make(map[string]bool, len(n.keys))
+			for _, k := range n.keys {
+				given[k] = true
+			}
+			r.cloudGiven[cl.ID] = given
+			// Fields the entry gives come from the file: say so in the
+			// sources it does not restate.
+			over := r.sourcePrefix() + " over: "
+			if spot, _ := n.get("spot"); spot != nil && spot.scalarText("source") == "" {
+				c.Spot.Source = over + cl.Spot.Source
+			}
+			if n.scalarText("pue") != "" && n.scalarText("pue_source") == "" {
+				c.PUESource = over + cl.PUESource
+			}
+			if n.scalarText("source") == "" {
+				c.Source = over + cl.Source
+			}
+			return &c
+		}}, r.fileClouds)
 }
 
 func (r *overlayRun) accelerators(list *section) {

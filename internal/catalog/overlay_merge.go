@@ -60,24 +60,44 @@ func (r *overlayRun) applyDiscounts(dn *node) {
 		if !ok || f == 0 {
 			continue
 		}
-		if _, fromFile := r.fileClouds[cl.ID]; fromFile {
+		// A cloud new in the file states every price; an override of a
+		// built-in cloud keeps the built-in prices it does not give.
+		given, overridden := r.cloudGiven[cl.ID]
+		if _, fromFile := r.fileClouds[cl.ID]; fromFile && !overridden {
 			if discounted[cl.ID] == 0 {
 				r.warn(dn.lineOf(cl.ID), sectionDiscounts, cl.ID,
 					"cloud %q and all its prices come from this file, so the discount changes nothing: it applies to built-in prices only; state the discounted prices instead", cl.ID)
 			}
 			continue
 		}
-		c := *cl
-		k := 1 - f
+		n.Clouds[i] = discountCloud(cl, 1-f, given)
+	}
+}
+
+// discountCloud returns a copy of cl with its storage, egress and
+// inter-region prices multiplied by k, except the fields in given (prices
+// the overlay file states are used as given).
+func discountCloud(cl *Cloud, k float64, given map[string]bool) *Cloud {
+	c := *cl
+	if !given["egress_tiers"] {
 		c.EgressTiers = slices.Clone(cl.EgressTiers)
 		for j := range c.EgressTiers {
 			c.EgressTiers[j].USDPerGB *= k
 		}
-		c.InterRegionUSDPerGB *= k
-		c.BlockStorageUSDPerGBMonth *= k
-		c.ObjectStorageUSDPerGBMonth *= k
-		n.Clouds[i] = &c
 	}
+	for _, p := range []struct {
+		field string
+		v     *float64
+	}{
+		{"inter_region_usd_per_gb", &c.InterRegionUSDPerGB},
+		{"block_storage_usd_per_gb_month", &c.BlockStorageUSDPerGBMonth},
+		{"object_storage_usd_per_gb_month", &c.ObjectStorageUSDPerGBMonth},
+	} {
+		if !given[p.field] {
+			*p.v *= k
+		}
+	}
+	return &c
 }
 
 func percent(f float64) string {

@@ -519,3 +519,37 @@ func TestFormatNumber(t *testing.T) {
 		}
 	}
 }
+
+// A clouds entry naming a built-in cloud overrides only the fields it
+// gives: a negotiated or measured spot interruption rate keeps the cloud's
+// prices, PUE and partition rules; the sources say which figures came from
+// the file; a discount still applies to the built-in prices the entry does
+// not restate; the rate is bounded like any overlay number.
+func TestOverlayPartialCloudOverride(t *testing.T) {
+	base := builtin(t)
+	bgcp, _ := base.Cloud("gcp")
+	body := "discounts:\n  gcp: 0.25\nclouds:\n  - id: gcp\n    block_storage_usd_per_gb_month: 0.05\n    spot:\n      available: true\n      interruptions_per_day: 0.5\n"
+	c, warns, err := base.WithOverlayBytes("spot.yaml", []byte(body))
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("err %v, warnings %v", err, warns)
+	}
+	gcp, _ := c.Cloud("gcp")
+	if gcp.Spot.InterruptionsPerDay != 0.5 || gcp.Spot.NoticeSeconds != bgcp.Spot.NoticeSeconds || gcp.PUE != bgcp.PUE || gcp.Name != bgcp.Name {
+		t.Errorf("gcp = %+v, want the built-in cloud with 0.5 interruptions a day", gcp)
+	}
+	if !strings.HasPrefix(gcp.Spot.Source, "catalog_file spot.yaml over: ") || !strings.HasPrefix(gcp.Source, "catalog_file spot.yaml over: ") {
+		t.Errorf("sources = %q, %q; want the file named", gcp.Spot.Source, gcp.Source)
+	}
+	if gcp.BlockStorageUSDPerGBMonth != 0.05 || math.Abs(gcp.ObjectStorageUSDPerGBMonth-bgcp.ObjectStorageUSDPerGBMonth*0.75) > 1e-12 {
+		t.Errorf("storage = block %v (given 0.05), object %v (want 25 %% off %v)", gcp.BlockStorageUSDPerGBMonth, gcp.ObjectStorageUSDPerGBMonth, bgcp.ObjectStorageUSDPerGBMonth)
+	}
+	if b2, _ := base.Cloud("gcp"); b2.Spot.InterruptionsPerDay != bgcp.Spot.InterruptionsPerDay || b2.BlockStorageUSDPerGBMonth != bgcp.BlockStorageUSDPerGBMonth {
+		t.Error("the built-in catalog changed")
+	}
+	for _, bad := range []string{"-0.1", "1441", ".inf"} {
+		_, _, err := base.WithOverlayBytes("bad.yaml", []byte("clouds:\n  - id: gcp\n    spot:\n      interruptions_per_day: "+bad+"\n"))
+		if err == nil || !strings.Contains(err.Error(), `clouds[0] (gcp): field "spot.interruptions_per_day"`) {
+			t.Errorf("interruptions_per_day %s: %v", bad, err)
+		}
+	}
+}

@@ -121,7 +121,7 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 		billedNodes = float64(m.CapacityBlockInstances(in.Nodes))
 	}
 	r.ComputeUSD = billedNodes * r.BilledHours * r.HourlyUSD
-	r.EnergyKWh = nodes * r.RunningHours * m.NodePowerKW(in.Offer, in.Accelerator, wl) * m.pue(in.Cloud, in.Region)
+	r.EnergyKWh = nodes * r.RunningHours * m.NodePowerKW(in.Offer, in.Accelerator, wl) * m.PUE(in.Cloud, in.Region)
 	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
 		r.CO2eKg = r.EnergyKWh * in.Region.GridGCO2ePerKWh / gramsPerKg
 	}

@@ -331,7 +331,7 @@ func (m *Model) energy(in *Input, res *Result) energyParams {
 		wl = m.DefaultWorkload
 	}
 	res.LoadFactor = m.LoadFactor[wl]
-	res.PUE = m.pue(in.Cloud, in.Region)
+	res.PUE = m.PUE(in.Cloud, in.Region)
 	if in.Region == nil || in.Region.PUE <= 0 {
 		if in.Cloud.PUE <= 0 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf(
@@ -354,7 +354,9 @@ func (m *Model) energy(in *Input, res *Result) energyParams {
 	return ep
 }
 
-func (m *Model) pue(cl *catalog.Cloud, r *catalog.Region) float64 {
+// PUE is the power usage effectiveness of a region: its own figure, else
+// its cloud's, else the model's fallback.
+func (m *Model) PUE(cl *catalog.Cloud, r *catalog.Region) float64 {
 	switch {
 	case r != nil && r.PUE > 0:
 		return r.PUE

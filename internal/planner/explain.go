@@ -110,6 +110,21 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 			}
 		}
 	}
+	if c.BeyondTypicalQuota {
+		fmt.Fprintf(b, ", %s GPUs %s in one region: more than the %s a typical quota allows without asking the cloud",
+			numfmt.Int(float64(c.TotalGPUs)), pricingWords[c.PricingModel], numfmt.Int(float64(r.p.policy.TypicalRegionQuotaGPUs)))
+	}
+	if c.CO2eKnown && c.offer != nil {
+		// Energy is per node: GPUs at the workload's load plus the host,
+		// times the data centre's PUE (cost.Model.NodePowerKW).
+		pue := r.p.cost.PUE(c.offer.cloud, c.offer.region)
+		perMonth := ""
+		if r.inference {
+			perMonth = " a month"
+		}
+		fmt.Fprintf(b, ", node power %s kW × PUE %s: %s kg CO2e%s", numfmt.Short(c.offer.kwhPerHour[r.kind]/pue),
+			numfmt.Trim(pue, 2), numfmt.Thousands(c.EstimatedCO2eKg, 0), perMonth)
+	}
 	if !c.CO2eKnown && c.offer != nil {
 		if c.offer.accel.TDPWatts <= 0 {
 			fmt.Fprintf(b, ", CO2e unknown (no power figure for %s in the catalog)", c.Accelerator)
@@ -129,6 +144,9 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 			numfmt.Thousands(r.p.cost.CapacityBlockHours(hours), 0))
 	}
 }
+
+// pricingWords says how a pay-as-you-go candidate is bought, in a clause.
+var pricingWords = map[catalog.PricingModel]string{catalog.OnDemand: "on demand", catalog.Spot: "on spot"}
 
 // spareWords names the spare capacity of a spot serving candidate: "1 spare
 // replica (1× g6.xlarge)", "8 spare replicas (1× p4d.24xlarge)".

@@ -248,3 +248,39 @@ func TestFixtureDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestFixtureTypicalQuota: a candidate is flagged, and its explanation says
+// so, exactly when it runs more GPUs than the policy's typical regional
+// quota on demand or on spot; reservations are capacity arranged with the
+// cloud and never flagged.
+func TestFixtureTypicalQuota(t *testing.T) {
+	p := fixturePlanner(t)
+	pol, err := planner.BuiltinPolicy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quota := pol.TypicalRegionQuotaGPUs
+	for _, pms := range [][]catalog.PricingModel{nil, {catalog.Reserved1Y}} {
+		res, err := p.Recommend(fixtureRequest(train8B, planner.Constraints{PricingModels: pms}, planner.ObjectiveTime))
+		if err != nil {
+			t.Fatal(err)
+		}
+		flagged := 0
+		for _, c := range res.Candidates {
+			want := (c.PricingModel == catalog.OnDemand || c.PricingModel == catalog.Spot) && c.TotalGPUs > quota
+			says := strings.Contains(c.Explanation, "typical quota")
+			if c.BeyondTypicalQuota != want || says != want {
+				t.Errorf("%v: %s %s ×%d GPUs %s: flagged %v, explanation mentions it %v, want %v",
+					pms, c.Cloud, c.InstanceType, c.TotalGPUs, c.PricingModel, c.BeyondTypicalQuota, says, want)
+			}
+			if want {
+				flagged++
+			}
+		}
+		// The fastest training uses every node it may: on demand it is
+		// beyond the quota; reserved, never.
+		if got := flagged > 0; got != (pms == nil) {
+			t.Errorf("%v: %d candidates flagged", pms, flagged)
+		}
+	}
+}

@@ -58,6 +58,7 @@ var explanationCases = []goldenCase{
 // noCandidateCases: every kind of no-candidate message.
 var noCandidateCases = []goldenCase{
 	{name: "deadline", w: train8B, c: planner.Constraints{DeadlineHours: 3}},
+	{name: "deadline within narrowed limits", w: train8B, c: planner.Constraints{DeadlineHours: 30, MaxNodes: 4, MaxGPUs: 32, Accelerators: []string{"X100"}}},
 	{name: "hourly budget", w: train8B, c: planner.Constraints{MaxHourlyCostUSD: 1}},
 	{name: "total budget", w: train8B, c: planner.Constraints{MaxTotalCostUSD: 100}},
 	{name: "co2e", w: train8B, c: planner.Constraints{MaxCO2eKg: 1}},

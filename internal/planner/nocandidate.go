@@ -5,6 +5,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
@@ -122,6 +123,9 @@ func (r *run) limitMiss(rej []Rejection) (string, string) {
 		}
 		msg := fmt.Sprintf("%s = %s: "+l.what+".", l.reason, numfmt.Trim(l.limit, 2), r.describe(l.m), val)
 		if l.m.value > l.limit {
+			if l.reason == ReasonDeadline {
+				msg += r.deadlineRelief(l.m)
+			}
 			return l.reason, msg
 		}
 		active = append(active, msg)
@@ -135,6 +139,39 @@ func (r *run) limitMiss(rej []Rejection) (string, string) {
 		}
 	}
 	return worst, "No candidate meets these limits together; each alone can be met: " + strings.Join(active, " ")
+}
+
+// deadlineRelief names the constraints whose relaxation could meet a
+// missed deadline: the deadline itself; max_nodes or max_gpus when the
+// fastest candidate already uses all it may (a training series stops
+// earlier when more nodes would not be faster, and then more nodes do not
+// help); the accelerators when the user narrowed them.
+func (r *run) deadlineRelief(m *miss) string {
+	c := &r.req.Constraints
+	relief := []string{"deadline_hours (to at least " + numfmt.Thousands(math.Ceil(m.value*10)/10, 1) + " h)"}
+	cand := r.candidate(&m.cand)
+	if cand.Nodes >= r.f.maxNodes {
+		what := "allowed by default"
+		if r.f.userMaxNodes {
+			what = "allowed"
+		}
+		relief = append(relief, fmt.Sprintf("constraints.max_nodes (the fastest candidate uses all %d nodes %s)", r.f.maxNodes, what))
+	}
+	if r.f.maxGPUs > 0 && cand.TotalGPUs+cand.GPUsPerNode > r.f.maxGPUs {
+		relief = append(relief, fmt.Sprintf("constraints.max_gpus (now %d)", r.f.maxGPUs))
+	}
+	if c.Accelerators != nil {
+		relief = append(relief, "constraints.accelerators (now "+strings.Join(c.Accelerators, ", ")+")")
+	}
+	return " To meet it, relax " + joinOr(relief) + "."
+}
+
+// joinOr joins alternatives: "a", "a or b", "a, b or c".
+func joinOr(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
 }
 
 // physicsMiss says why no offer left by the offer-level filters could

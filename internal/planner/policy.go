@@ -43,6 +43,10 @@ type Policy struct {
 	// token a serving recommendation applies when the workload sets none
 	// (see WithServingDefaults).
 	DefaultMaxTimePerOutputTokenMs float64
+	// TypicalRegionQuotaGPUs is an assumption: the GPUs one account can
+	// typically run on demand or on spot in one region without asking the
+	// cloud. Candidates above it are flagged (Candidate.BeyondTypicalQuota).
+	TypicalRegionQuotaGPUs int
 }
 
 // WithServingDefaults returns the workload with the policy's default
@@ -74,6 +78,7 @@ type policyJSON struct {
 	RelativeTolerance      policyNum `json:"relative_tolerance"`
 	SpotRiskMention        policyNum `json:"spot_risk_mention"`
 	DefaultMaxTPOTMs       policyNum `json:"default_max_time_per_output_token_ms"`
+	TypicalRegionQuotaGPUs policyNum `json:"typical_region_quota_gpus"`
 }
 
 var (
@@ -134,6 +139,7 @@ func ParsePolicy(raw []byte) (*Policy, error) {
 		RelativeTolerance:              num("relative_tolerance", pj.RelativeTolerance),
 		SpotRiskMention:                num("spot_risk_mention", pj.SpotRiskMention),
 		DefaultMaxTimePerOutputTokenMs: num("default_max_time_per_output_token_ms", pj.DefaultMaxTPOTMs),
+		TypicalRegionQuotaGPUs:         integer("typical_region_quota_gpus", pj.TypicalRegionQuotaGPUs),
 	}
 	p.BalancedWeights.Cost = num("balanced_weights.cost", pj.BalancedWeights.Cost)
 	p.BalancedWeights.Time = num("balanced_weights.time", pj.BalancedWeights.Time)

@@ -88,6 +88,7 @@ func (r *run) candidate(c *priced) Candidate {
 	spareNodes := c.spare * opt.unit
 	spareReps := c.spare * opt.unitReplicas
 	nodes := opt.nodes + spareNodes
+	payAsYouGo := c.pm == catalog.OnDemand || c.pm == catalog.Spot
 	return Candidate{
 		Cloud: oi.o.Cloud, Region: oi.o.Region, Country: oi.country, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
 		GPUsPerNode: oi.o.GPUs, GPUFraction: oi.fraction, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: c.pm,
@@ -105,7 +106,9 @@ func (r *run) candidate(c *priced) Candidate {
 		TTFTMs:           opt.est.TTFTP99Ms,
 		TPOTMs:           opt.est.TPOTP99Ms,
 		Score:            c.score,
-		binding:          opt.est.Binding,
-		offer:            oi,
+		// Reservations and capacity blocks are capacity arranged with the cloud.
+		BeyondTypicalQuota: payAsYouGo && nodes*oi.o.GPUs > r.p.policy.TypicalRegionQuotaGPUs,
+		binding:            opt.est.Binding,
+		offer:              oi,
 	}
 }

@@ -133,9 +133,13 @@ type Candidate struct {
 	SpareReplicas int
 	// TTFTMs and TPOTMs are the 99th percentiles of the latencies the
 	// deployment was sized for (inference), what the limits bound.
-	TTFTMs      float64
-	TPOTMs      float64
-	Explanation string
+	TTFTMs float64
+	TPOTMs float64
+	// BeyondTypicalQuota is true when an on-demand or spot candidate needs
+	// more GPUs in its region than an account's quota typically allows
+	// without a request (Policy.TypicalRegionQuotaGPUs, an assumption).
+	BeyondTypicalQuota bool
+	Explanation        string
 
 	// Score is the objective's value (lower is better).
 	Score float64
