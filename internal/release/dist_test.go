@@ -378,17 +378,15 @@ func fakeExecutable(t *testing.T, goos, goarch string) []byte {
 		}
 	case "darwin":
 		cpu := map[string]macho.Cpu{"amd64": macho.CpuAmd64, "386": macho.Cpu386, "arm64": macho.CpuArm64, "arm": macho.CpuArm}[goarch]
-		magic := uint32(macho.Magic32)
+		fh := macho.FileHeader{Magic: macho.Magic32, Cpu: cpu, Type: macho.TypeExec}
+		hdr = fh
 		if wide {
-			magic = macho.Magic64
-		}
-		hdr = macho.FileHeader{Magic: magic, Cpu: cpu, Type: macho.TypeExec}
-		if wide {
+			fh.Magic = macho.Magic64
 			// The 64-bit header ends with a reserved word.
 			hdr = struct {
 				macho.FileHeader
 				Reserved uint32
-			}{hdr.(macho.FileHeader), 0}
+			}{fh, 0}
 		}
 	case "windows":
 		machine := map[string]uint16{"amd64": pe.IMAGE_FILE_MACHINE_AMD64, "386": pe.IMAGE_FILE_MACHINE_I386, "arm64": pe.IMAGE_FILE_MACHINE_ARM64, "arm": pe.IMAGE_FILE_MACHINE_ARMNT}[goarch]
