@@ -17,6 +17,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -43,8 +44,11 @@ var ProtocolVersions = []string{"6.0"}
 var ArchiveDocs = []string{"CHANGELOG.md", "LICENSE", "README.md"}
 
 // semver is the version shape the registry accepts in file names: no
-// leading "v", optional pre-release and build parts.
-var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+// leading "v", optional pre-release and build parts. Lowercase only:
+// Terraform lowercases the version it reads from a package's file name, so
+// a pre-release such as 1.0.0-SNAPSHOT-abc would never match the exact
+// constraint that selects it.
+var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9a-z.-]+)?(\+[0-9a-z.-]+)?$`)
 
 // Dist is a release directory that passed Check.
 type Dist struct {
@@ -111,7 +115,7 @@ func findVersion(dir string) (string, error) {
 	base := filepath.Base(sums[0])
 	version := strings.TrimSuffix(strings.TrimPrefix(base, Name+"_"), "_SHA256SUMS")
 	if !semver.MatchString(version) {
-		return "", fmt.Errorf("%s: version %q is not a semantic version without a leading \"v\", as the registry requires in file names", base, version)
+		return "", fmt.Errorf("%s: version %q is not a lowercase semantic version without a leading \"v\", as the registry and Terraform's installer need in file names", base, version)
 	}
 	return version, nil
 }
@@ -266,6 +270,36 @@ func FileSHA256(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// PackageHashV1 is the "h1:" hash Terraform records in .terraform.lock.hcl
+// for a provider zip it installs from a mirror: the Go module dirhash Hash1
+// of the archive's files (SHA-256 of the sorted "<sha256>  <name>" lines,
+// base64). The "zh:" hash, the archive's SHA-256 from SHA256SUMS, is
+// recorded only for a package installed from the registry.
+func PackageHashV1(archive string) (string, error) {
+	zr, err := zip.OpenReader(archive)
+	if err != nil {
+		return "", err
+	}
+	defer zr.Close()
+	files := slices.Clone(zr.File)
+	slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	summary := sha256.New()
+	for _, f := range files {
+		rc, err := f.Open()
+		if err != nil {
+			return "", err
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, rc)
+		rc.Close()
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(summary, "%x  %s\n", h.Sum(nil), f.Name)
+	}
+	return "h1:" + base64.StdEncoding.EncodeToString(summary.Sum(nil)), nil
 }
 
 // checkManifest checks the registry manifest: format version 1 and the

@@ -179,7 +179,15 @@ func TestCheckRejectsBrokenLayouts(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
-		want: `version "v0.1.0" is not a semantic version`,
+		want: `version "v0.1.0" is not a lowercase semantic version`,
+	}, {
+		name: "pre-release with capitals",
+		damage: func(t *testing.T, dir string) {
+			if err := os.Rename(filepath.Join(dir, release.SumsName(fakeVersion)), filepath.Join(dir, release.SumsName(fakeVersion+"-SNAPSHOT-abc1234"))); err != nil {
+				t.Fatal(err)
+			}
+		},
+		want: `version "0.1.0-SNAPSHOT-abc1234" is not a lowercase semantic version`,
 	}, {
 		name: "two SHA256SUMS files",
 		damage: func(t *testing.T, dir string) {
