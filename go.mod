@@ -8,6 +8,7 @@ require (
 	github.com/hashicorp/terraform-plugin-framework-validators v0.19.0
 	github.com/hashicorp/terraform-plugin-go v0.31.0
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
+	go.yaml.in/yaml/v3 v3.0.4
 	sigs.k8s.io/yaml v1.6.0
 )
 

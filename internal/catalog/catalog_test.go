@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -79,6 +80,8 @@ func TestBuiltinInvariants(t *testing.T) {
 		{"h100-sxm", "H100"}, {"H100-SXM5", "H100"}, {"nvidia-h100-80gb", "H100"}, {"NVIDIA H100 80GB HBM3", "H100"},
 		{"H100-MEGA", "H100"}, {"a100", "A100-40GB"}, {"nvidia-tesla-a100", "A100-40GB"}, {"A100-80GB", "A100-80GB"},
 		{"t4g", "T4"}, {"trillium", "TPU-V6E"}, {"v100", "V100-16GB"},
+		// The hardware names of the InferenceX calibration data.
+		{"GB200 NVL72", "GB200"}, {"GB300 NVL72", "GB300"}, {"MI355X", "MI355X"}, {"RTX PRO 6000", "RTX-PRO-6000"},
 	} {
 		a, ok := c.Accelerator(tc.alias)
 		if !ok || a.ID != tc.want {
@@ -108,8 +111,11 @@ func TestBuiltinInvariants(t *testing.T) {
 	if o, ok := c.Offer("aws", "p5.48xlarge", "us-east-1"); !ok || o.NetworkGbps != 3200 || o.Fabric != catalog.FabricEFA || o.ReservedDerived {
 		t.Errorf("aws p5 = %+v", o)
 	}
-	if len(c.OffersOf("aws", "p5e.48xlarge")) != 0 {
-		t.Errorf("p5e (no on-demand price) should be dropped")
+	// p5e has no on-demand price: only its capacity-block offer is carried.
+	for _, o := range c.OffersOf("aws", "p5e.48xlarge") {
+		if o.OnDemandUSD != 0 || o.SpotUSD != 0 || o.CapacityBlockUSD <= 0 {
+			t.Errorf("p5e in %s: %+v, want a capacity-block-only offer", o.Region, o)
+		}
 	}
 }
 
@@ -152,6 +158,15 @@ func (s srcRows) f(t *testing.T, row []string, col string) float64 {
 	return x
 }
 
+// priceListSource matches the source text of offers a price-list file of
+// testdata/sources/pricelists refreshed (pricelist.Result.Source).
+var priceListSource = regexp.MustCompile(`^(AWS Price List API|Azure Retail Prices API|Google Cloud Billing Catalog SKUs) `)
+
+// refreshed reports whether a maintainers' price-list refresh set the
+// offer's prices: those are compared with the price lists
+// (TestPriceListOffers), not with the snapshot sources.
+func refreshed(o *catalog.Offer) bool { return o != nil && priceListSource.MatchString(o.Source) }
+
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
 
 func TestOffersMatchSources(t *testing.T) {
@@ -176,11 +191,14 @@ func TestOffersMatchSources(t *testing.T) {
 		}
 		k := zkey{cl, gp.get(r, "instance_type"), gp.get(r, "region")}
 		o, ok := c.Offer(k.cloud, k.it, k.region)
-		if !ok {
+		if refreshed(o) {
 			continue
 		}
+		if !ok || gp.get(r, "price_on_demand_usd_per_hour") == "" {
+			continue // zones without an on-demand price: the offer's rates come from the coverage file (coverage_test.go)
+		}
 		check(k.cloud, k.it, k.region, "on_demand", o.OnDemandUSD, gp.f(t, r, "price_on_demand_usd_per_hour"))
-		check(k.cloud, k.it, k.region, "gpus", float64(o.GPUs), gp.f(t, r, "accelerator_count"))
+		check(k.cloud, k.it, k.region, "gpus", o.GPUCount(), gp.f(t, r, "accelerator_count"))
 		if m := gp.f(t, r, "gpu_memory_gib"); m > 0 && (k.cloud != "aws" || !strings.HasPrefix(k.it, "trn2")) {
 			// Sources report usable GiB (e.g. A10G 22.35 GiB of 24 GB
 			// nominal); the catalog uses the datasheet figure.
@@ -189,7 +207,10 @@ func TestOffersMatchSources(t *testing.T) {
 			}
 			checked[k.cloud]++
 		}
-		if s := gp.f(t, r, "price_spot_usd_per_hour"); s > 0 && s < o.OnDemandUSD {
+		// A zone spot rate is a discount only below on-demand rounded to
+		// the 4 decimals of the spot column (SkyPilot repeats on-demand
+		// truncated: 11.8112 for 11.81123).
+		if s := gp.f(t, r, "price_spot_usd_per_hour"); s > 0 && s < math.Round(o.OnDemandUSD*1e4)/1e4 {
 			spots[k] = append(spots[k], s)
 		}
 	}
@@ -200,6 +221,9 @@ func TestOffersMatchSources(t *testing.T) {
 			want = (v[len(v)/2-1] + v[len(v)/2]) / 2
 		}
 		o, _ := c.Offer(k.cloud, k.it, k.region)
+		if refreshed(o) {
+			continue
+		}
 		check(k.cloud, k.it, k.region, "spot(median)", o.SpotUSD, math.Round(want*1e6)/1e6)
 	}
 
@@ -207,6 +231,9 @@ func TestOffersMatchSources(t *testing.T) {
 	ar := readSource(t, "aws_reserved.csv")
 	for _, r := range ar.rows {
 		o, ok := c.Offer("aws", ar.get(r, "instance_type"), ar.get(r, "region"))
+		if refreshed(o) {
+			continue
+		}
 		if !ok || ar.get(r, "method") != "vantage_snapshot_via_tsaol" || o.ReservedDerived {
 			continue
 		}
@@ -225,6 +252,9 @@ func TestOffersMatchSources(t *testing.T) {
 	for _, r := range gt.rows {
 		it, region := gt.get(r, "name"), gt.get(r, "region")
 		o, ok := c.Offer("gcp", it, region)
+		if refreshed(o) {
+			continue
+		}
 		if gt.get(r, "offered_in_region_per_skypilot") != "yes" {
 			if ok && !gcpListed[it+"/"+region] {
 				t.Errorf("gcp %s/%s: offered but source says not listed", it, region)
@@ -252,7 +282,7 @@ func TestOffersMatchSources(t *testing.T) {
 	// Azure on-demand.
 	az := readSource(t, "azure_gpu_ondemand_2026-06-18.csv")
 	for _, r := range az.rows {
-		if o, ok := c.Offer("azure", az.get(r, "sku"), az.get(r, "region")); ok {
+		if o, ok := c.Offer("azure", az.get(r, "sku"), az.get(r, "region")); ok && !refreshed(o) {
 			check("azure", o.InstanceType, o.Region, "on_demand", o.OnDemandUSD, az.f(t, r, "on_demand_usd_per_hour"))
 		}
 	}
@@ -267,6 +297,9 @@ func TestOffersMatchSources(t *testing.T) {
 	}
 	for _, r := range cn.rows {
 		o, ok := c.Offer("aws", cn.get(r, "instance_type"), cn.get(r, "region"))
+		if refreshed(o) {
+			continue
+		}
 		if !ok {
 			continue
 		}
@@ -284,6 +317,9 @@ func TestOffersMatchSources(t *testing.T) {
 			continue
 		}
 		o, ok := c.Offer("runpod", gp.get(r, "instance_type"), gp.get(r, "availability_zone"))
+		if refreshed(o) {
+			continue
+		}
 		if !ok {
 			t.Errorf("runpod %s/%s missing", gp.get(r, "instance_type"), gp.get(r, "availability_zone"))
 			continue
@@ -379,6 +415,9 @@ func TestAWSExtraRegions(t *testing.T) {
 			continue
 		}
 		o, ok := c.Offer("aws", it, region)
+		if refreshed(o) {
+			continue
+		}
 		if !ok {
 			t.Errorf("aws/%s/%s missing", it, region)
 			continue
@@ -433,12 +472,12 @@ func offersIn(c *catalog.Catalog, cloud, region string) []*catalog.Offer {
 
 const (
 	fxMeta       = `{"catalog_date":"2026-01-02","catalog_date_source":"t","exchange_rates":[],"offer_sources":{"s":"test source"}}`
-	fxAccels     = `{"accelerators":[{"id":"H100","name":"H100","vendor":"NVIDIA","family":"hopper","aliases":["h100-sxm"],"memory_gb":80,"memory_type":"HBM3","memory_bandwidth_tbps":3.35,"peak_tflops":{"bf16":989},"tdp_watts":700,"interconnect":"NVLink","interconnect_gbps":900,"form_factor":"SXM","confidence":"high","source":"t"}]}`
+	fxAccels     = `{"accelerators":[{"id":"H100","name":"H100","vendor":"NVIDIA","family":"hopper","aliases":["h100-sxm"],"memory_gb":80,"memory_type":"HBM3","memory_bandwidth_tbps":3.35,"peak_tflops":{"bf16":989},"tdp_watts":700,"interconnect":"NVLink","interconnect_gbps":900,"interconnect_kind":"nvlink","nvlink_domain_gpus":8,"form_factor":"SXM","confidence":"high","source":"t"}]}`
 	fxClouds     = `{"clouds":[{"id":"aws","name":"AWS","pue":1.15,"pue_source":"t","egress_tiers":[],"inter_region_usd_per_gb":0.02,"block_storage_usd_per_gb_month":0.08,"object_storage_usd_per_gb_month":0.023,"pricing_models":["on_demand"],"reserved_1y_discount":0,"reserved_3y_discount":0,"spot":{"available":false,"interruptions_per_day":0,"notice_seconds":0,"max_runtime_hours":0,"source":"t"},"hipaa":true,"source":"t"}]}`
 	fxRegionsHdr = "cloud,region,city,country,geography,partition,compliance,grid_gco2e_per_kwh,grid_year,pue,source\n"
 	fxRegion     = "aws,us-east-1,Virginia,US,us,commercial,hipaa,379,2020,1.15,t\n"
-	fxOffersHdr  = "cloud,region,instance_type,accelerator,gpus,gpu_memory_gb,vcpus,memory_gb,network_gbps,fabric,on_demand_usd,spot_usd,reserved_1y_usd,reserved_3y_usd,reserved_derived,currency,native_on_demand,native_spot,native_reserved_1y,native_reserved_3y,source\n"
-	fxOffer      = "aws,us-east-1,p5.48xlarge,H100,8,640,192,2048,3200,efa,55.04,20,,,false,USD,,,,,s\n"
+	fxOffersHdr  = "cloud,region,instance_type,accelerator,gpus,gpu_fraction,gpu_memory_gb,vcpus,memory_gb,network_gbps,fabric,on_demand_usd,spot_usd,reserved_1y_usd,reserved_3y_usd,capacity_block_usd,reserved_derived,currency,native_on_demand,native_spot,native_reserved_1y,native_reserved_3y,source\n"
+	fxOffer      = "aws,us-east-1,p5.48xlarge,H100,8,,640,192,2048,3200,efa,55.04,20,,,,false,USD,,,,,s\n"
 )
 
 func fixture(regions, offers string) fstest.MapFS {
@@ -463,18 +502,24 @@ func TestLoadValidation(t *testing.T) {
 		name, regions, offers, want string
 	}{
 		{"unknown accelerator", fxRegion, strings.Replace(fxOffer, "H100", "H1000", 1),
-			`offers.csv line 2: offer aws/p5.48xlarge/us-east-1: unknown accelerator "H1000" (did you mean "H100"?)`},
+			`offers.csv line 2: offer aws/p5.48xlarge/us-east-1: field "accelerator": unknown accelerator "H1000" (did you mean "H100"?)`},
 		{"duplicate offer", fxRegion, fxOffer + fxOffer, `offers.csv line 3: offer aws/p5.48xlarge/us-east-1: duplicate offer`},
-		{"non-positive price", fxRegion, strings.Replace(fxOffer, "55.04", "-1", 1), `offers.csv line 2: offer aws/p5.48xlarge/us-east-1: field "on_demand_usd": must be > 0, got -1`},
-		{"zero price", fxRegion, strings.Replace(fxOffer, "55.04", "0", 1), `field "on_demand_usd": must be > 0, got 0`},
+		{"non-positive price", fxRegion, strings.Replace(fxOffer, "55.04", "-1", 1), `offers.csv line 2: offer aws/p5.48xlarge/us-east-1: field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got -1`},
+		{"zero price", fxRegion, strings.Replace(fxOffer, "55.04", "0", 1), `field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got 0`},
 		{"spot above on-demand", fxRegion, strings.Replace(fxOffer, ",20,", ",60,", 1), `field "spot_usd": 60 is not below on_demand_usd 55.04`},
-		{"region without metadata", fxRegion, strings.Replace(fxOffer, "us-east-1", "us-east-9", 1), `offer aws/p5.48xlarge/us-east-9: region "us-east-9" of cloud "aws" has no metadata`},
-		{"unknown cloud", fxRegion, strings.Replace(fxOffer, "aws", "awz", 1), `offer awz/p5.48xlarge/us-east-1: unknown cloud "awz" (did you mean "aws"?)`},
-		{"bad fabric", fxRegion, strings.Replace(fxOffer, "efa", "myrinet", 1), `field "fabric": must be efa, infiniband, roce or none, got "myrinet"`},
+		{"region without metadata", fxRegion, strings.Replace(fxOffer, "us-east-1", "us-east-9", 1), `offer aws/p5.48xlarge/us-east-9: field "region": region "us-east-9" of cloud "aws" has no metadata`},
+		{"unknown cloud", fxRegion, strings.Replace(fxOffer, "aws", "awz", 1), `offer awz/p5.48xlarge/us-east-1: field "cloud": unknown cloud "awz" (did you mean "aws"?)`},
+		{"bad fabric", fxRegion, strings.Replace(fxOffer, "efa", "myrinet", 1), `field "fabric": must be one of "efa", "infiniband", "roce", "ici", "none", got "myrinet"`},
 		{"bad number", fxRegion, strings.Replace(fxOffer, ",8,", ",eight,", 1), `field "gpus": not an integer: "eight"`},
-		{"region of unknown cloud", fxRegion + "gcp,us-central1,Iowa,US,us,commercial,,400,2024,,t\n", fxOffer, `regions.csv line 3: region gcp/us-central1: unknown cloud "gcp"`},
-		{"bad partition", strings.Replace(fxRegion, "commercial", "public", 1), fxOffer, `field "partition": must be commercial, gov or china, got "public"`},
+		{"region of unknown cloud", fxRegion + "gcp,us-central1,Iowa,US,us,commercial,,400,2024,,t\n", fxOffer, `regions.csv line 3: region gcp/us-central1: field "cloud": unknown cloud "gcp"`},
+		{"bad partition", strings.Replace(fxRegion, "commercial", "public", 1), fxOffer, `field "partition": must be one of "commercial", "gov", "china", got "public"`},
 		{"duplicate region", fxRegion + fxRegion, fxOffer, `regions.csv line 3: region aws/us-east-1: duplicate`},
+		{"no GPUs", fxRegion, strings.Replace(fxOffer, ",8,,", ",0,,", 1), `field "gpus": must be a whole number from 1 to 65,536 GPUs, got 0`},
+		{"gpus and fraction", fxRegion, strings.Replace(fxOffer, ",8,,", ",8,0.5,", 1), `field "gpu_fraction": give gpus or gpu_fraction, not both: got gpus 8 and gpu_fraction 0.5`},
+		{"whole fraction", fxRegion, strings.Replace(fxOffer, ",8,,", ",0,1,", 1), `field "gpu_fraction": must be in (0, 1)`},
+		{"negative capacity block", fxRegion, strings.Replace(fxOffer, ",,,,false,", ",,,-1,false,", 1), `field "capacity_block_usd": must be 0 or from 0.0001 to 1,000,000 USD/h, got -1`},
+		{"spot without on-demand", fxRegion, strings.Replace(fxOffer, ",55.04,20,,,,", ",,20,,,30,", 1), `field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got 0`},
+		{"NaN price", fxRegion, strings.Replace(fxOffer, "55.04", "NaN", 1), `field "on_demand_usd": not a number: "NaN"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := catalog.Load(fixture(tc.regions, tc.offers))
@@ -482,6 +527,27 @@ func TestLoadValidation(t *testing.T) {
 				t.Fatalf("err = %v\nwant containing %s", err, tc.want)
 			}
 		})
+	}
+	// A fractional offer and a capacity-block-only offer load.
+	frac := strings.Replace(fxOffer, "p5.48xlarge,H100,8,,640", "frac.xlarge,H100,0,0.25,20", 1)
+	cb := strings.Replace(fxOffer, "p5.48xlarge,H100,8,,640,192,2048,3200,efa,55.04,20,,,,", "cb.48xlarge,H100,8,,640,192,2048,3200,efa,,,,,40,", 1)
+	c, err = catalog.Load(fixture(fxRegion, fxOffer+frac+cb))
+	if err != nil {
+		t.Fatalf("fractional and capacity-block offers: %v", err)
+	}
+	if o, _ := c.Offer("aws", "frac.xlarge", "us-east-1"); !o.Fractional() || o.GPUCount() != 0.25 {
+		t.Errorf("fractional offer = %+v", o)
+	}
+	if o, _ := c.Offer("aws", "cb.48xlarge", "us-east-1"); o.CapacityBlockUSD != 40 || o.OnDemandUSD != 0 {
+		t.Errorf("capacity-block offer = %+v", o)
+	}
+	// A file written before gpu_fraction and capacity_block_usd existed
+	// still loads.
+	legacy := fixture(fxRegion, "")
+	legacy[catalog.FileOffers].Data = []byte(strings.Replace(strings.Replace(fxOffersHdr, "gpu_fraction,", "", 1), "capacity_block_usd,", "", 1) +
+		"aws,us-east-1,p5.48xlarge,H100,8,640,192,2048,3200,efa,55.04,20,,,false,USD,,,,,s\n")
+	if c, err := catalog.Load(legacy); err != nil || len(c.Offers) != 1 || c.Offers[0].GPUs != 8 {
+		t.Errorf("legacy offers.csv: %v", err)
 	}
 	// Missing file.
 	fx := fixture(fxRegion, fxOffer)
@@ -491,107 +557,13 @@ func TestLoadValidation(t *testing.T) {
 	}
 }
 
-// ---------- overlay ----------
-
-func TestOverlayExamples(t *testing.T) {
-	base := builtin(t)
-	before, _ := base.Offer("aws", "p5.48xlarge", "us-east-1")
-	beforePrice, nOffers := before.OnDemandUSD, len(base.Offers)
-
-	neg, err := base.WithOverlay(filepath.Join("..", "..", "examples", "catalog", "negotiated.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, _ := neg.Offer("aws", "p5.48xlarge", "us-east-1")
-	if o.OnDemandUSD != 41.28 || o.Reserved1YUSD != 30 || o.GPUs != 8 || o.ReservedDerived {
-		t.Errorf("negotiated p5 = %+v", o)
-	}
-	if b, _ := base.Offer("aws", "p5.48xlarge", "us-east-1"); b.OnDemandUSD != beforePrice || len(base.Offers) != nOffers {
-		t.Errorf("receiver mutated")
-	}
-
-	op, err := base.WithOverlay(filepath.Join("..", "..", "examples", "catalog", "onprem.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, ok := op.Offer("onprem", "dgx-h100", "dc1")
-	if !ok || o.Accelerator != "H100" || o.GPUMemoryGB != 640 || o.Fabric != catalog.FabricInfiniBand {
-		t.Errorf("onprem offer = %+v", o)
-	}
-	if _, ok := op.Cloud("onprem"); !ok || len(op.Offers) != nOffers+1 {
-		t.Errorf("onprem cloud missing or offer count %d", len(op.Offers))
-	}
-	if _, ok := base.Cloud("onprem"); ok {
-		t.Errorf("receiver mutated")
-	}
-
-	js := `{"offers":[{"cloud":"azure","instance_type":"Standard_ND96isr_H100_v5","region":"eastus","on_demand_usd":70}]}`
-	if _, err := base.WithOverlayBytes("prices.json", []byte(js)); err != nil {
-		t.Errorf("json overlay: %v", err)
-	}
-}
-
-func TestOverlayErrors(t *testing.T) {
-	base := builtin(t)
-	newOffer := func(extra string) string {
-		return "offers:\n  - cloud: aws\n    instance_type: x1\n    region: us-east-1\n    accelerator: H100\n    gpus: 8\n" + extra
-	}
-	for _, tc := range []struct {
-		name, file, body, want string
-	}{
-		{"malformed yaml", "c.yaml", "offers: [\n  - {cloud: aws", "c.yaml: malformed YAML"},
-		{"malformed json", "c.json", `{"offers": [`, "c.json: "},
-		{"unknown top-level field", "c.yaml", "offerz: []\n", `c.yaml: unknown field "offerz"`},
-		{"unknown offer field", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand: 3\n",
-			`c.yaml: offers[0] (aws/p5.48xlarge/us-east-1): unknown field "on_demand"`},
-		{"unknown accelerator", "c.yaml", yamlBody(newOffer("    on_demand_usd: 10\n")).replaceAcc("H1000"),
-			`c.yaml: offers[0] (aws/x1/us-east-1): unknown accelerator "H1000"`},
-		{"negative price", "catalog.yaml", "offers:\n  - cloud: onprem\n    instance_type: dgx-h100\n    region: dc1\n    on_demand_usd: -3\n",
-			`catalog.yaml: offers[0] (onprem/dgx-h100/dc1): `},
-		{"negative price existing", "catalog.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: -3\n",
-			`catalog.yaml: offers[0] (aws/p5.48xlarge/us-east-1): field "on_demand_usd": must be > 0, got -3`},
-		{"unknown cloud", "c.yaml", "offers:\n  - cloud: onprem\n    instance_type: dgx\n    region: dc1\n    accelerator: H100\n    gpus: 8\n    on_demand_usd: 20\n",
-			`c.yaml: offers[0] (onprem/dgx/dc1): unknown cloud "onprem"`},
-		{"new offer missing fields", "c.yaml", newOffer(""), `fields "accelerator", "gpus" and "on_demand_usd" are required`},
-		{"type error", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: cheap\n", `field "on_demand_usd"`},
-		{"spot above on-demand", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    spot_usd: 100\n", `field "spot_usd": 100 is not below on_demand_usd`},
-		{"bad region cloud", "c.yaml", "regions:\n  - cloud: nowhere\n    id: r1\n    country: DE\n    geography: eu\n", `regions[0] (nowhere/r1): unknown cloud "nowhere"`},
-		{"bad cloud pue", "c.yaml", "clouds:\n  - id: onprem\n    pue: 0.5\n", `clouds[0] (onprem): field "pue": must be >= 1, got 0.5`},
-		{"unknown extension", "c.txt", "{}", "unknown catalog file format"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := base.WithOverlayBytes(tc.file, []byte(tc.body))
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v\nwant containing %s", err, tc.want)
-			}
-		})
-	}
-	if _, err := base.WithOverlay(filepath.Join(t.TempDir(), "missing.yaml")); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
-		t.Errorf("missing file: %v", err)
-	}
-	// Nothing is half-applied: a file whose second entry fails leaves no trace.
-	body := "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: 1\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: -1\n"
-	if _, err := base.WithOverlayBytes("c.yaml", []byte(body)); err == nil {
-		t.Fatal("want error")
-	}
-	if o, _ := base.Offer("aws", "p5.48xlarge", "us-east-1"); o.OnDemandUSD == 1 {
-		t.Error("receiver mutated by a rejected overlay")
-	}
-}
-
-type yamlBody string
-
-func (s yamlBody) replaceAcc(id string) string {
-	return strings.Replace(string(s), "accelerator: H100", "accelerator: "+id, 1)
-}
-
 func TestClosest(t *testing.T) {
 	c := builtin(t)
 	for _, tc := range []struct {
 		in   string
 		want string
 	}{
-		{"H1000", "H100"}, {"a100-80", "A100-80GB"}, {"mi300", "MI300X"}, {"gaudi", "GAUDI2"},
+		{"H1000", "H100"}, {"a100-80", "A100-80GB"}, {"mi300", "MI300X"}, {"gaudi-2", "GAUDI2"}, {"mi355", "MI355X"},
 	} {
 		got := catalog.Closest(tc.in, c.AcceleratorIDs(), 3)
 		if len(got) == 0 || got[0] != tc.want {
@@ -614,7 +586,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 	// Read the files once so the benchmark measures parsing, not disk I/O.
 	mem := fstest.MapFS{}
-	for _, n := range []string{catalog.FileMeta, catalog.FileAccelerators, catalog.FileClouds, catalog.FileRegions, catalog.FileOffers} {
+	for _, n := range []string{catalog.FileMeta, catalog.FileAccelerators, catalog.FileClouds, catalog.FileRegions, catalog.FileOffers, catalog.FileServerless} {
 		data, err := fs.ReadFile(sub, n)
 		if err != nil {
 			b.Fatal(err)

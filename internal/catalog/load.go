@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +28,9 @@ const (
 	FileClouds       = "clouds.json"
 	FileRegions      = "regions.csv"
 	FileOffers       = "offers.csv"
+	// FileServerless is optional: a catalog without it has no serverless
+	// offers.
+	FileServerless = "serverless.csv"
 )
 
 // dateLayout is the layout of catalog_date.
@@ -94,6 +99,9 @@ func BuiltinDate() (time.Time, error) {
 // FileAccelerators, FileClouds, FileRegions and FileOffers at the root of
 // fsys. Errors name the file, line and entry.
 func Load(fsys fs.FS) (*Catalog, error) {
+	if _, err := InputLimits(); err != nil {
+		return nil, err
+	}
 	c := &Catalog{}
 	var m meta
 	if err := readJSONFile(fsys, FileMeta, &m); err != nil {
@@ -140,6 +148,9 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	if c.Offers, err = readOffers(fsys, c, m.OfferSources); err != nil {
 		return nil, err
 	}
+	if c.Serverless, err = readServerless(fsys, c, m.OfferSources); err != nil {
+		return nil, err
+	}
 	c.index()
 	return c, nil
 }
@@ -157,23 +168,27 @@ func readJSONFile(fsys fs.FS, name string, v any) error {
 	return nil
 }
 
-// csvRows reads a CSV file and checks its header; fn gets each record and
-// its 1-based line number.
-func csvRows(fsys fs.FS, name string, header []string, fn func(line int, rec []string) error) error {
+// csvRows reads a CSV file and checks its header; fn gets each record, in
+// header order, and its 1-based line number. Columns named in optional may
+// be absent from the file (catalog files written before they existed): fn
+// then sees them empty.
+func csvRows(fsys fs.FS, name string, header []string, optional []string, fn func(line int, rec []string) error) error {
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", name, err)
 	}
 	r := csv.NewReader(bytes.NewReader(b))
 	r.ReuseRecord = true
-	r.FieldsPerRecord = len(header)
 	h, err := r.Read()
 	if err != nil {
 		return fmt.Errorf("%s: header: %w", name, err)
 	}
-	if strings.Join(h, ",") != strings.Join(header, ",") {
-		return fmt.Errorf("%s: header %q, want %q", name, strings.Join(h, ","), strings.Join(header, ","))
+	pos, err := columnPositions(h, header, optional)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
+	r.FieldsPerRecord = len(h)
+	full := make([]string, len(header))
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -183,10 +198,47 @@ func csvRows(fsys fs.FS, name string, header []string, fn func(line int, rec []s
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
+		if pos != nil {
+			for i, p := range pos {
+				full[i] = ""
+				if p >= 0 {
+					full[i] = rec[p]
+				}
+			}
+			rec = full
+		}
 		if err := fn(line, rec); err != nil {
 			return fmt.Errorf("%s line %d: %w", name, line, err)
 		}
 	}
+}
+
+// columnPositions maps each column of header to its position in the file
+// header got (-1 for an absent optional column); nil when got is header.
+// The file must have the columns of header in the same order, optional ones
+// possibly left out.
+func columnPositions(got, header, optional []string) ([]int, error) {
+	if slices.Equal(got, header) {
+		return nil, nil
+	}
+	bad := fmt.Errorf("header %q, want %q", strings.Join(got, ","), strings.Join(header, ","))
+	pos := make([]int, len(header))
+	j := 0
+	for i, col := range header {
+		switch {
+		case j < len(got) && got[j] == col:
+			pos[i] = j
+			j++
+		case slices.Contains(optional, col):
+			pos[i] = -1
+		default:
+			return nil, bad
+		}
+	}
+	if j != len(got) {
+		return nil, bad
+	}
+	return pos, nil
 }
 
 // fieldErr collects the first parse error of a record.
@@ -202,10 +254,23 @@ func (p *fieldParser) float(i int) float64 {
 		return 0
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		p.err = fmt.Errorf("field %q: not a number: %q", p.hdr[i], s)
 	}
 	return v
+}
+
+func (p *fieldParser) bool(i int) bool {
+	switch p.rec[i] {
+	case "true":
+		return true
+	case "false", "":
+		return false
+	}
+	if p.err == nil {
+		p.err = fmt.Errorf("field %q: want true or false, got %q", p.hdr[i], p.rec[i])
+	}
+	return false
 }
 
 func (p *fieldParser) int(i int) int {
@@ -225,9 +290,9 @@ var RegionHeader = []string{"cloud", "region", "city", "country", "geography", "
 
 func readRegions(fsys fs.FS, c *Catalog) ([]*Region, error) {
 	var out []*Region
-	err := csvRows(fsys, FileRegions, RegionHeader, func(_ int, rec []string) error {
+	err := csvRows(fsys, FileRegions, RegionHeader, nil, func(_ int, rec []string) error {
 		p := fieldParser{rec: rec, hdr: RegionHeader}
-		r := &Region{Cloud: rec[0], ID: rec[1], City: rec[2], Country: rec[3], Geography: rec[4], Partition: rec[5],
+		r := &Region{Cloud: rec[0], ID: rec[1], City: rec[2], Country: rec[3], Geography: rec[4], Partition: Partition(rec[5]),
 			GridGCO2ePerKWh: p.float(7), GridYear: p.int(8), PUE: p.float(9), Source: rec[10]}
 		if rec[6] != "" {
 			r.Compliance = strings.Split(rec[6], ";")
@@ -250,10 +315,41 @@ func readRegions(fsys fs.FS, c *Catalog) ([]*Region, error) {
 	return out, err
 }
 
+// Columns of FileOffers, in OfferHeader order.
+const (
+	ocCloud = iota
+	ocRegion
+	ocInstanceType
+	ocAccelerator
+	ocGPUs
+	ocGPUFraction
+	ocGPUMemoryGB
+	ocVCPUs
+	ocMemoryGB
+	ocNetworkGbps
+	ocFabric
+	ocOnDemand
+	ocSpot
+	ocReserved1Y
+	ocReserved3Y
+	ocCapacityBlock
+	ocReservedDerived
+	ocCurrency
+	ocNativeOnDemand
+	ocNativeSpot
+	ocNativeReserved1Y
+	ocNativeReserved3Y
+	ocSource
+)
+
 // OfferHeader is the header of FileOffers.
-var OfferHeader = []string{"cloud", "region", "instance_type", "accelerator", "gpus", "gpu_memory_gb", "vcpus", "memory_gb",
-	"network_gbps", "fabric", "on_demand_usd", "spot_usd", "reserved_1y_usd", "reserved_3y_usd", "reserved_derived",
-	"currency", "native_on_demand", "native_spot", "native_reserved_1y", "native_reserved_3y", "source"}
+var OfferHeader = []string{"cloud", "region", "instance_type", "accelerator", "gpus", "gpu_fraction", "gpu_memory_gb", "vcpus",
+	"memory_gb", "network_gbps", "fabric", "on_demand_usd", "spot_usd", "reserved_1y_usd", "reserved_3y_usd", "capacity_block_usd",
+	"reserved_derived", "currency", "native_on_demand", "native_spot", "native_reserved_1y", "native_reserved_3y", "source"}
+
+// offerOptional are the columns of FileOffers added after the first
+// release; a file without them still loads (whole GPUs, no capacity block).
+var offerOptional = []string{"gpu_fraction", "capacity_block_usd"}
 
 func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, error) {
 	out := make([]*Offer, 0, 2048)
@@ -268,28 +364,31 @@ func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, er
 		intern[s] = s
 		return s
 	}
-	err := csvRows(fsys, FileOffers, OfferHeader, func(_ int, rec []string) error {
+	err := csvRows(fsys, FileOffers, OfferHeader, offerOptional, func(_ int, rec []string) error {
 		p := fieldParser{rec: rec, hdr: OfferHeader}
-		o := &Offer{Cloud: in(rec[0]), Region: in(rec[1]), InstanceType: in(rec[2]), Accelerator: in(rec[3]),
-			GPUs: p.int(4), GPUMemoryGB: p.float(5), VCPUs: p.int(6), MemoryGB: p.float(7), NetworkGbps: p.float(8),
-			Fabric: Fabric(in(rec[9])), OnDemandUSD: p.float(10), SpotUSD: p.float(11), Reserved1YUSD: p.float(12),
-			Reserved3YUSD: p.float(13), Currency: in(rec[15]), NativeOnDemand: p.float(16), NativeSpot: p.float(17),
-			NativeReserved1Y: p.float(18), NativeReserved3Y: p.float(19)}
-		switch rec[14] {
+		o := &Offer{Cloud: in(rec[ocCloud]), Region: in(rec[ocRegion]), InstanceType: in(rec[ocInstanceType]),
+			Accelerator: in(rec[ocAccelerator]), GPUs: p.int(ocGPUs), GPUFraction: p.float(ocGPUFraction),
+			GPUMemoryGB: p.float(ocGPUMemoryGB), VCPUs: p.int(ocVCPUs), MemoryGB: p.float(ocMemoryGB),
+			NetworkGbps: p.float(ocNetworkGbps), Fabric: Fabric(in(rec[ocFabric])), OnDemandUSD: p.float(ocOnDemand),
+			SpotUSD: p.float(ocSpot), Reserved1YUSD: p.float(ocReserved1Y), Reserved3YUSD: p.float(ocReserved3Y),
+			CapacityBlockUSD: p.float(ocCapacityBlock), Currency: in(rec[ocCurrency]),
+			NativeOnDemand: p.float(ocNativeOnDemand), NativeSpot: p.float(ocNativeSpot),
+			NativeReserved1Y: p.float(ocNativeReserved1Y), NativeReserved3Y: p.float(ocNativeReserved3Y)}
+		switch rec[ocReservedDerived] {
 		case "true":
 			o.ReservedDerived = true
 		case "false", "":
 		default:
-			p.err = fmt.Errorf("field %q: want true or false, got %q", "reserved_derived", rec[14])
+			p.err = fmt.Errorf("field %q: want true or false, got %q", "reserved_derived", rec[ocReservedDerived])
 		}
 		key := o.Cloud + "/" + o.InstanceType + "/" + o.Region
 		if p.err != nil {
 			return fmt.Errorf("offer %s: %w", key, p.err)
 		}
-		if s, ok := sources[rec[20]]; ok {
+		if s, ok := sources[rec[ocSource]]; ok {
 			o.Source = s
 		} else {
-			o.Source = in(rec[20])
+			o.Source = in(rec[ocSource])
 		}
 		if err := c.validateOffer(o); err != nil {
 			return fmt.Errorf("offer %s: %w", key, err)
@@ -299,6 +398,70 @@ func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, er
 		}
 		seen[key] = true
 		out = append(out, o)
+		return nil
+	})
+	return out, err
+}
+
+// ServerlessHeader is the header of FileServerless.
+var ServerlessHeader = []string{"cloud", "region", "name", "product", "accelerator", "gpus", "gpu_memory_gb", "usd_per_gpu_second",
+	"billing_increment_seconds", "min_billed_seconds", "idle_billed_seconds", "cold_start_seconds", "cold_start_billed",
+	"always_on", "cpu_usd_per_core_second", "memory_usd_per_gib_second", "min_cpu_cores", "min_memory_gib", "confidence", "source"}
+
+// Columns of FileServerless, in ServerlessHeader order.
+const (
+	scCloud = iota
+	scRegion
+	scName
+	scProduct
+	scAccelerator
+	scGPUs
+	scGPUMemoryGB
+	scUSDPerGPUSecond
+	scIncrement
+	scMinBilled
+	scIdleBilled
+	scColdStart
+	scColdStartBilled
+	scAlwaysOn
+	scCPURate
+	scMemoryRate
+	scMinCPU
+	scMinMemory
+	scConfidence
+	scSource
+)
+
+func readServerless(fsys fs.FS, c *Catalog, sources map[string]string) ([]*ServerlessOffer, error) {
+	if _, err := fs.Stat(fsys, FileServerless); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var out []*ServerlessOffer
+	seen := map[string]bool{}
+	err := csvRows(fsys, FileServerless, ServerlessHeader, nil, func(_ int, rec []string) error {
+		p := fieldParser{rec: rec, hdr: ServerlessHeader}
+		s := &ServerlessOffer{Cloud: rec[scCloud], Region: rec[scRegion], Name: rec[scName], Product: rec[scProduct],
+			Accelerator: rec[scAccelerator], GPUs: p.int(scGPUs), GPUMemoryGB: p.float(scGPUMemoryGB),
+			USDPerGPUSecond: p.float(scUSDPerGPUSecond), BillingIncrementSeconds: p.float(scIncrement),
+			MinBilledSeconds: p.float(scMinBilled), IdleBilledSeconds: p.float(scIdleBilled), ColdStartSeconds: p.float(scColdStart),
+			ColdStartBilled: p.bool(scColdStartBilled), AlwaysOn: p.bool(scAlwaysOn), CPUUSDPerCoreSecond: p.float(scCPURate),
+			MemoryUSDPerGiBSecond: p.float(scMemoryRate), MinCPUCores: p.float(scMinCPU), MinMemoryGiB: p.float(scMinMemory),
+			Confidence: rec[scConfidence], Source: rec[scSource]}
+		key := s.Cloud + "/" + s.Name + "/" + s.Region
+		if p.err != nil {
+			return fmt.Errorf("serverless offer %s: %w", key, p.err)
+		}
+		if text, ok := sources[s.Source]; ok {
+			s.Source = text
+		}
+		if err := c.validateServerless(s); err != nil {
+			return fmt.Errorf("serverless offer %s: %w", key, err)
+		}
+		if seen[key] {
+			return fmt.Errorf("serverless offer %s: duplicate", key)
+		}
+		seen[key] = true
+		out = append(out, s)
 		return nil
 	})
 	return out, err

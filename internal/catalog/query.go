@@ -10,6 +10,21 @@ import (
 
 // index (re)builds the lookup maps. Called once after load or overlay.
 func (c *Catalog) index() {
+	c.indexAccelerators()
+	c.indexClouds()
+	c.indexRegions()
+	c.serverless = make(map[string]*ServerlessOffer, len(c.Serverless))
+	for _, s := range c.Serverless {
+		c.serverless[s.Cloud+"/"+s.Name+"/"+s.Region] = s
+	}
+	c.offerByKey = make(map[string]*Offer, len(c.Offers))
+	for _, o := range c.Offers {
+		c.offerByKey[o.Cloud+"/"+o.InstanceType+"/"+o.Region] = o
+	}
+	c.indexInstanceTypes()
+}
+
+func (c *Catalog) indexAccelerators() {
 	c.accelByKey = make(map[string]*Accelerator, len(c.Accelerators)*3)
 	for _, a := range c.Accelerators {
 		c.accelByKey[strings.ToLower(a.ID)] = a
@@ -17,18 +32,26 @@ func (c *Catalog) index() {
 			c.accelByKey[strings.ToLower(al)] = a
 		}
 	}
+}
+
+func (c *Catalog) indexClouds() {
 	c.cloudByID = make(map[string]*Cloud, len(c.Clouds))
 	for _, cl := range c.Clouds {
 		c.cloudByID[cl.ID] = cl
 	}
+}
+
+func (c *Catalog) indexRegions() {
 	c.regionByID = make(map[string]*Region, len(c.Regions))
 	for _, r := range c.Regions {
 		c.regionByID[r.Cloud+"/"+r.ID] = r
 	}
-	c.offerByKey = make(map[string]*Offer, len(c.Offers))
+}
+
+// indexInstanceTypes groups the offers by cloud and instance type.
+func (c *Catalog) indexInstanceTypes() {
 	c.offersByIT = make(map[string][]*Offer)
 	for _, o := range c.Offers {
-		c.offerByKey[o.Cloud+"/"+o.InstanceType+"/"+o.Region] = o
 		k := o.Cloud + "/" + o.InstanceType
 		c.offersByIT[k] = append(c.offersByIT[k], o)
 	}
@@ -56,6 +79,13 @@ func (c *Catalog) Region(cloud, id string) (*Region, bool) {
 func (c *Catalog) Offer(cloud, instanceType, region string) (*Offer, bool) {
 	o, ok := c.offerByKey[cloud+"/"+instanceType+"/"+region]
 	return o, ok
+}
+
+// ServerlessOffer finds a serverless offer by cloud, name and region ("" for
+// platform-placed workers).
+func (c *Catalog) ServerlessOffer(cloud, name, region string) (*ServerlessOffer, bool) {
+	s, ok := c.serverless[cloud+"/"+name+"/"+region]
+	return s, ok
 }
 
 // OffersOf lists the offers of one instance type across regions, in catalog order.

@@ -67,10 +67,10 @@ func levenshtein(a, b string) int {
 
 // QuoteList renders names as a comma-separated list of quoted strings
 // (`"aws", "gcp"`), the form every diagnostic of the provider uses.
-func QuoteList(ss []string) string {
+func QuoteList[S ~string](ss []S) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = strconv.Quote(s)
+		q[i] = strconv.Quote(string(s))
 	}
 	return strings.Join(q, ", ")
 }

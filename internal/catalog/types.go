@@ -7,7 +7,10 @@
 // data/SOURCES.md.
 package catalog
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // PricingModel is how compute is bought.
 type PricingModel string
@@ -20,8 +23,24 @@ const (
 	Reserved3Y PricingModel = "reserved_3y"
 )
 
-// PricingModels lists every pricing model in canonical order.
+// CapacityBlock is a reservation of whole instances for a fixed window
+// bought ahead (AWS EC2 Capacity Blocks for ML): Offer.CapacityBlockUSD is
+// its effective hourly rate. Serverless is per-second billing of GPU
+// containers (Catalog.Serverless, priced per GPU-second, not per instance).
+// Neither is in PricingModels: the planner and cost model do not handle
+// them yet (see AllPricingModels).
+const (
+	CapacityBlock PricingModel = "capacity_block"
+	Serverless    PricingModel = "serverless"
+)
+
+// PricingModels lists the hourly instance pricing models every offer
+// consumer (planner, cost model, provider) handles, in canonical order.
 var PricingModels = []PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y}
+
+// AllPricingModels lists every pricing model the catalog carries: the
+// hourly ones of PricingModels, then capacity blocks and serverless.
+var AllPricingModels = []PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y, CapacityBlock, Serverless}
 
 // Precisions lists the numeric precisions the provider understands.
 var Precisions = []string{"fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8", "int4"}
@@ -34,8 +53,48 @@ const (
 	FabricEFA        Fabric = "efa"
 	FabricInfiniBand Fabric = "infiniband"
 	FabricRoCE       Fabric = "roce"
-	FabricNone       Fabric = "none"
+	// FabricICI: Google TPU hosts joined by the chips' own inter-chip
+	// interconnect into a multi-host slice (up to the pod,
+	// Accelerator.NVLinkDomainGPUs); Offer.NetworkGbps is then the host's
+	// ICI bandwidth (chips x per-chip ICI), not a NIC.
+	FabricICI  Fabric = "ici"
+	FabricNone Fabric = "none"
 )
+
+// Fabrics lists every fabric, in documentation order.
+var Fabrics = []Fabric{FabricEFA, FabricInfiniBand, FabricRoCE, FabricICI, FabricNone}
+
+// InterconnectKind is the structured class of an accelerator's scale-up
+// link: how accelerators inside one domain talk to each other. The closed set
+// is InterconnectKinds; Accelerator.Interconnect keeps the vendor's wording.
+type InterconnectKind string
+
+// Scale-up interconnect kinds.
+const (
+	// InterconnectNVLink: NVLink/NVSwitch (or NVLink mesh) joining every GPU
+	// of the domain at the accelerator's interconnect_gbps.
+	InterconnectNVLink InterconnectKind = "nvlink"
+	// InterconnectNVLinkBridge: PCIe cards bridged in pairs by NVLink; a
+	// wider group talks over PCIe. The domain is 2.
+	InterconnectNVLinkBridge InterconnectKind = "nvlink_bridge"
+	// InterconnectPCIe: no accelerator-to-accelerator link; every exchange
+	// crosses PCIe (and the host). The domain is 1.
+	InterconnectPCIe InterconnectKind = "pcie"
+	// InterconnectInfinityFabric: AMD Infinity Fabric (xGMI) between OAMs.
+	InterconnectInfinityFabric InterconnectKind = "infinity_fabric"
+	// InterconnectICI: Google TPU inter-chip interconnect; it spans hosts up
+	// to the pod, so the domain is larger than one VM.
+	InterconnectICI InterconnectKind = "ici"
+	// InterconnectNeuronLink: AWS Trainium/Inferentia NeuronLink.
+	InterconnectNeuronLink InterconnectKind = "neuronlink"
+	// InterconnectRoCE: RoCE v2 Ethernet ports on the accelerator die used
+	// for scale-up (Intel Gaudi).
+	InterconnectRoCE InterconnectKind = "roce"
+)
+
+// InterconnectKinds lists every interconnect kind, in documentation order.
+var InterconnectKinds = []InterconnectKind{InterconnectNVLink, InterconnectNVLinkBridge, InterconnectPCIe,
+	InterconnectInfinityFabric, InterconnectICI, InterconnectNeuronLink, InterconnectRoCE}
 
 // Accelerator is one GPU / accelerator model.
 type Accelerator struct {
@@ -54,9 +113,18 @@ type Accelerator struct {
 	TDPWatts         float64            `json:"tdp_watts"`
 	Interconnect     string             `json:"interconnect"`
 	InterconnectGBps float64            `json:"interconnect_gbps"` // per-device scale-up bandwidth, GB/s
-	FormFactor       string             `json:"form_factor"`
-	Confidence       string             `json:"confidence"`
-	Source           string             `json:"source"`
+	// InterconnectKind is the structured class of Interconnect.
+	InterconnectKind InterconnectKind `json:"interconnect_kind"`
+	// NVLinkDomainGPUs is the number of accelerators in one scale-up domain
+	// (NVLink/NVSwitch, ICI, Infinity Fabric, NeuronLink or on-chip RoCE) of
+	// the system the clouds rent the part in: 8 for an HGX board or an
+	// 8-OAM platform, 72 for an NVL72 rack, the pod for a TPU (256, 8960),
+	// 2 for NVLink-bridged PCIe pairs, 1 without a link. Larger than an
+	// offer's GPUs when the domain spans VMs (GB200/GB300 NVL72, TPU slices).
+	NVLinkDomainGPUs int    `json:"nvlink_domain_gpus"`
+	FormFactor       string `json:"form_factor"`
+	Confidence       string `json:"confidence"`
+	Source           string `json:"source"`
 }
 
 // EgressTier is one step of a cloud's internet egress price ladder.
@@ -108,15 +176,37 @@ const (
 	ComplianceHIPAA       = "hipaa"
 )
 
+// Partition is the isolated part of a cloud a region belongs to.
+type Partition string
+
+// Cloud partitions.
+const (
+	PartitionCommercial Partition = "commercial"
+	PartitionGov        Partition = "gov"   // AWS GovCloud, Azure Government
+	PartitionChina      Partition = "china" // AWS China, Azure China (21Vianet)
+)
+
+// Partitions lists every partition, in documentation order.
+var Partitions = []Partition{PartitionCommercial, PartitionGov, PartitionChina}
+
+// PartitionCompliance is the compliance regime every region of a partition
+// carries in its Compliance list: government regions are FedRAMP High,
+// mainland-China regions MLPS 2.0. The loader adds a missing one (overlay
+// regions) so callers read Region.Compliance and never map partitions.
+var PartitionCompliance = map[Partition]string{
+	PartitionGov:   ComplianceFedRAMPHigh,
+	PartitionChina: ComplianceMLPS2,
+}
+
 // Region is one cloud region.
 type Region struct {
-	Cloud      string   `json:"cloud"`
-	ID         string   `json:"id"`
-	City       string   `json:"city"`
-	Country    string   `json:"country"`   // ISO 3166-1 alpha-2
-	Geography  string   `json:"geography"` // us, eu, uk, apac, cn, in, ...
-	Partition  string   `json:"partition"` // commercial, gov, china
-	Compliance []string `json:"compliance"`
+	Cloud      string    `json:"cloud"`
+	ID         string    `json:"id"`
+	City       string    `json:"city"`
+	Country    string    `json:"country"`   // ISO 3166-1 alpha-2
+	Geography  string    `json:"geography"` // us, eu, uk, apac, cn, in, ...
+	Partition  Partition `json:"partition"` // commercial, gov, china
+	Compliance []string  `json:"compliance"`
 	// GridGCO2ePerKWh is the location-based grid intensity; 0 = unknown.
 	GridGCO2ePerKWh float64 `json:"grid_gco2e_per_kwh"`
 	GridYear        int     `json:"grid_year"`
@@ -126,22 +216,34 @@ type Region struct {
 
 // Offer is one priced (cloud, instance type, region).
 type Offer struct {
-	Cloud        string  `json:"cloud"`
-	Region       string  `json:"region"`
-	InstanceType string  `json:"instance_type"`
-	Accelerator  string  `json:"accelerator"` // canonical accelerator ID
-	GPUs         int     `json:"gpus"`
-	GPUMemoryGB  float64 `json:"gpu_memory_gb"` // total across the node
-	VCPUs        int     `json:"vcpus"`
-	MemoryGB     float64 `json:"memory_gb"`
-	NetworkGbps  float64 `json:"network_gbps"` // node scale-out bandwidth
-	Fabric       Fabric  `json:"fabric"`
+	Cloud        string `json:"cloud"`
+	Region       string `json:"region"`
+	InstanceType string `json:"instance_type"`
+	Accelerator  string `json:"accelerator"` // canonical accelerator ID
+	// GPUs is the number of whole GPUs; 0 for a fractional offer.
+	GPUs int `json:"gpus"`
+	// GPUFraction is the share of one GPU a fractional offer gets (Azure
+	// NVads A10 v5, NCv6 1/4 and 1/2, AWS g6f), 0 < f < 1, with that share
+	// of the GPU's memory in GPUMemoryGB; 0 for whole-GPU offers. The
+	// planner skips offers with GPUs = 0 until it models fractions.
+	GPUFraction float64 `json:"gpu_fraction,omitempty"`
+	GPUMemoryGB float64 `json:"gpu_memory_gb"` // total across the node
+	VCPUs       int     `json:"vcpus"`
+	MemoryGB    float64 `json:"memory_gb"`
+	NetworkGbps float64 `json:"network_gbps"` // node scale-out bandwidth
+	Fabric      Fabric  `json:"fabric"`
 
 	// Hourly list prices in USD for the whole instance; 0 = not sold.
+	// OnDemandUSD is 0 only for capacity-block-only offers (AWS p5e), which
+	// have CapacityBlockUSD and no other price.
 	OnDemandUSD   float64 `json:"on_demand_usd"`
 	SpotUSD       float64 `json:"spot_usd"`
 	Reserved1YUSD float64 `json:"reserved_1y_usd"`
 	Reserved3YUSD float64 `json:"reserved_3y_usd"`
+	// CapacityBlockUSD is the effective hourly rate of a capacity block
+	// (pricing model CapacityBlock: instances reserved for a fixed window,
+	// paid up front); 0 = none published.
+	CapacityBlockUSD float64 `json:"capacity_block_usd,omitempty"`
 	// ReservedDerived is true when the reserved prices were derived from the
 	// cloud's published commitment discount, not a public per-SKU rate.
 	ReservedDerived bool `json:"reserved_derived"`
@@ -170,9 +272,97 @@ func (o *Offer) Price(pm PricingModel) (float64, bool) {
 		p = o.Reserved1YUSD
 	case Reserved3Y:
 		p = o.Reserved3YUSD
+	case CapacityBlock:
+		p = o.CapacityBlockUSD
 	}
 	return p, p > 0
 }
+
+// Fractional reports whether the offer holds a share of one GPU.
+func (o *Offer) Fractional() bool { return o.GPUFraction > 0 }
+
+// GPUCount is the GPUs of the offer as a number: GPUs, or GPUFraction for a
+// fractional offer.
+func (o *Offer) GPUCount() float64 {
+	if o.Fractional() {
+		return o.GPUFraction
+	}
+	return float64(o.GPUs)
+}
+
+// ServerlessOffer is GPU capacity billed per second of use on a serverless
+// platform (pricing model Serverless): Modal, RunPod Serverless, Replicate,
+// Google Cloud Run, Beam. A cost model prices hours of actual use from it:
+// a worker (GPUs accelerators) is billed USDPerWorkerSecond for every
+// billed second, where the billed seconds of one burst of busy seconds are
+// BilledSeconds(busy, cold). An AlwaysOn offer is billed every second of the
+// period whether busy or not. Fields with 0 are "none" or, for durations the
+// platform bills without publishing them, "unknown" (Source says which).
+type ServerlessOffer struct {
+	Cloud string `json:"cloud"`
+	// Region is the region workers run in, with region metadata; "" when the
+	// platform places them (no country, grid or compliance is known).
+	Region string `json:"region"`
+	// Name identifies the offer within the cloud, e.g. "functions-h100".
+	Name string `json:"name"`
+	// Product is the platform product and tier, e.g. "serverless-flex".
+	Product     string  `json:"product"`
+	Accelerator string  `json:"accelerator"` // canonical accelerator ID
+	GPUs        int     `json:"gpus"`        // GPUs per worker
+	GPUMemoryGB float64 `json:"gpu_memory_gb"`
+	// USDPerGPUSecond is the GPU rate, per GPU and second.
+	USDPerGPUSecond float64 `json:"usd_per_gpu_second"`
+	// BillingIncrementSeconds: billed time is rounded up to a multiple of it.
+	BillingIncrementSeconds float64 `json:"billing_increment_seconds"`
+	// MinBilledSeconds is the least time billed per worker start (0 = none).
+	MinBilledSeconds float64 `json:"min_billed_seconds"`
+	// IdleBilledSeconds is the idle time billed after each burst before the
+	// worker scales to zero (keep-warm / idle timeout, default setting).
+	IdleBilledSeconds float64 `json:"idle_billed_seconds"`
+	// ColdStartSeconds is the start-up time of a cold worker; billed when
+	// ColdStartBilled.
+	ColdStartSeconds float64 `json:"cold_start_seconds"`
+	ColdStartBilled  bool    `json:"cold_start_billed"`
+	// AlwaysOn: the worker never scales to zero and is billed continuously
+	// (RunPod active workers).
+	AlwaysOn bool `json:"always_on"`
+	// Host resources billed on top of the GPU rate (0 when the GPU rate
+	// includes them): rates and the minimum a GPU worker must take.
+	CPUUSDPerCoreSecond   float64 `json:"cpu_usd_per_core_second"`
+	MemoryUSDPerGiBSecond float64 `json:"memory_usd_per_gib_second"`
+	MinCPUCores           float64 `json:"min_cpu_cores"`
+	MinMemoryGiB          float64 `json:"min_memory_gib"`
+	Confidence            string  `json:"confidence"`
+	Source                string  `json:"source"`
+}
+
+// USDPerWorkerSecond is the rate of one worker at its minimum host size:
+// GPUs x the GPU rate plus the minimum CPU and memory it is billed for.
+func (s *ServerlessOffer) USDPerWorkerSecond() float64 {
+	return float64(s.GPUs)*s.USDPerGPUSecond + s.MinCPUCores*s.CPUUSDPerCoreSecond + s.MinMemoryGiB*s.MemoryUSDPerGiBSecond
+}
+
+// BilledSeconds is the time billed for one burst of busy seconds of one
+// worker: the busy time, the billed idle tail, the cold start when the
+// burst starts cold and the platform bills it, at least MinBilledSeconds,
+// rounded up to the billing increment. (AlwaysOn offers bill the whole
+// period instead.)
+func (s *ServerlessOffer) BilledSeconds(busy float64, cold bool) float64 {
+	t := busy + s.IdleBilledSeconds
+	if cold && s.ColdStartBilled {
+		t += s.ColdStartSeconds
+	}
+	t = max(t, s.MinBilledSeconds)
+	if s.BillingIncrementSeconds > 0 {
+		t = math.Ceil(t/s.BillingIncrementSeconds-billingRoundingSlack) * s.BillingIncrementSeconds
+	}
+	return t
+}
+
+// billingRoundingSlack keeps a duration that is a whole number of
+// increments up to float error (0.30000000000000004 / 0.1) from being
+// rounded up one more increment.
+const billingRoundingSlack = 1e-9
 
 // Catalog is a loaded, validated and indexed catalog. It is immutable after
 // load; overlays return a new Catalog.
@@ -182,12 +372,16 @@ type Catalog struct {
 	Clouds       []*Cloud
 	Regions      []*Region
 	Offers       []*Offer
+	// Serverless are the per-second GPU offers (pricing model Serverless),
+	// kept apart from Offers: they are not instances.
+	Serverless []*ServerlessOffer
 	// ExchangeRates are the dated conversions used for non-USD sources.
 	ExchangeRates []ExchangeRate
 
 	accelByKey map[string]*Accelerator // lower-case ID and aliases
 	cloudByID  map[string]*Cloud
-	regionByID map[string]*Region  // "cloud/region"
-	offerByKey map[string]*Offer   // "cloud/instance_type/region"
-	offersByIT map[string][]*Offer // "cloud/instance_type"
+	regionByID map[string]*Region          // "cloud/region"
+	offerByKey map[string]*Offer           // "cloud/instance_type/region"
+	offersByIT map[string][]*Offer         // "cloud/instance_type"
+	serverless map[string]*ServerlessOffer // "cloud/name/region"
 }

@@ -5,13 +5,37 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
 // Valid enumerations.
 var (
-	validFabrics    = map[Fabric]bool{FabricEFA: true, FabricInfiniBand: true, FabricRoCE: true, FabricNone: true}
-	validPartitions = map[string]bool{"commercial": true, "gov": true, "china": true}
+	validFabrics = func() map[Fabric]bool {
+		m := map[Fabric]bool{}
+		for _, f := range Fabrics {
+			m[f] = true
+		}
+		return m
+	}()
+	validPartitions = func() map[Partition]bool {
+		m := map[Partition]bool{}
+		for _, p := range Partitions {
+			m[p] = true
+		}
+		return m
+	}()
+	validInterconnectKinds = func() map[InterconnectKind]bool {
+		m := map[InterconnectKind]bool{}
+		for _, k := range InterconnectKinds {
+			m[k] = true
+		}
+		return m
+	}()
+	// fixedDomainGPUs is the scale-up domain every accelerator of a kind
+	// must have: a bridged PCIe pair, or a card with no link.
+	fixedDomainGPUs = map[InterconnectKind]int{InterconnectNVLinkBridge: 2, InterconnectPCIe: 1}
 	validCompliance = map[string]bool{ComplianceGDPR: true, ComplianceUKGDPR: true, ComplianceSwissFADP: true,
 		ComplianceMLPS2: true, ComplianceFedRAMPHigh: true, ComplianceHIPAA: true}
 	validPrecisions = func() map[string]bool {
@@ -21,74 +45,73 @@ var (
 		}
 		return m
 	}()
-	validPricingModels = map[PricingModel]bool{OnDemand: true, Spot: true, Reserved1Y: true, Reserved3Y: true}
+	validPricingModels = func() map[PricingModel]bool {
+		m := map[PricingModel]bool{}
+		for _, pm := range AllPricingModels {
+			m[pm] = true
+		}
+		return m
+	}()
 )
 
-// namedValue pairs a field name with its value so checks run in a fixed
-// order (deterministic error messages).
-type namedValue struct {
-	name string
-	v    float64
-}
-
-func fieldMust(field, cond string, got any) error {
-	return fmt.Errorf("field %q: %s, got %v", field, cond, got)
-}
+// The validators below report every problem of an entry at once (a
+// fieldErrors), so a user fixes a file in one run. Numbers are checked
+// against the limits of data/input_limits.json (fieldLimits).
 
 func validateAccelerator(a *Accelerator) error {
-	switch {
-	case a.ID == "":
-		return fmt.Errorf("field %q: required", "id")
-	case a.MemoryGB <= 0:
-		return fieldMust("memory_gb", "must be > 0", a.MemoryGB)
-	case a.MemoryBandwidthTBps <= 0:
-		return fieldMust("memory_bandwidth_tbps", "must be > 0", a.MemoryBandwidthTBps)
-	case len(a.PeakTFLOPS) == 0:
-		return fmt.Errorf("field %q: at least one precision required", "peak_tflops")
-	case a.TDPWatts < 0:
-		return fieldMust("tdp_watts", "must be >= 0", a.TDPWatts)
+	var p problems
+	if a.ID == "" {
+		p.add("id", "required")
 	}
-	for p, v := range a.PeakTFLOPS {
-		if !validPrecisions[p] {
-			return fmt.Errorf("field %q: unknown precision %q (valid: %s)", "peak_tflops", p, strings.Join(Precisions, ", "))
-		}
-		if v <= 0 {
-			return fmt.Errorf("field %q: %s must be > 0, got %v", "peak_tflops", p, v)
+	p.bound(sectionAccelerators, "memory_gb", a.MemoryGB)
+	p.bound(sectionAccelerators, "memory_bandwidth_tbps", a.MemoryBandwidthTBps)
+	p.bound(sectionAccelerators, "tdp_watts", a.TDPWatts)
+	p.bound(sectionAccelerators, "interconnect_gbps", a.InterconnectGBps)
+	if !validInterconnectKinds[a.InterconnectKind] {
+		p.add("interconnect_kind", "must be one of %s, got %q", QuoteList(InterconnectKinds), a.InterconnectKind)
+	}
+	if p.bound(sectionAccelerators, "nvlink_domain_gpus", float64(a.NVLinkDomainGPUs)) {
+		if n, ok := fixedDomainGPUs[a.InterconnectKind]; ok && a.NVLinkDomainGPUs != n {
+			p.add("nvlink_domain_gpus", "an accelerator with interconnect_kind %q has a domain of %d, got %d", a.InterconnectKind, n, a.NVLinkDomainGPUs)
 		}
 	}
-	return nil
+	if len(a.PeakTFLOPS) == 0 {
+		p.add("peak_tflops", "at least one precision is required (valid: %s)", strings.Join(Precisions, ", "))
+	}
+	for _, prec := range sortedKeys(a.PeakTFLOPS) {
+		if !validPrecisions[prec] {
+			p.add("peak_tflops."+prec, "unknown precision %q (valid: %s)", prec, strings.Join(Precisions, ", "))
+			continue
+		}
+		p.bound(sectionAccelerators, "peak_tflops."+prec, a.PeakTFLOPS[prec])
+	}
+	return p.err()
 }
 
 func validateCloud(c *Cloud) error {
+	var p problems
 	if c.ID == "" || strings.ToLower(c.ID) != c.ID || strings.ContainsAny(c.ID, "/ ") {
-		return fmt.Errorf("field %q: must be a lower-case identifier, got %q", "id", c.ID)
+		p.add("id", "must be a lower-case identifier without spaces or slashes, got %q", c.ID)
 	}
-	if c.PUE < 1 {
-		return fieldMust("pue", "must be >= 1", c.PUE)
-	}
+	p.bound(sectionClouds, "pue", c.PUE)
 	for _, pm := range c.PricingModels {
 		if !validPricingModels[pm] {
-			return fmt.Errorf("field %q: unknown pricing model %q", "pricing_models", pm)
+			p.add("pricing_models", "unknown pricing model %q (valid: %s)", pm, QuoteList(PricingModelNames()))
 		}
 	}
 	for i, t := range c.EgressTiers {
-		if t.USDPerGB < 0 || t.UpToGB < 0 {
-			return fmt.Errorf("field %q: tier %d must not be negative", "egress_tiers", i)
-		}
+		p.bound(sectionClouds, fmt.Sprintf("egress_tiers[%d].up_to_gb", i), t.UpToGB)
+		p.bound(sectionClouds, fmt.Sprintf("egress_tiers[%d].usd_per_gb", i), t.USDPerGB)
 	}
-	for _, fv := range []namedValue{{"inter_region_usd_per_gb", c.InterRegionUSDPerGB},
-		{"block_storage_usd_per_gb_month", c.BlockStorageUSDPerGBMonth}, {"object_storage_usd_per_gb_month", c.ObjectStorageUSDPerGBMonth},
-		{"spot.interruptions_per_day", c.Spot.InterruptionsPerDay}, {"spot.max_runtime_hours", c.Spot.MaxRuntimeHours}} {
-		if fv.v < 0 {
-			return fieldMust(fv.name, "must be >= 0", fv.v)
-		}
-	}
-	for _, fv := range []namedValue{{"reserved_1y_discount", c.Reserved1YDiscount}, {"reserved_3y_discount", c.Reserved3YDiscount}} {
-		if fv.v < 0 || fv.v >= 1 {
-			return fieldMust(fv.name, "must be in [0, 1)", fv.v)
-		}
-	}
-	return nil
+	p.bound(sectionClouds, "inter_region_usd_per_gb", c.InterRegionUSDPerGB)
+	p.bound(sectionClouds, "block_storage_usd_per_gb_month", c.BlockStorageUSDPerGBMonth)
+	p.bound(sectionClouds, "object_storage_usd_per_gb_month", c.ObjectStorageUSDPerGBMonth)
+	p.bound(sectionClouds, "reserved_1y_discount", c.Reserved1YDiscount)
+	p.bound(sectionClouds, "reserved_3y_discount", c.Reserved3YDiscount)
+	p.bound(sectionClouds, "spot.interruptions_per_day", c.Spot.InterruptionsPerDay)
+	p.bound(sectionClouds, "spot.notice_seconds", float64(c.Spot.NoticeSeconds))
+	p.bound(sectionClouds, "spot.max_runtime_hours", c.Spot.MaxRuntimeHours)
+	return p.err()
 }
 
 // checkUnique rejects duplicate cloud IDs and accelerator IDs/aliases.
@@ -114,83 +137,151 @@ func (c *Catalog) checkUnique() error {
 }
 
 func (c *Catalog) validateRegion(r *Region) error {
+	var p problems
 	if r.ID == "" {
-		return fmt.Errorf("field %q: required", "id")
+		p.add("id", "required")
 	}
 	if _, ok := c.cloudByID[r.Cloud]; !ok {
-		return fmt.Errorf("unknown cloud %q%s", r.Cloud, didYouMean(r.Cloud, c.CloudIDs()))
+		p.add("cloud", "unknown cloud %q%s", r.Cloud, didYouMean(r.Cloud, c.CloudIDs()))
 	}
 	if !validPartitions[r.Partition] {
-		return fmt.Errorf("field %q: must be commercial, gov or china, got %q", "partition", r.Partition)
+		p.add("partition", "must be one of %s, got %q", QuoteList(Partitions), r.Partition)
 	}
-	if r.Country == "" || r.Geography == "" {
-		return fmt.Errorf("fields \"country\" and \"geography\" are required")
+	if r.Country == "" {
+		p.add("country", "required (ISO 3166-1 alpha-2, e.g. \"DE\")")
+	}
+	if r.Geography == "" {
+		p.add("geography", "required (e.g. \"eu\", \"us\", \"apac\")")
 	}
 	for _, f := range r.Compliance {
 		if !validCompliance[f] {
-			return fmt.Errorf("field %q: unknown flag %q", "compliance", f)
+			p.add("compliance", "unknown flag %q (valid: %s)", f, QuoteList(slices.Sorted(maps.Keys(validCompliance))))
 		}
 	}
-	if r.GridGCO2ePerKWh < 0 {
-		return fieldMust("grid_gco2e_per_kwh", "must be >= 0", r.GridGCO2ePerKWh)
+	if regime, ok := PartitionCompliance[r.Partition]; ok && !slices.Contains(r.Compliance, regime) {
+		r.Compliance = append(r.Compliance, regime)
 	}
-	if r.PUE != 0 && r.PUE < 1 {
-		return fieldMust("pue", "must be 0 (use the cloud's) or >= 1", r.PUE)
-	}
-	return nil
+	p.bound(sectionRegions, "grid_gco2e_per_kwh", r.GridGCO2ePerKWh)
+	p.bound(sectionRegions, "grid_year", float64(r.GridYear))
+	p.bound(sectionRegions, "pue", r.PUE)
+	return p.err()
 }
 
 // validateOffer checks an offer against the (indexed) clouds, regions and
 // accelerators of c.
 func (c *Catalog) validateOffer(o *Offer) error {
-	if o.InstanceType == "" || o.Region == "" {
-		return fmt.Errorf("fields \"instance_type\" and \"region\" are required")
+	var p problems
+	if o.InstanceType == "" {
+		p.add("instance_type", "required")
+	}
+	if o.Region == "" {
+		p.add("region", "required")
 	}
 	if _, ok := c.cloudByID[o.Cloud]; !ok {
-		return fmt.Errorf("unknown cloud %q%s", o.Cloud, didYouMean(o.Cloud, c.CloudIDs()))
-	}
-	if _, ok := c.regionByID[o.Cloud+"/"+o.Region]; !ok {
-		return fmt.Errorf("region %q of cloud %q has no metadata%s", o.Region, o.Cloud, didYouMean(o.Region, c.RegionIDs(o.Cloud)))
+		p.add("cloud", "unknown cloud %q%s", o.Cloud, didYouMean(o.Cloud, c.CloudIDs()))
+	} else if _, ok := c.regionByID[o.Cloud+"/"+o.Region]; !ok && o.Region != "" {
+		p.add("region", "region %q of cloud %q has no metadata%s", o.Region, o.Cloud, didYouMean(o.Region, c.RegionIDs(o.Cloud)))
 	}
 	a, ok := c.accelByKey[strings.ToLower(o.Accelerator)]
-	if !ok || a.ID != o.Accelerator {
+	accelOK := ok && a.ID == o.Accelerator
+	if !accelOK {
 		hint := didYouMean(o.Accelerator, c.AcceleratorIDs())
 		if ok {
 			hint = fmt.Sprintf(" (use the canonical ID %q)", a.ID)
 		}
-		return fmt.Errorf("unknown accelerator %q%s", o.Accelerator, hint)
+		p.add("accelerator", "unknown accelerator %q%s", o.Accelerator, hint)
 	}
 	if !validFabrics[o.Fabric] {
-		return fmt.Errorf("field %q: must be efa, infiniband, roce or none, got %q", "fabric", o.Fabric)
+		p.add("fabric", "must be one of %s, got %q", QuoteList(Fabrics), o.Fabric)
 	}
-	switch {
-	case o.GPUs <= 0:
-		return fieldMust("gpus", "must be > 0", o.GPUs)
-	case o.GPUMemoryGB <= 0:
-		return fieldMust("gpu_memory_gb", "must be > 0", o.GPUMemoryGB)
-	case o.VCPUs < 0 || o.MemoryGB < 0 || o.NetworkGbps < 0:
-		return fmt.Errorf("fields \"vcpus\", \"memory_gb\" and \"network_gbps\" must be >= 0")
-	case o.OnDemandUSD <= 0:
-		return fieldMust("on_demand_usd", "must be > 0", o.OnDemandUSD)
-	}
-	for _, fv := range []namedValue{{"spot_usd", o.SpotUSD}, {"reserved_1y_usd", o.Reserved1YUSD}, {"reserved_3y_usd", o.Reserved3YUSD}} {
-		if fv.v < 0 {
-			return fieldMust(fv.name, "must be > 0 (or 0/absent when not sold)", fv.v)
+	gpusOK := validateGPUs(o, &p)
+	if gpusOK && accelOK { // without a known accelerator the memory has no default
+		// The node total, checked per GPU against the accelerator memory limit.
+		l := limit(LimitAcceleratorMemoryGB)
+		perGPU := Limit{Name: l.Name, Min: 0, MinExclusive: true, Max: l.Max * o.GPUCount(), Unit: l.Unit}
+		if err := perGPU.Check(o.GPUMemoryGB); err != nil {
+			p.add("gpu_memory_gb", "%v (at most %s %s per GPU × %s GPUs)", err, FormatNumber(l.Max), l.Unit, FormatNumber(o.GPUCount()))
 		}
-		if fv.v >= o.OnDemandUSD && fv.v > 0 {
-			return fmt.Errorf("field %q: %v is not below on_demand_usd %v", fv.name, fv.v, o.OnDemandUSD)
+	}
+	p.bound(sectionOffers, "vcpus", float64(o.VCPUs))
+	p.bound(sectionOffers, "memory_gb", o.MemoryGB)
+	p.bound(sectionOffers, "network_gbps", o.NetworkGbps)
+	p.bound(sectionOffers, "capacity_block_usd", o.CapacityBlockUSD)
+	capacityBlockOnly := o.OnDemandUSD == 0 && o.CapacityBlockUSD > 0 && o.SpotUSD == 0 && o.Reserved1YUSD == 0 && o.Reserved3YUSD == 0
+	odOK := capacityBlockOnly || p.bound(sectionOffers, "on_demand_usd", o.OnDemandUSD)
+	for _, fv := range []struct {
+		name string
+		v    float64
+	}{{"spot_usd", o.SpotUSD}, {"reserved_1y_usd", o.Reserved1YUSD}, {"reserved_3y_usd", o.Reserved3YUSD}} {
+		if p.bound(sectionOffers, fv.name, fv.v) && odOK && fv.v > 0 && fv.v >= o.OnDemandUSD {
+			p.add(fv.name, "%s is not below on_demand_usd %s (0 or absent = not sold)", FormatNumber(fv.v), FormatNumber(o.OnDemandUSD))
 		}
 	}
 	if o.Currency == "" {
 		o.Currency = "USD"
 	}
+	return p.err()
+}
+
+// validateServerless checks a serverless offer against the (indexed)
+// clouds, regions and accelerators of c.
+func (c *Catalog) validateServerless(s *ServerlessOffer) error {
+	if s.Name == "" || s.Product == "" {
+		return fmt.Errorf("fields \"name\" and \"product\" are required")
+	}
+	if _, ok := c.cloudByID[s.Cloud]; !ok {
+		return fmt.Errorf("unknown cloud %q%s", s.Cloud, didYouMean(s.Cloud, c.CloudIDs()))
+	}
+	if _, ok := c.regionByID[s.Cloud+"/"+s.Region]; s.Region != "" && !ok {
+		return fmt.Errorf("region %q of cloud %q has no metadata (leave it empty when the platform places workers)", s.Region, s.Cloud)
+	}
+	if a, ok := c.accelByKey[strings.ToLower(s.Accelerator)]; !ok || a.ID != s.Accelerator {
+		return fmt.Errorf("unknown accelerator %q (use a canonical ID)%s", s.Accelerator, didYouMean(s.Accelerator, c.AcceleratorIDs()))
+	}
+	switch {
+	case s.GPUs < 1:
+		return fieldMust("gpus", "must be >= 1", s.GPUs)
+	case s.GPUMemoryGB <= 0:
+		return fieldMust("gpu_memory_gb", "must be > 0", s.GPUMemoryGB)
+	case s.USDPerGPUSecond <= 0:
+		return fieldMust("usd_per_gpu_second", "must be > 0", s.USDPerGPUSecond)
+	case s.BillingIncrementSeconds <= 0:
+		return fieldMust("billing_increment_seconds", "must be > 0 (1 for per-second billing)", s.BillingIncrementSeconds)
+	}
+	for _, fv := range []namedValue{{"min_billed_seconds", s.MinBilledSeconds}, {"idle_billed_seconds", s.IdleBilledSeconds},
+		{"cold_start_seconds", s.ColdStartSeconds}, {"cpu_usd_per_core_second", s.CPUUSDPerCoreSecond},
+		{"memory_usd_per_gib_second", s.MemoryUSDPerGiBSecond}, {"min_cpu_cores", s.MinCPUCores}, {"min_memory_gib", s.MinMemoryGiB}} {
+		if fv.v < 0 {
+			return fieldMust(fv.name, "must be >= 0", fv.v)
+		}
+	}
 	return nil
 }
 
+// validateGPUs checks the GPU count: whole GPUs, or a share of one GPU;
+// false when it is not usable.
+func validateGPUs(o *Offer, p *problems) bool {
+	switch {
+	case o.GPUFraction != 0 && o.GPUs != 0:
+		p.add("gpu_fraction", "give gpus or gpu_fraction, not both: got gpus %d and gpu_fraction %s", o.GPUs, FormatNumber(o.GPUFraction))
+		return false
+	case o.GPUFraction != 0:
+		if !(o.GPUFraction > 0 && o.GPUFraction < 1) {
+			p.add("gpu_fraction", "must be in (0, 1) (a share of one GPU; whole GPUs go in gpus), got %s", FormatNumber(o.GPUFraction))
+			return false
+		}
+		return true
+	}
+	return p.bound(sectionOffers, "gpus", float64(o.GPUs))
+}
+
 // didYouMean formats the closest valid values for an error message.
-func didYouMean(got string, valid []string) string {
+func didYouMean(got string, valid []string) string { return didYouMeanN(got, valid, 3) }
+
+// didYouMeanN is didYouMean with the n closest values.
+func didYouMeanN(got string, valid []string, n int) string {
 	if len(valid) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (did you mean %s?)", QuoteList(Closest(got, valid, 3)))
+	return fmt.Sprintf(" (did you mean %s?)", QuoteList(Closest(got, valid, n)))
 }

@@ -13,8 +13,10 @@ import (
 
 // A real offer: p5.48xlarge (8 × H100) in us-east-1, listed at $55.04/h
 // on-demand (pricing_notes.md section 5). One instance, one month, all the
-// time: 730 h × 55.04 = 40,179.20. Energy: 730 × 8 × 0.7 kW × 0.8 × PUE
-// 1.15 (us-east-1) = 3,760.96 kWh.
+// time: 730 h × 55.04 = 40,179.20. Energy: 730 h × a 7.7 kW node (8 × 0.7
+// kW × (0.8 training load + 0.575 host)) × PUE 1.15 (us-east-1) = 6,464.15
+// kWh: 1.1 kWh per GPU-hour, within the 0.71–1.05 kWh per GPU-hour that
+// 8× H100 nodes measure in training, before PUE 0.96.
 func TestTCOBuiltinP5(t *testing.T) {
 	t.Parallel()
 	cat, err := catalog.Builtin()
@@ -34,7 +36,7 @@ func TestTCOBuiltinP5(t *testing.T) {
 	}
 	approx(t, "total", res.TotalUSD, 40179.2)
 	approx(t, "per GPU-hour", res.CostPerGPUHourUSD, 55.04/8)
-	approx(t, "kWh", res.EnergyKWh, 730*8*0.7*0.8*rg.PUE)
+	approx(t, "kWh", res.EnergyKWh, 730*8*0.7*(0.8+0.575)*rg.PUE)
 }
 
 // Every priced offer of the built-in catalog goes through TCO and JobCost

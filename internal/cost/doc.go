@@ -12,7 +12,8 @@
 // The horizon is Months × hours_per_month (730) hours per instance. The
 // fleet runs Utilization of those hours, so the useful instance-hours are
 // D = InstanceCount × Months × 730 × Utilization, and the useful GPU-hours
-// are D × Offer.GPUs.
+// are D × Offer.GPUCount() (a fractional instance counts its share of one
+// GPU).
 //
 // # Compute, per pricing model
 //
@@ -21,17 +22,24 @@
 // apply to ExtraMonthlyUSD (the user's own figures) nor to carbon.
 //
 //   - on_demand: billed hours = useful hours.
-//   - spot: billed hours = useful hours × R, the spot risk factor
-//     R = 1 + λ·L. λ = SpotInfo.InterruptionsPerDay / 24 interruptions per
-//     running hour, plus 1 / SpotInfo.MaxRuntimeHours when the cloud stops
-//     spot instances after a maximum runtime (GCP preemptible: 24 h). L =
-//     spot_lost_work_fraction × spot_checkpoint_interval_hours +
-//     spot_restart_hours = 0.5 × 1 h + 0.25 h = 0.75 h: the work since the
-//     last checkpoint (half an interval on average) plus the restart. This is
-//     the first-order expectation (rework being interrupted again is
-//     neglected: it adds λ²L² ≪ 1). R ≥ 1, so spot never costs less than its
-//     price × the useful hours. The rework also runs the GPUs, so it counts
-//     for energy. This is the rule for jobs (training, fine_tuning).
+//   - spot: billed hours = useful hours × R, the spot risk factor of a
+//     synchronous job. A training or fine-tuning job stops when any of its
+//     N instances is interrupted, so interruptions arrive at Λ = N·λ, λ =
+//     SpotInfo.InterruptionsPerDay / 24 per running hour, plus 1 /
+//     SpotInfo.MaxRuntimeHours when the cloud stops spot instances after a
+//     maximum runtime (GCP preemptible: 24 h). The job checkpoints every τ =
+//     spot_checkpoint_interval_hours (1 h) and an interruption costs the work
+//     since the last checkpoint plus a restart of spot_restart_hours (0.25
+//     h). With exponential arrivals each τ of work takes (1/Λ + restart)·
+//     (e^{Λτ} − 1) hours on average, so R = (1/Λ + restart)(e^{Λτ} − 1)/τ
+//     (SpotRiskFactor): about 1 + Λ·(τ/2 + restart) when Λτ is small (AWS,
+//     128 nodes: 1.04), more when interruptions outpace checkpoints (GCP,
+//     128 nodes: 1.50). When e^{−Λτ} < spot_min_checkpoint_completion the
+//     job never finishes: an error, not a number. R ≥ 1, so spot never costs
+//     less than its price × the useful hours. The rework also runs the
+//     nodes, so it counts for energy. This is the rule for jobs (training,
+//     fine_tuning); TCO prices a mix's spot instances (ceil(spot share ×
+//     InstanceCount)) as one such job.
 //   - spot, serving (JobCost with Workload inference): an interruption loses
 //     no work, it removes capacity until a replacement serves, so billed
 //     hours = useful hours (no R) and the caller provisions spare capacity
@@ -61,8 +69,9 @@
 // TCO keeps R for spot whatever the Workload (Input.Workload only selects
 // the energy load factor): gpu_tco has no workload input and its fleet is
 // the user's instance_count, so it cannot size spares; for a spot serving
-// fleet, put the spares in instance_count (R then over-bills by λ·L, 0.3 %
-// at 0.1 interruptions a day).
+// fleet, put the spares in instance_count (R then over-bills it as if it
+// were one job). The pricing-model comparison leaves out spot, with a
+// warning, when the whole fleet on spot would never finish.
 //
 // # Hidden costs
 //
@@ -76,14 +85,17 @@
 //
 // # Energy and carbon
 //
-// kWh = running instance-hours × GPUs × TDP (kW) × gpu_load_factor ×
-// PUE, where running hours are the useful hours plus spot rework (idle
-// reserved hours draw no GPU load and count zero), the load factor is chosen
-// by Workload (training 0.80, fine_tuning 0.80, inference 0.50; default
-// training) and the PUE is the region's when published, else the cloud's,
-// else fallback_pue. CO2e kg = kWh × region grid gCO2e/kWh / 1000 (0, with a
-// warning, when the grid intensity is unknown). Carbon USD = CO2e kg / 1000
-// × CarbonPriceUSDPerTonne.
+// kWh = running instance-hours × node power × PUE. Node power (NodePowerKW)
+// = GPUs × TDP (kW) × (gpu_load_factor + host_power_per_gpu_tdp): the GPUs
+// at the load factor chosen by Workload (training 0.80, fine_tuning 0.80,
+// inference 0.50; default training) plus the host (CPUs, memory, NICs,
+// fans), 0.575 W per W of GPU TDP, derived from whole-node measurements (an
+// 8× H100 node: 5.6 kW × 1.375 = 7.7 kW in training; measured 5.7–8.4 kW).
+// Running hours are the useful hours plus spot rework (idle reserved hours
+// count zero). The PUE is the region's when published, else the cloud's,
+// else fallback_pue. CO2e kg = kWh × region grid gCO2e/kWh / 1000 (0, with
+// a warning, when the grid intensity is unknown). Carbon USD = CO2e kg /
+// 1000 × CarbonPriceUSDPerTonne.
 //
 // # Breakdown and comparison
 //
@@ -96,5 +108,15 @@
 // against on-demand. Result.BreakEven gives, for each reservation, the
 // utilization above which reserving the fleet for the horizon beats
 // on-demand, and the months of use after which one term beats on-demand at
-// the input utilization.
+// the input utilization (Never, with months 0, when nothing runs).
+//
+// # Bounds
+//
+// Every input is checked against the limits of
+// internal/catalog/data/input_limits.json (months 0.001 to 1,200, instance
+// count 1 to 1,000,000, sizes up to 10^9 GB, extras up to 10^12 USD a month,
+// carbon price up to 10^5 USD/t, ...), with an InputError naming the input,
+// its value in plain notation and the range. Within those limits and the
+// catalog's, every figure is finite; each is checked before it is returned
+// all the same (NonFiniteError), so no NaN or ±Inf ever leaves the package.
 package cost

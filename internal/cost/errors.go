@@ -5,6 +5,7 @@ package cost
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -39,11 +40,16 @@ func inputErr(field, summary, format string, args ...any) *InputError {
 	return &InputError{Field: field, Summary: summary, Detail: fmt.Sprintf(format, args...)}
 }
 
+// InstancePricingModels are the pricing models the cost model prices per
+// instance-hour, in canonical order: catalog.PricingModels and capacity
+// blocks (serverless is billed per second of use, not per instance).
+var InstancePricingModels = append(slices.Clone(catalog.PricingModels), catalog.CapacityBlock)
+
 // OfferedModels lists the pricing models an offer is sold under, in
 // canonical order.
 func OfferedModels(o *catalog.Offer) []catalog.PricingModel {
 	var pms []catalog.PricingModel
-	for _, pm := range catalog.PricingModels {
+	for _, pm := range InstancePricingModels {
 		if _, ok := o.Price(pm); ok {
 			pms = append(pms, pm)
 		}
@@ -69,7 +75,7 @@ func notSoldErr(field, key string, o *catalog.Offer, pm catalog.PricingModel) *I
 }
 
 func knownModel(pm catalog.PricingModel) bool {
-	for _, k := range catalog.PricingModels {
+	for _, k := range InstancePricingModels {
 		if k == pm {
 			return true
 		}

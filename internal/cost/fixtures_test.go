@@ -17,7 +17,8 @@ import (
 //	cloud acme: PUE 1.2; egress tiers 0-100 GB free, to 10,240 GB $0.09,
 //	  to 51,200 GB $0.085, then $0.07; inter-region $0.02/GB; block
 //	  $0.08/GB-month; object $0.023/GB-month; spot 0.48 interruptions/day.
-//	  Spot risk factor R = 1 + (0.48/24)·(0.5·1 h + 0.25 h) = 1 + 0.02·0.75 = 1.015.
+//	  λ = 0.02/h: one node's spot risk factor R = (1/λ + 0.25 h)(e^{λ·1 h} − 1)
+//	  = 1.015117, N nodes of one synchronous job (1/(Nλ) + 0.25)(e^{Nλ} − 1).
 //	region acme/us-test-1: PUE 1.1, grid 400 gCO2e/kWh.
 //	offer gpu.8x: 8 × ACC700 (TDP 700 W); $/h on_demand 40, spot 12,
 //	  reserved_1y 28, reserved_3y 18.
@@ -54,6 +55,15 @@ func approx(t *testing.T, name string, got, want float64) {
 		return
 	}
 	if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+		t.Errorf("%s = %.10g, want %.10g", name, got, want)
+	}
+}
+
+// approx6 compares hand-derived figures written to about 9 significant
+// digits (relative tolerance 1e-8).
+func approx6(t *testing.T, name string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-8*math.Max(1, math.Abs(want)) {
 		t.Errorf("%s = %.10g, want %.10g", name, got, want)
 	}
 }

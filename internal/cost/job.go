@@ -62,19 +62,16 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 		return r, errors.New("cost: JobInput.Offer and JobInput.Cloud are required")
 	case in.Offer.Cloud != in.Cloud.ID:
 		return r, fmt.Errorf("cost: offer of cloud %q priced with cloud %q", in.Offer.Cloud, in.Cloud.ID)
-	case in.Nodes < 1:
-		return r, inputErr("nodes", "Invalid Nodes", "nodes = %d: at least 1 node is needed.", in.Nodes)
-	case bad(in.Hours) || in.Hours < 0:
-		return r, inputErr("hours", "Invalid Hours", "hours = %v: must be at least 0.", in.Hours)
-	case bad(in.Discount) || in.Discount < 0 || in.Discount >= 1:
-		return r, inputErr("discount", "Invalid Discount", "discount = %v: must be in [0, 1).", in.Discount)
-	case bad(in.CarbonPriceUSDPerTonne) || in.CarbonPriceUSDPerTonne < 0:
-		return r, inputErr("carbon_price_usd_per_tonne", "Invalid Carbon Price",
-			"carbon_price_usd_per_tonne = %v: must be at least 0.", in.CarbonPriceUSDPerTonne)
+	}
+	if err := firstBad(append([]bound{
+		{field: "nodes", summary: "Invalid Nodes", limit: catalog.LimitNodeCount, v: float64(in.Nodes)},
+		{field: "hours", summary: "Invalid Hours", limit: catalog.LimitHours, v: in.Hours},
+	}, providerBounds(in.Discount, in.CarbonPriceUSDPerTonne)...)); err != nil {
+		return r, err
 	}
 	if !knownModel(in.PricingModel) {
 		return r, inputErr("pricing_model", "Unknown Pricing Model",
-			"pricing_model = %q; allowed: %s.", in.PricingModel, joinModels(catalog.PricingModels))
+			"pricing_model = %q; allowed: %s.", in.PricingModel, joinModels(InstancePricingModels))
 	}
 	price, ok := in.Offer.Price(in.PricingModel)
 	if !ok {
@@ -84,7 +81,7 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 	if wl == "" {
 		wl = m.DefaultWorkload
 	}
-	lf, ok := m.LoadFactor[wl]
+	_, ok = m.LoadFactor[wl]
 	if !ok {
 		return r, inputErr("workload", "Invalid Workload", "workload = %q: allowed: %q.", in.Workload, m.Workloads())
 	}
@@ -97,25 +94,40 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 			// caller provisions spare nodes (SpotServingSpares) in Nodes.
 			r.BilledHours = in.Hours
 		} else {
-			r.BilledHours = in.Hours * m.SpotRiskFactor(in.Cloud)
+			f := m.SpotRiskFactor(in.Cloud, in.Nodes)
+			if bad(f) {
+				return JobResult{}, inputErr("pricing_model", "Spot Job Never Finishes",
+					"a synchronous job on %d spot instances of %s is interrupted far more often than it checkpoints: it would never finish.",
+					in.Nodes, in.Cloud.ID)
+			}
+			r.BilledHours = in.Hours * f
 		}
 		r.RunningHours = r.BilledHours
 	case catalog.Reserved1Y, catalog.Reserved3Y:
 		termHours := m.TermMonths[in.PricingModel] * m.HoursPerMonth
 		r.BilledHours = math.Max(1, math.Ceil(in.Hours/termHours-ceilTolerance)) * termHours
 		r.RunningHours = in.Hours
+	case catalog.CapacityBlock:
+		// The whole window, on the whole cluster size (billed below).
+		r.BilledHours = m.CapacityBlockHours(in.Hours)
+		r.RunningHours = in.Hours
 	default:
 		r.BilledHours = in.Hours
 		r.RunningHours = in.Hours
 	}
 	nodes := float64(in.Nodes)
-	r.ComputeUSD = nodes * r.BilledHours * r.HourlyUSD
-	if in.Accelerator != nil && in.Accelerator.TDPWatts > 0 {
-		r.EnergyKWh = nodes * r.RunningHours * float64(in.Offer.GPUs) * in.Accelerator.TDPWatts / wattsPerKW * lf * m.pue(in.Cloud, in.Region)
+	billedNodes := nodes
+	if in.PricingModel == catalog.CapacityBlock {
+		billedNodes = float64(m.CapacityBlockInstances(in.Nodes))
 	}
+	r.ComputeUSD = billedNodes * r.BilledHours * r.HourlyUSD
+	r.EnergyKWh = nodes * r.RunningHours * m.NodePowerKW(in.Offer, in.Accelerator, wl) * m.pue(in.Cloud, in.Region)
 	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
 		r.CO2eKg = r.EnergyKWh * in.Region.GridGCO2ePerKWh / gramsPerKg
 	}
 	r.CarbonCostUSD = r.CO2eKg / kgPerTonne * in.CarbonPriceUSDPerTonne
+	if err := r.checkFinite(); err != nil {
+		return JobResult{}, err
+	}
 	return r, nil
 }

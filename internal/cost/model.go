@@ -6,6 +6,7 @@ package cost
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -29,20 +30,30 @@ type Model struct {
 	HoursPerMonth float64
 	// TermMonths is the commitment term of each reserved pricing model.
 	TermMonths map[catalog.PricingModel]float64
-	// CheckpointIntervalHours, LostWorkFraction and RestartHours drive the
-	// spot risk adjustment (see doc.go).
+	// CheckpointIntervalHours and RestartHours drive the spot risk
+	// adjustment (see SpotRiskFactor and doc.go).
 	CheckpointIntervalHours float64
-	LostWorkFraction        float64
 	RestartHours            float64
+	// MinCheckpointCompletion: a synchronous spot job whose chance of
+	// finishing a checkpoint interval between interruptions is below this
+	// never finishes (SpotRiskFactor is +Inf).
+	MinCheckpointCompletion float64
 	// ServingReplacementHours is the time from a spot interruption to a
 	// replacement serving replica taking traffic: the spare-capacity rule of
 	// spot serving (see SpotServingSpares and doc.go).
 	ServingReplacementHours float64
+	// CapacityBlock holds the booking rules of capacity blocks (see
+	// CapacityBlockHours and CapacityBlockInstances).
+	CapacityBlock CapacityBlockRules
 	// LoadFactor maps a workload kind to average GPU power as a fraction of TDP.
-	LoadFactor        map[string]float64
-	DefaultWorkload   string
-	FallbackPUE       float64
-	ShareSumTolerance float64
+	LoadFactor map[string]float64
+	// HostPowerPerGPUTDP is the host's power (CPUs, memory, NICs, fans) per
+	// watt of GPU TDP in a node: node power = GPUs × TDP × (LoadFactor +
+	// HostPowerPerGPUTDP).
+	HostPowerPerGPUTDP float64
+	DefaultWorkload    string
+	FallbackPUE        float64
+	ShareSumTolerance  float64
 }
 
 type numParam struct {
@@ -59,10 +70,12 @@ type modelJSON struct {
 	HoursPerMonth           numParam            `json:"hours_per_month"`
 	ReservedTermMonths      map[string]numParam `json:"reserved_term_months"`
 	CheckpointIntervalHours numParam            `json:"spot_checkpoint_interval_hours"`
-	LostWorkFraction        numParam            `json:"spot_lost_work_fraction"`
 	RestartHours            numParam            `json:"spot_restart_hours"`
+	MinCheckpointCompletion numParam            `json:"spot_min_checkpoint_completion"`
 	ServingReplacementHours numParam            `json:"spot_serving_replacement_hours"`
 	GPULoadFactor           map[string]numParam `json:"gpu_load_factor"`
+	CapacityBlock           map[string]numParam `json:"capacity_block"`
+	HostPowerPerGPUTDP      numParam            `json:"host_power_per_gpu_tdp"`
 	DefaultWorkload         strParam            `json:"default_workload"`
 	FallbackPUE             numParam            `json:"fallback_pue"`
 	ShareSumTolerance       numParam            `json:"share_sum_tolerance"`
@@ -110,8 +123,9 @@ func ParseModel(raw []byte) (*Model, error) {
 	m := &Model{
 		HoursPerMonth:           num("hours_per_month", mj.HoursPerMonth, 0),
 		CheckpointIntervalHours: num("spot_checkpoint_interval_hours", mj.CheckpointIntervalHours, 0),
-		LostWorkFraction:        num("spot_lost_work_fraction", mj.LostWorkFraction, 1),
+		HostPowerPerGPUTDP:      num("host_power_per_gpu_tdp", mj.HostPowerPerGPUTDP, 0),
 		RestartHours:            num("spot_restart_hours", mj.RestartHours, 0),
+		MinCheckpointCompletion: num("spot_min_checkpoint_completion", mj.MinCheckpointCompletion, 1),
 		ServingReplacementHours: num("spot_serving_replacement_hours", mj.ServingReplacementHours, 0),
 		FallbackPUE:             num("fallback_pue", mj.FallbackPUE, 0),
 		ShareSumTolerance:       num("share_sum_tolerance", mj.ShareSumTolerance, 0.1),
@@ -122,6 +136,9 @@ func ParseModel(raw []byte) (*Model, error) {
 	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
 		m.TermMonths[pm] = num("reserved_term_months."+string(pm), mj.ReservedTermMonths[string(pm)], 0)
 	}
+	cb := func(k string) float64 { return num("capacity_block."+k, mj.CapacityBlock[k], 0) }
+	m.CapacityBlock = CapacityBlockRules{IncrementHours: cb("increment_hours"), ShortMaxHours: cb("short_max_hours"),
+		LongIncrementHours: cb("long_increment_hours"), MaxHours: cb("max_hours"), MaxInstances: int(cb("max_instances"))}
 	for _, kind := range []string{"training", "fine_tuning", workloadInference} {
 		m.LoadFactor[kind] = num("gpu_load_factor."+kind, mj.GPULoadFactor[kind], 1)
 	}
@@ -157,14 +174,81 @@ func (m *Model) SpotInterruptionRate(cl *catalog.Cloud) float64 {
 	return lambda
 }
 
-// SpotRiskFactor returns billed hours per useful hour of a job (training,
-// fine-tuning) on spot capacity of a cloud: 1 + λ·L, where λ is
-// SpotInterruptionRate and L the hours lost per interruption
-// (LostWorkFraction × CheckpointIntervalHours + RestartHours).
-func (m *Model) SpotRiskFactor(cl *catalog.Cloud) float64 {
-	if cl == nil {
+// SpotRiskFactor returns billed hours per useful hour of a synchronous
+// job (training, fine-tuning) on nodes spot instances of a cloud. The job
+// stops when any node is interrupted, so interruptions arrive at Λ = nodes
+// × λ (SpotInterruptionRate); it checkpoints every τ =
+// CheckpointIntervalHours and an interruption costs the work since the
+// last checkpoint plus RestartHours R. With exponential arrivals each τ of
+// work takes (1/Λ + R)·(e^{Λτ} − 1) hours on average (the renewal result
+// for checkpointed work), so the factor is (1/Λ + R)·(e^{Λτ} − 1)/τ: about
+// 1 + Λ·(τ/2 + R) when Λτ is small (AWS, 128 nodes: 1.04), growing
+// exponentially when interruptions outpace checkpoints (GCP, 128 nodes:
+// 1.50). 1 for no interruptions or a nil cloud; +Inf when the job would
+// never finish: the chance e^{−Λτ} of completing an interval is below
+// MinCheckpointCompletion.
+func (m *Model) SpotRiskFactor(cl *catalog.Cloud, nodes int) float64 {
+	rate := float64(max(nodes, 1)) * m.SpotInterruptionRate(cl)
+	if !(rate > 0) {
 		return 1
 	}
-	lost := m.LostWorkFraction*m.CheckpointIntervalHours + m.RestartHours
-	return 1 + m.SpotInterruptionRate(cl)*lost
+	tau := m.CheckpointIntervalHours
+	if math.Exp(-rate*tau) < m.MinCheckpointCompletion {
+		return math.Inf(1)
+	}
+	return (1/rate + m.RestartHours) * math.Expm1(rate*tau) / tau
+}
+
+// NodePowerKW is the average power of one instance running a workload
+// kind, kW: its GPUs (a fractional instance: its share of one GPU) at the
+// kind's load factor plus the host (HostPowerPerGPUTDP), before PUE; 0
+// when the accelerator has no TDP.
+func (m *Model) NodePowerKW(o *catalog.Offer, acc *catalog.Accelerator, kind string) float64 {
+	if acc == nil || acc.TDPWatts <= 0 {
+		return 0
+	}
+	return o.GPUCount() * acc.TDPWatts / wattsPerKW * (m.LoadFactor[kind] + m.HostPowerPerGPUTDP)
+}
+
+// CapacityBlockRules are the booking rules of capacity blocks: windows of
+// IncrementHours up to ShortMaxHours, then of LongIncrementHours up to
+// MaxHours; clusters of 1, 2, 4 … MaxInstances instances.
+type CapacityBlockRules struct {
+	IncrementHours, ShortMaxHours, LongIncrementHours, MaxHours float64
+	MaxInstances                                                int
+}
+
+// CapacityBlockHours is the booked window for hours of use per instance:
+// the next whole increment, consecutive longest blocks beyond MaxHours.
+func (m *Model) CapacityBlockHours(hours float64) float64 {
+	r := m.CapacityBlock
+	if !(hours > 0) {
+		return 0
+	}
+	full := math.Floor(hours/r.MaxHours + ceilTolerance)
+	rest := hours - full*r.MaxHours
+	booked := full * r.MaxHours
+	switch {
+	case rest <= ceilTolerance*r.MaxHours:
+	case rest <= r.ShortMaxHours:
+		booked += math.Ceil(rest/r.IncrementHours-ceilTolerance) * r.IncrementHours
+	default:
+		booked += math.Ceil(rest/r.LongIncrementHours-ceilTolerance) * r.LongIncrementHours
+	}
+	return booked
+}
+
+// CapacityBlockInstances is the instances booked for n: the next cluster
+// size of 1, 2, 4 … MaxInstances, blocks of MaxInstances beyond it.
+func (m *Model) CapacityBlockInstances(n int) int {
+	maxN := m.CapacityBlock.MaxInstances
+	full, rest := n/maxN, n%maxN
+	size := 0
+	if rest > 0 {
+		size = 1
+		for size < rest {
+			size *= 2
+		}
+	}
+	return full*maxN + size
 }

@@ -101,8 +101,8 @@ func TestSpotServingVsTrainingBilling(t *testing.T) {
 		kind       string
 		wantBilled float64
 	}{
-		{"training", 730 * m.SpotRiskFactor(cl)},
-		{"fine_tuning", 730 * m.SpotRiskFactor(cl)},
+		{"training", 730 * m.SpotRiskFactor(cl, 4)},
+		{"fine_tuning", 730 * m.SpotRiskFactor(cl, 4)},
 		{"inference", 730},
 	} {
 		r, err := m.JobCost(cost.JobInput{Offer: of, Cloud: cl, Region: rg, Accelerator: acc, Nodes: 4, Hours: 730,

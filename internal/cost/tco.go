@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -85,8 +86,11 @@ type BreakEven struct {
 	Utilization float64
 	// Months of use at the input utilization after which one term of the
 	// reservation costs less than on-demand would have (> the term length:
-	// never; +Inf at zero utilization).
+	// never within the term); 0 when Never.
 	Months float64
+	// Never is true when the reservation never pays off because nothing
+	// runs (zero utilization): there is no break-even month.
+	Never bool
 }
 
 // Result is the lifecycle cost of an Input. Money is unrounded USD.
@@ -100,7 +104,7 @@ type Result struct {
 	BreakEven         map[catalog.PricingModel]BreakEven
 
 	GPUHours       float64 // useful GPU-hours delivered: instances × GPUs × hours × utilization
-	SpotRiskFactor float64 // billed / useful hours on spot for this cloud
+	SpotRiskFactor float64 // billed / useful hours of the mix's spot instances (1 without spot)
 	PUE            float64 // the PUE used
 	LoadFactor     float64 // the GPU load factor used
 	EnergyKWh      float64
@@ -120,8 +124,8 @@ func TCO(in Input) (Result, error) {
 	return m.TCO(in)
 }
 
-// shares holds a pricing mix indexed like catalog.PricingModels.
-type shares [4]float64
+// shares holds a pricing mix indexed like InstancePricingModels.
+type shares [5]float64
 
 // energyParams is what turns running instance-hours into kWh and CO2e.
 type energyParams struct {
@@ -139,7 +143,10 @@ func (m *Model) TCO(in Input) (Result, error) {
 		return Result{}, err
 	}
 	var res Result
-	res.SpotRiskFactor = m.SpotRiskFactor(in.Cloud)
+	res.SpotRiskFactor = m.spotRisk(&in, mix)
+	if bad(res.SpotRiskFactor) {
+		return Result{}, m.spotNeverFinishes(&in, mix)
+	}
 	ep := m.energy(&in, &res)
 
 	// Hidden costs do not depend on the pricing model.
@@ -160,7 +167,7 @@ func (m *Model) TCO(in Input) (Result, error) {
 		hiddenUSD += l.USD
 	}
 
-	compute, running, lines := m.compute(&in, mix, res.SpotRiskFactor, true)
+	compute, running, lines := m.compute(&in, mix, true)
 	res.Compute = lines
 	res.EnergyKWh = running * ep.kWhPerInstanceHour
 	res.CO2eKg = res.EnergyKWh * ep.gridG / gramsPerKg
@@ -176,21 +183,32 @@ func (m *Model) TCO(in Input) (Result, error) {
 		res.TotalUSD += l.USD
 	}
 	res.MonthlyUSD = res.TotalUSD / in.Months
-	res.GPUHours = m.demand(&in) * float64(in.Offer.GPUs)
+	res.GPUHours = m.demand(&in) * in.Offer.GPUCount()
 	if res.GPUHours > 0 {
 		res.CostPerGPUHourUSD = res.TotalUSD / res.GPUHours
+		if bad(res.CostPerGPUHourUSD) {
+			return Result{}, inputErr("utilization", "Invalid Utilization",
+				"utilization %s runs the fleet for only %s GPU-hours, so the cost per GPU-hour is beyond any number. "+
+					"Use 0 for an idle fleet, or the real share of hours the instances run, for example 0.6.",
+				catalog.FormatNumber(in.Utilization), catalog.FormatNumber(res.GPUHours))
+		}
 	}
 
 	// Comparison: the same fleet with all compute bought one way.
 	var odTotal float64
 	_, hasOD := in.Offer.Price(catalog.OnDemand)
-	for i, pm := range catalog.PricingModels {
+	for i, pm := range InstancePricingModels {
 		if _, ok := in.Offer.Price(pm); !ok {
 			continue
 		}
 		var one shares
 		one[i] = 1
-		c, run, _ := m.compute(&in, one, res.SpotRiskFactor, false)
+		if pm == catalog.Spot && bad(m.spotRisk(&in, one)) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("The pricing model comparison leaves out spot: all %d instances on spot, "+
+				"priced as one synchronous job, would be interrupted far more often than they checkpoint and never finish.", in.InstanceCount))
+			continue
+		}
+		c, run, _ := m.compute(&in, one, false)
 		carbon := run * ep.kWhPerInstanceHour * ep.gridG / gramsPerKg / kgPerTonne * in.CarbonPriceUSDPerTonne
 		total := c + hiddenUSD + carbon
 		if pm == catalog.OnDemand {
@@ -204,7 +222,33 @@ func (m *Model) TCO(in Input) (Result, error) {
 		}
 	}
 	res.BreakEven = m.breakEven(&in)
+	if err := res.checkFinite(); err != nil {
+		return Result{}, err
+	}
 	return res, nil
+}
+
+// spotRisk is the spot risk factor of a mix: its spot instances (the spot
+// share of the fleet, rounded up) taken as one synchronous job (doc.go); 1
+// without spot.
+func (m *Model) spotRisk(in *Input, mix shares) float64 {
+	s := mix[slices.Index(InstancePricingModels, catalog.Spot)]
+	if s == 0 {
+		return 1
+	}
+	return m.SpotRiskFactor(in.Cloud, max(1, int(math.Ceil(s*float64(in.InstanceCount)-ceilTolerance))))
+}
+
+// spotNeverFinishes is the error of a spot share so large that, as one
+// synchronous job, its instances are interrupted far faster than they
+// checkpoint: the expected hours overflow.
+func (m *Model) spotNeverFinishes(in *Input, mix shares) error {
+	n := math.Ceil(mix[slices.Index(InstancePricingModels, catalog.Spot)]*float64(in.InstanceCount) - ceilTolerance)
+	minutes := 60 / (n * m.SpotInterruptionRate(in.Cloud))
+	return keyErr("pricing_mix", string(catalog.Spot), "Spot Job Never Finishes",
+		"%s spot instances of %s, priced as one synchronous job, are interrupted every %s minutes on average, far more often than the "+
+			"job checkpoints (every %s h): it would never finish. Put fewer instances on spot, or buy the share on demand or reserved.",
+		catalog.FormatNumber(n), in.Cloud.ID, catalog.FormatNumber(minutes), catalog.FormatNumber(m.CheckpointIntervalHours))
 }
 
 // demand is the running instance-hours the fleet needs over the horizon.
@@ -214,10 +258,11 @@ func (m *Model) demand(in *Input) float64 {
 
 // compute bills the mix. It returns the compute USD, the instance-hours the
 // fleet actually runs (for energy) and, when wantLines, one line per model.
-func (m *Model) compute(in *Input, mix shares, spotRisk float64, wantLines bool) (usd, running float64, lines []ModelCompute) {
+func (m *Model) compute(in *Input, mix shares, wantLines bool) (usd, running float64, lines []ModelCompute) {
 	demand := m.demand(in)
+	spotRisk := m.spotRisk(in, mix)
 	d := 1 - in.Discount
-	for i, pm := range catalog.PricingModels {
+	for i, pm := range InstancePricingModels {
 		s := mix[i]
 		if s == 0 {
 			continue
@@ -230,6 +275,13 @@ func (m *Model) compute(in *Input, mix shares, spotRisk float64, wantLines bool)
 		case catalog.Spot:
 			mc.BilledInstanceHours = useful * spotRisk
 			running += mc.BilledInstanceHours
+		case catalog.CapacityBlock:
+			// Whole windows for the hours each of the share's instances runs,
+			// on whole cluster sizes.
+			n := int(math.Ceil(s*float64(in.InstanceCount) - ceilTolerance))
+			mc.ReservedInstances = m.CapacityBlockInstances(n)
+			mc.BilledInstanceHours = float64(mc.ReservedInstances) * m.CapacityBlockHours(useful/float64(max(n, 1)))
+			running += useful
 		case catalog.Reserved1Y, catalog.Reserved3Y:
 			term := m.TermMonths[pm]
 			n := math.Ceil(s*float64(in.InstanceCount) - ceilTolerance)
@@ -263,12 +315,9 @@ func (m *Model) breakEven(in *Input) map[catalog.PricingModel]BreakEven {
 		}
 		term := m.TermMonths[pm]
 		terms := math.Ceil(in.Months/term - ceilTolerance)
-		be := BreakEven{
-			Utilization: terms * term * r / (in.Months * od),
-			Months:      math.Inf(1),
-		}
-		if in.Utilization > 0 {
-			be.Months = term * r / (in.Utilization * od)
+		be := BreakEven{Utilization: terms * term * r / (in.Months * od), Never: true}
+		if months := term * r / (in.Utilization * od); in.Utilization > 0 && !bad(months) {
+			be.Months, be.Never = months, false
 		}
 		out[pm] = be
 	}
@@ -294,7 +343,7 @@ func (m *Model) energy(in *Input, res *Result) energyParams {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"The accelerator of %s has no TDP in the catalog: energy, CO2e and carbon cost are 0.", in.Offer.InstanceType))
 	} else {
-		ep.kWhPerInstanceHour = float64(in.Offer.GPUs) * in.Accelerator.TDPWatts / wattsPerKW * res.LoadFactor * res.PUE
+		ep.kWhPerInstanceHour = m.NodePowerKW(in.Offer, in.Accelerator, wl) * res.PUE
 	}
 	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
 		ep.gridG = in.Region.GridGCO2ePerKWh
@@ -362,42 +411,25 @@ func (m *Model) validate(in *Input) error {
 	if in.Offer.Cloud != in.Cloud.ID {
 		return fmt.Errorf("cost: offer of cloud %q priced with cloud %q", in.Offer.Cloud, in.Cloud.ID)
 	}
-	if in.InstanceCount < 1 {
-		return inputErr("instance_count", "Invalid Instance Count",
-			"instance_count = %d: at least 1 instance is needed.", in.InstanceCount)
-	}
-	if bad(in.Months) || in.Months <= 0 {
-		return inputErr("months", "Invalid Months", "months = %v: the horizon must be a positive number of months, for example 12.", in.Months)
-	}
-	if bad(in.Utilization) || in.Utilization < 0 || in.Utilization > 1 {
-		return inputErr("utilization", "Invalid Utilization",
-			"utilization = %v: the share of hours the instances run must be in [0, 1], for example 0.6.", in.Utilization)
-	}
-	for _, f := range []struct {
-		field string
-		v     float64
-	}{
-		{"storage.block_gb", in.BlockGB},
-		{"storage.object_gb", in.ObjectGB},
-		{"network.egress_gb_per_month", in.EgressGBPerMonth},
-		{"network.inter_region_gb_per_month", in.InterRegionGBPerMonth},
-	} {
-		if bad(f.v) || f.v < 0 {
-			return inputErr(f.field, "Invalid Size", "%s = %v: a size cannot be negative.", f.field, f.v)
-		}
+	bounds := []bound{
+		{field: "instance_count", summary: "Invalid Instance Count", limit: catalog.LimitNodeCount, v: float64(in.InstanceCount),
+			hint: "It is the number of identical instances, for example 4."},
+		{field: "months", summary: "Invalid Months", limit: catalog.LimitMonths, v: in.Months,
+			hint: "It is the horizon in months, for example 12."},
+		{field: "utilization", summary: "Invalid Utilization", limit: catalog.LimitFraction, v: in.Utilization,
+			hint: "It is the share of hours the instances run, for example 0.6."},
+		{field: "storage.block_gb", summary: "Invalid Size", limit: catalog.LimitDataGB, v: in.BlockGB},
+		{field: "storage.object_gb", summary: "Invalid Size", limit: catalog.LimitDataGB, v: in.ObjectGB},
+		{field: "network.egress_gb_per_month", summary: "Invalid Size", limit: catalog.LimitDataGB, v: in.EgressGBPerMonth},
+		{field: "network.inter_region_gb_per_month", summary: "Invalid Size", limit: catalog.LimitDataGB, v: in.InterRegionGBPerMonth},
 	}
 	for _, name := range sortedNames(in.ExtraMonthlyUSD) {
-		if v := in.ExtraMonthlyUSD[name]; bad(v) || v < 0 {
-			return keyErr("extra_monthly_usd", name, "Invalid Extra Cost",
-				"extra_monthly_usd[%q] = %v: a monthly cost cannot be negative.", name, v)
-		}
+		bounds = append(bounds, bound{field: "extra_monthly_usd", key: name, summary: "Invalid Extra Cost",
+			limit: catalog.LimitMonthlyCostUSD, v: in.ExtraMonthlyUSD[name], hint: "It is a monthly cost in USD, for example 73."})
 	}
-	if bad(in.Discount) || in.Discount < 0 || in.Discount >= 1 {
-		return inputErr("discount", "Invalid Discount", "discount = %v: a discount is a fraction off list price in [0, 1).", in.Discount)
-	}
-	if bad(in.CarbonPriceUSDPerTonne) || in.CarbonPriceUSDPerTonne < 0 {
-		return inputErr("carbon_price_usd_per_tonne", "Invalid Carbon Price",
-			"carbon_price_usd_per_tonne = %v: must be at least 0.", in.CarbonPriceUSDPerTonne)
+	bounds = append(bounds, providerBounds(in.Discount, in.CarbonPriceUSDPerTonne)...)
+	if err := firstBad(bounds); err != nil {
+		return err
 	}
 	if in.Workload != "" {
 		if _, ok := m.LoadFactor[in.Workload]; !ok {
@@ -428,11 +460,11 @@ func (m *Model) mix(in *Input) (shares, error) {
 		s := in.PricingMix[pm]
 		if !knownModel(pm) {
 			return out, keyErr("pricing_mix", k, "Unknown Pricing Model",
-				"pricing_mix has the key %q; allowed: %s.", k, joinModels(catalog.PricingModels))
+				"pricing_mix has the key %q; allowed: %s.", k, joinModels(InstancePricingModels))
 		}
-		if bad(s) || s < 0 || s > 1 {
-			return out, keyErr("pricing_mix", k, "Invalid Pricing Mix",
-				"pricing_mix[%q] = %v: a share must be in [0, 1].", k, s)
+		if ie := (bound{field: "pricing_mix", key: k, summary: "Invalid Pricing Mix", limit: catalog.LimitFraction, v: s,
+			hint: "It is the share of the running hours bought this way."}).check(); ie != nil {
+			return out, ie
 		}
 		if _, ok := in.Offer.Price(pm); !ok && s > 0 {
 			return out, notSoldErr("pricing_mix", k, in.Offer, pm)
@@ -444,7 +476,7 @@ func (m *Model) mix(in *Input) (shares, error) {
 			"the pricing_mix shares sum to %v; they must sum to 1 (within %v), for example { on_demand = 0.3, reserved_1y = 0.7 }.",
 			sum, m.ShareSumTolerance)
 	}
-	for i, pm := range catalog.PricingModels {
+	for i, pm := range InstancePricingModels {
 		out[i] = in.PricingMix[pm] / sum
 	}
 	return out, nil

@@ -29,6 +29,7 @@ func TestTCO(t *testing.T) {
 		kwh, co2, carbon        float64
 		comparison              map[pm][2]float64 // total, savings
 		breakEven               map[pm][2]float64 // utilization, months
+		neverPaysOff            bool              // BreakEven.Never of every reservation
 	}
 	tests := []struct {
 		name string
@@ -45,10 +46,11 @@ func TestTCO(t *testing.T) {
 			// inter_region   500 × 0.02 × 12                            =     120
 			// extra:k8s 73 × 12 = 876; extra:support 100 × 12           =   1,200
 			// total = 375,842.4; monthly 31,320.2; per GPU-h /70,080 = 5.363065068...
-			// energy 8,760 h × 8 × 0.7 kW × 0.8 (training) × 1.1 (region PUE) = 43,169.28 kWh
-			// CO2e ×400 g/kWh = 17,267.712 kg; carbon price 0: no carbon line.
+			// energy 8,760 h × node 7.7 kW (8 × 0.7 × (0.8 training + 0.575 host)) × 1.1 (region PUE) = 74,197.2 kWh
+			// CO2e ×400 g/kWh = 29,678.88 kg; carbon price 0: no carbon line.
 			// Comparison (hidden costs 25,442.4 in every row):
-			//  spot  8,760 × 1.015 × 12 = 106,696.8 → 132,139.2, saves 243,703.2
+			//  spot  2 instances as one synchronous job: R = (1/0.04 + 0.25)(e^0.04 − 1) = 1.0304720;
+			//        8,760 × 1.030472 × 12 = 108,323.2217 → 133,765.6217, saves 242,076.7783
 			//  r1y   2 inst × 1 term × 12 × 730 = 17,520 h × 28 = 490,560 → 516,002.4, saves −140,160
 			//  r3y   2 × 36 × 730 = 52,560 h × 18 = 946,080 → 971,522.4, saves −595,680
 			// Break-even r1y: u = 1·12·28/(12·40) = 0.7; months = 12·28/(0.5·40) = 16.8
@@ -66,9 +68,9 @@ func TestTCO(t *testing.T) {
 				order: []string{"compute", "storage_block", "storage_object", "egress", "inter_region", "extra:k8s", "extra:support"},
 				lines: map[string]float64{"compute": 350400, "storage_block": 960, "storage_object": 1380, "egress": 20906.4,
 					"inter_region": 120, "extra:k8s": 876, "extra:support": 1200},
-				kwh: 43169.28, co2: 17267.712, carbon: 0,
+				kwh: 74197.2, co2: 29678.88, carbon: 0,
 				comparison: map[pm][2]float64{
-					catalog.OnDemand: {375842.4, 0}, catalog.Spot: {132139.2, 243703.2},
+					catalog.OnDemand: {375842.4, 0}, catalog.Spot: {133765.6217234, 242076.7782766},
 					catalog.Reserved1Y: {516002.4, -140160}, catalog.Reserved3Y: {971522.4, -595680},
 				},
 				breakEven: map[pm][2]float64{catalog.Reserved1Y: {0.7, 16.8}, catalog.Reserved3Y: {1.35, 32.4}},
@@ -78,14 +80,15 @@ func TestTCO(t *testing.T) {
 			// Mix with a 10 % discount, $100/t carbon, inference.
 			// D = 4 × 8 × 730 × 0.75 = 17,520 instance-hours.
 			// on_demand 0.25 × 17,520 = 4,380 h × 40·0.9 (36)              = 157,680
-			// spot      4,380 × 1.015 = 4,445.7 h × 12·0.9 (10.8)          =  48,013.56
+			// spot      ceil(0.25 × 4) = 1 instance: R = (1/0.02 + 0.25)(e^0.02 − 1) = 1.0151173;
+			//           4,380 × 1.0151173 = 4,446.2139 h × 12·0.9 (10.8)    =  48,019.1105
 			// r3y       N = ceil(0.5 × 4) = 2; 1 term (8 ≤ 36 months):
 			//           2 × 36 × 730 = 52,560 h × 18·0.9 (16.2)            = 851,472
-			// compute = 1,057,165.56
-			// running = 4,380 + 4,445.7 + 0.5·17,520 (8,760) = 17,585.7 instance-h
-			// energy = 17,585.7 × 8 × 0.7 × 0.5 (inference) × 1.1 = 54,163.956 kWh
-			// CO2e = × 0.4 = 21,665.5824 kg; carbon = 21.6655824 t × 100 = 2,166.55824
-			// total = 1,059,332.11824; monthly /8 = 132,416.51478
+			// compute = 1,057,171.1105
+			// running = 4,380 + 4,446.2139 + 0.5·17,520 (8,760) = 17,586.2139 instance-h
+			// energy = 17,586.2139 × 8 × 0.7 × (0.5 inference + 0.575 host) × 1.1 = 116,455.9087 kWh
+			// CO2e = × 0.4 = 46,582.3635 kg; carbon = 46.5823635 t × 100 = 4,658.2363
+			// total = 1,061,829.3468; monthly /8 = 132,728.6684
 			// GPU-hours 17,520 × 8 = 140,160.
 			name: "mix_discount_carbon_inference",
 			in: func() cost.Input {
@@ -96,17 +99,17 @@ func TestTCO(t *testing.T) {
 				return in
 			},
 			want: want{
-				total: 1059332.11824, monthly: 1059332.11824 / 8, perGPUh: 1059332.11824 / 140160,
+				total: 1061829.346825, monthly: 1061829.346825 / 8, perGPUh: 1061829.346825 / 140160,
 				order: []string{"compute", "storage_block", "storage_object", "egress", "inter_region", "carbon"},
-				lines: map[string]float64{"compute": 1057165.56, "storage_block": 0, "storage_object": 0, "egress": 0,
-					"inter_region": 0, "carbon": 2166.55824},
-				kwh: 54163.956, co2: 21665.5824, carbon: 2166.55824,
+				lines: map[string]float64{"compute": 1057171.110478, "storage_block": 0, "storage_object": 0, "egress": 0,
+					"inter_region": 0, "carbon": 4658.236347},
+				kwh: 116455.908666, co2: 46582.363466, carbon: 4658.236347,
 			},
 		},
 		{
 			// Reserved renews: 40 months on reserved_1y = ceil(40/12) = 4 terms
 			// = 48 months × 730 = 35,040 h × 28 = 981,120, at any utilization.
-			// Energy: 1 × 40 × 730 × 0.1 = 2,920 h × 8 × 0.7 × 0.8 × 1.1 = 14,389.76 kWh; × 0.4 = 5,755.904 kg.
+			// Energy: 1 × 40 × 730 × 0.1 = 2,920 h × 7.7 kW × 1.1 = 24,732.4 kWh; × 0.4 = 9,892.96 kg.
 			// Break-even r1y: u = 4·12·28/(40·40) = 0.84; months = 12·28/(0.1·40) = 84.
 			name: "reserved_1y_renewed",
 			in: func() cost.Input {
@@ -119,13 +122,13 @@ func TestTCO(t *testing.T) {
 				total: 981120, monthly: 981120.0 / 40, perGPUh: 981120.0 / (2920 * 8),
 				order: []string{"compute", "storage_block", "storage_object", "egress", "inter_region"},
 				lines: map[string]float64{"compute": 981120, "storage_block": 0, "storage_object": 0, "egress": 0, "inter_region": 0},
-				kwh:   14389.76, co2: 5755.904,
+				kwh:   24732.4, co2: 9892.96,
 				breakEven: map[pm][2]float64{catalog.Reserved1Y: {0.84, 84}},
 			},
 		},
 		{
 			// Exactly two terms: 24 months on reserved_1y = 2 × 12 × 730 = 17,520 h × 28 = 490,560.
-			// Energy 17,520 × 8 × 0.7 × 0.8 × 1.1 = 86,338.56 kWh.
+			// Energy 17,520 × 7.7 kW × 1.1 = 148,394.4 kWh.
 			name: "reserved_1y_exact_terms",
 			in: func() cost.Input {
 				in := base()
@@ -137,12 +140,12 @@ func TestTCO(t *testing.T) {
 				total: 490560, monthly: 20440, perGPUh: 490560.0 / (17520 * 8),
 				order: []string{"compute", "storage_block", "storage_object", "egress", "inter_region"},
 				lines: map[string]float64{"compute": 490560, "storage_block": 0, "storage_object": 0, "egress": 0, "inter_region": 0},
-				kwh:   86338.56, co2: 34535.424,
+				kwh:   148394.4, co2: 59357.76,
 			},
 		},
 		{
 			// 3-year reservation used 8 months still bills 36: 36 × 730 = 26,280 h × 18 = 473,040.
-			// Energy: 8 × 730 = 5,840 h × 8 × 0.7 × 0.8 × 1.2 (no region: cloud PUE) = 31,395.84 kWh; no grid → 0 kg.
+			// Energy: 8 × 730 = 5,840 h × 7.7 kW × 1.2 (no region: cloud PUE) = 53,961.6 kWh; no grid → 0 kg.
 			name: "reserved_3y_short_use_no_region",
 			in: func() cost.Input {
 				in := base()
@@ -155,7 +158,7 @@ func TestTCO(t *testing.T) {
 				total: 473040, monthly: 59130, perGPUh: 473040.0 / (5840 * 8),
 				order: []string{"compute", "storage_block", "storage_object", "egress", "inter_region"},
 				lines: map[string]float64{"compute": 473040, "storage_block": 0, "storage_object": 0, "egress": 0, "inter_region": 0},
-				kwh:   31395.84, co2: 0,
+				kwh:   53961.6, co2: 0,
 			},
 		},
 		{
@@ -172,10 +175,11 @@ func TestTCO(t *testing.T) {
 				order: []string{"compute", "storage_block", "storage_object", "egress", "inter_region"},
 				lines: map[string]float64{"compute": 0, "storage_block": 16, "storage_object": 0, "egress": 0, "inter_region": 0},
 				breakEven: map[pm][2]float64{
-					// u = 12·28/(2·40) = 4.2 (never), months = +Inf at zero utilization.
-					catalog.Reserved1Y: {4.2, math.Inf(1)},
-					catalog.Reserved3Y: {36 * 18 / 80.0, math.Inf(1)},
+					// u = 12·28/(2·40) = 4.2 (never), no break-even month at zero utilization (Never, months 0).
+					catalog.Reserved1Y: {4.2, 0},
+					catalog.Reserved3Y: {36 * 18 / 80.0, 0},
 				},
+				neverPaysOff: true,
 			},
 		},
 	}
@@ -221,6 +225,9 @@ func TestTCO(t *testing.T) {
 				}
 				approx(t, "break-even utilization "+string(p), be.Utilization, exp[0])
 				approx(t, "break-even months "+string(p), be.Months, exp[1])
+				if be.Never != w.neverPaysOff {
+					t.Errorf("break-even %s: Never = %v, want %v", p, be.Never, w.neverPaysOff)
+				}
 			}
 		})
 	}
@@ -350,22 +357,30 @@ func TestTCOErrors(t *testing.T) {
 		field, key   string
 		detailSubstr string
 	}{
-		{"zero_instances", func(in *cost.Input) { in.InstanceCount = 0 }, "instance_count", "", "at least 1"},
-		{"zero_months", func(in *cost.Input) { in.Months = 0 }, "months", "", "positive"},
-		{"utilization_above_1", func(in *cost.Input) { in.Utilization = 1.2 }, "utilization", "", "[0, 1]"},
-		{"utilization_negative", func(in *cost.Input) { in.Utilization = -0.1 }, "utilization", "", "[0, 1]"},
-		{"utilization_nan", func(in *cost.Input) { in.Utilization = math.NaN() }, "utilization", "", "[0, 1]"},
-		{"negative_block", func(in *cost.Input) { in.BlockGB = -1 }, "storage.block_gb", "", "negative"},
-		{"negative_object", func(in *cost.Input) { in.ObjectGB = -1 }, "storage.object_gb", "", "negative"},
-		{"negative_egress", func(in *cost.Input) { in.EgressGBPerMonth = -5 }, "network.egress_gb_per_month", "", "negative"},
-		{"negative_inter_region", func(in *cost.Input) { in.InterRegionGBPerMonth = -5 }, "network.inter_region_gb_per_month", "", "negative"},
-		{"negative_extra", func(in *cost.Input) { in.ExtraMonthlyUSD = map[string]float64{"k8s": -73} }, "extra_monthly_usd", "k8s", "negative"},
-		{"discount_one", func(in *cost.Input) { in.Discount = 1 }, "discount", "", "[0, 1)"},
-		{"negative_carbon_price", func(in *cost.Input) { in.CarbonPriceUSDPerTonne = -1 }, "carbon_price_usd_per_tonne", "", "at least 0"},
+		{"zero_instances", func(in *cost.Input) { in.InstanceCount = 0 }, "instance_count", "", "instance_count must be a whole number from 1 to 1,000,000 nodes, got 0."},
+		{"zero_months", func(in *cost.Input) { in.Months = 0 }, "months", "", "months must be from 0.001 to 1200 months, got 0."},
+		{"utilization_above_1", func(in *cost.Input) { in.Utilization = 1.2 }, "utilization", "", "utilization must be from 0 to 1, got 1.2."},
+		{"utilization_negative", func(in *cost.Input) { in.Utilization = -0.1 }, "utilization", "", "got -0.1"},
+		{"utilization_nan", func(in *cost.Input) { in.Utilization = math.NaN() }, "utilization", "", "must be a finite number from 0 to 1, got NaN"},
+		{"negative_block", func(in *cost.Input) { in.BlockGB = -1 }, "storage.block_gb", "", "storage.block_gb must be from 0 to 1,000,000,000 GB, got -1."},
+		{"negative_object", func(in *cost.Input) { in.ObjectGB = -1 }, "storage.object_gb", "", "got -1"},
+		{"negative_egress", func(in *cost.Input) { in.EgressGBPerMonth = -5 }, "network.egress_gb_per_month", "", "got -5"},
+		{"negative_inter_region", func(in *cost.Input) { in.InterRegionGBPerMonth = -5 }, "network.inter_region_gb_per_month", "", "got -5"},
+		{"negative_extra", func(in *cost.Input) { in.ExtraMonthlyUSD = map[string]float64{"k8s": -73} }, "extra_monthly_usd", "k8s", `extra_monthly_usd["k8s"] must be from 0 to 1,000,000,000,000 USD/month, got -73.`},
+		{"discount_one", func(in *cost.Input) { in.Discount = 1 }, "discount", "", "discount must be at least 0 and less than 1, got 1."},
+		{"negative_carbon_price", func(in *cost.Input) { in.CarbonPriceUSDPerTonne = -1 }, "carbon_price_usd_per_tonne", "", "must be from 0 to 100,000 USD/t, got -1."},
+		// Overflow-sized inputs (they made NaN and crashed the plugin) name the input and the limit.
+		{"months_1e308", func(in *cost.Input) { in.Months = 1e308 }, "months", "", "months must be from 0.001 to 1200 months, got 1 × 10^308."},
+		{"block_1e308", func(in *cost.Input) { in.BlockGB = 1e308 }, "storage.block_gb", "", "got 1 × 10^308"},
+		{"egress_1e308", func(in *cost.Input) { in.EgressGBPerMonth = 1e308 }, "network.egress_gb_per_month", "", "got 1 × 10^308"},
+		{"extras_1e308", func(in *cost.Input) { in.ExtraMonthlyUSD = map[string]float64{"x": 1e308, "y": 1e308} }, "extra_monthly_usd", "x", "got 1 × 10^308"},
+		{"carbon_1e308", func(in *cost.Input) { in.CarbonPriceUSDPerTonne = 1e308 }, "carbon_price_usd_per_tonne", "", "got 1 × 10^308"},
+		{"instances_2^62", func(in *cost.Input) { in.InstanceCount = 1 << 62 }, "instance_count", "", "got 4.612 × 10^18"},
+		{"months_inf", func(in *cost.Input) { in.Months = math.Inf(1) }, "months", "", "must be a finite number from 0.001 to 1200 months, got infinity"},
 		{"unknown_workload", func(in *cost.Input) { in.Workload = "gaming" }, "workload", "", `"inference"`},
 		{"shares_below_1", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 0.5, catalog.Spot: 0.3} }, "pricing_mix", "", "sum to 0.8"},
 		{"shares_above_1", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 0.9, catalog.Spot: 0.3} }, "pricing_mix", "", "sum to 1.2"},
-		{"share_negative", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 1.5, catalog.Spot: -0.5} }, "pricing_mix", "on_demand", "[0, 1]"},
+		{"share_negative", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 1.5, catalog.Spot: -0.5} }, "pricing_mix", "on_demand", "must be from 0 to 1, got 1.5"},
 		{"unknown_model", func(in *cost.Input) { in.PricingMix = map[pm]float64{"savings_plan": 1} }, "pricing_mix", "savings_plan", `"reserved_3y"`},
 		{"model_not_sold", func(in *cost.Input) {
 			in.Offer = odOnlyOffer()

@@ -34,6 +34,8 @@ const (
 
 type refCase struct {
 	group     string // "inference" or "training"
+	source    string // "mlperf", "inferencex" or "published"
+	family    string // the report's sub-group: hardware (× precision × shape)
 	name      string
 	published float64
 	predicted float64
@@ -47,6 +49,7 @@ type skipped struct{ group, reason string }
 // llmShape is the MLPerf model and dataset shape from
 // testdata/calibration/mlperf_llm_datasets.md (§1).
 type llmShape struct {
+	model                   string // the model preset
 	paramsB, activeB        float64
 	layers, hidden, kvHeads int
 	in, out, beams          int
@@ -56,15 +59,14 @@ type llmShape struct {
 var llmShapes = map[string]llmShape{
 	// Llama-2-70B: 80 layers, 8,192 hidden, GQA 8 KV heads; OpenOrca mean
 	// 222.3 input / 294.45 output tokens; Server p99 TTFT 2 s, TPOT 200 ms.
-	"llama2-70b": {paramsB: 68.98, layers: 80, hidden: 8192, kvHeads: 8, in: 222, out: 294, beams: 1, ttftMs: 2000, tpotMs: 200},
+	"llama2-70b": {model: "llama-2-70b", paramsB: 68.98, layers: 80, hidden: 8192, kvHeads: 8, in: 222, out: 294, beams: 1, ttftMs: 2000, tpotMs: 200},
 	// Mixtral-8x7B: 46.7B total, 12.9B active (top-2 of 8), 32 layers,
 	// 4,096 hidden, 8 KV heads; 427.4 in / 144.84 out.
-	"mixtral-8x7b": {paramsB: 46.7, activeB: 12.9, layers: 32, hidden: 4096, kvHeads: 8, in: 427, out: 145, beams: 1, ttftMs: 2000, tpotMs: 200},
-	// GPT-J-6B: 28 layers, 4,096 hidden, MHA 16 heads × d_head 256 = a KV
-	// width of 4,096, expressed as 32 KV heads of the model's 128 head_dim;
-	// ≈870 in / 69 out; 4-beam search; Server has only a 20 s per-sample
-	// limit.
-	"gpt-j-6b": {paramsB: 6.05, layers: 28, hidden: 4096, kvHeads: 32, in: 870, out: 69, beams: 4},
+	"mixtral-8x7b": {model: "mixtral-8x7b", paramsB: 46.7, activeB: 12.9, layers: 32, hidden: 4096, kvHeads: 8, in: 427, out: 145, beams: 1, ttftMs: 2000, tpotMs: 200},
+	// GPT-J-6B: 28 layers, 4,096 hidden, MHA 16 heads × d_head 256 (the
+	// preset's); ≈870 in / 69 out; 4-beam search; Server has only a 20 s
+	// per-sample limit.
+	"gpt-j-6b": {model: "gpt-j-6b", paramsB: 6.05, layers: 28, hidden: 4096, in: 870, out: 69, beams: 4},
 }
 
 // mlperfAccelerator maps MLPerf accelerator names to catalog IDs (or
@@ -191,17 +193,17 @@ func inferenceCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, [
 		if r["unit"] == "Samples/s" {
 			published *= float64(shape.out) // GPT-J v4.0 reports samples/s
 		}
-		w := perf.Workload{Kind: "inference", ModelParamsB: shape.paramsB, ActiveParamsB: shape.activeB,
+		w := perf.Workload{Kind: "inference", Model: shape.model, ModelParametersB: shape.paramsB, ActiveParametersB: shape.activeB,
 			Precision: inferencePrecision(a), Layers: shape.layers, HiddenSize: shape.hidden, KVHeads: shape.kvHeads,
 			InputTokens: shape.in, OutputTokens: shape.out, BeamWidth: shape.beams}
 		if r["scenario"] == "Server" {
-			w.MaxTTFTMs, w.MaxTPOTMs = shape.ttftMs, shape.tpotMs
+			w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = shape.ttftMs, shape.tpotMs
 		}
 		est, err := m.Estimate(w, perf.Hardware{Accelerator: a, GPUs: count, GPUsPerNode: count / nodes})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		c := refCase{group: "inference", unit: "tok/s",
+		c := refCase{group: "inference", unit: "tok/s", source: "mlperf", family: a.ID,
 			name:      fmt.Sprintf("%s %s %s %s %d× %s (%s)", r["version"], r["benchmark"], r["scenario"], r["submitter"], count, a.ID, w.Precision),
 			published: published, predicted: est.TokensPerSecond,
 			detail: fmt.Sprintf("TP=%d PP=%d ×%d batch %d, %s", est.TensorParallel, est.PipelineParallel, est.Replicas, est.Batch, est.Binding)}
@@ -226,9 +228,9 @@ func trainingCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, []
 	// the same benchmark and round: NVIDIA's smallest H100 submission.
 	workloads := map[string]perf.Workload{
 		// GPT-3 175B: 96 layers, 12,288 hidden, sequence 2,048.
-		"gpt3": {Kind: "training", ModelParamsB: 175, Layers: 96, HiddenSize: 12288, KVHeads: 96, SequenceLength: 2048, TrainingTokensB: 1},
+		"gpt3": {Kind: "training", ModelParametersB: 175, Layers: 96, HiddenSize: 12288, KVHeads: 96, SequenceLength: 2048, TrainingTokensB: 1},
 		// Llama-2-70B LoRA fine-tuning on GovReport, sequence 8,192.
-		"llama2_70b_lora": {Kind: "fine_tuning", FineTuningMethod: "lora", ModelParamsB: 68.98, Layers: 80, HiddenSize: 8192, KVHeads: 8, SequenceLength: 8192, TrainingTokensB: 1},
+		"llama2_70b_lora": {Kind: "fine_tuning", FineTuningMethod: "lora", ModelParametersB: 68.98, Layers: 80, HiddenSize: 8192, KVHeads: 8, SequenceLength: 8192, TrainingTokensB: 1},
 	}
 	groups := map[string][]trainRow{}
 	for _, r := range readCSV(t, "testdata/calibration/mlperf_training_v3.1_v4.0.csv") {
@@ -309,7 +311,7 @@ func trainingCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, []
 		mfu       float64 // published MFU
 	}
 	llama2 := func(p float64, l, h, kv int) perf.Workload {
-		return perf.Workload{Kind: "training", ModelParamsB: p, Layers: l, HiddenSize: h, KVHeads: kv, SequenceLength: 4096, TrainingTokensB: 2000}
+		return perf.Workload{Kind: "training", ModelParametersB: p, Layers: l, HiddenSize: h, KVHeads: kv, SequenceLength: 4096, TrainingTokensB: 2000}
 	}
 	runs := []rw{
 		// A1 Llama 2 (Touvron et al. 2023, Table 2): A100-80GB GPU-hours,
@@ -322,17 +324,17 @@ func trainingCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, []
 		// A4 PaLM 540B: 6,144 TPU v4, MFU 46.2 %; 118 layers, 18,432
 		// hidden, sequence 2,048. Chips in hosts of 4 joined by ICI.
 		{"A4 PaLM 540B MFU on 6,144 TPU v4", "TPU-V4", 6144, 4, 9600, catalog.FabricInfiniBand,
-			perf.Workload{Kind: "training", ModelParamsB: 540, Layers: 118, HiddenSize: 18432, SequenceLength: 2048, TrainingTokensB: 780}, 0, 0.462},
+			perf.Workload{Kind: "training", ModelParametersB: 540, Layers: 118, HiddenSize: 18432, SequenceLength: 2048, TrainingTokensB: 780}, 0, 0.462},
 		// A5 Megatron-LM: 1T GPT on 3,072 A100 at 163 TFLOP/s incl.
 		// recomputation (8ND) → model FLOPs MFU = 163/312 × 6/8 = 0.392.
 		{"A5 Megatron 1T MFU on 3,072 A100", "A100-80GB", 3072, 8, 1600, catalog.FabricInfiniBand,
-			perf.Workload{Kind: "training", ModelParamsB: 1008, Layers: 128, HiddenSize: 25600, SequenceLength: 2048, TrainingTokensB: 450}, 0, 163.0 / 312 * 6 / 8},
+			perf.Workload{Kind: "training", ModelParametersB: 1008, Layers: 128, HiddenSize: 25600, SequenceLength: 2048, TrainingTokensB: 450}, 0, 163.0 / 312 * 6 / 8},
 		// A5 Megatron-LM GPT-3 175B on 1,024 A100 at 140 TFLOP/s (8ND).
 		{"A5 Megatron GPT-3 175B MFU on 1,024 A100", "A100-80GB", 1024, 8, 1600, catalog.FabricInfiniBand,
-			perf.Workload{Kind: "training", ModelParamsB: 175, Layers: 96, HiddenSize: 12288, SequenceLength: 2048, TrainingTokensB: 300}, 0, 140.0 / 312 * 6 / 8},
+			perf.Workload{Kind: "training", ModelParametersB: 175, Layers: 96, HiddenSize: 12288, SequenceLength: 2048, TrainingTokensB: 300}, 0, 140.0 / 312 * 6 / 8},
 		// A6 MegaScale: 175B on 12,288 (Ampere) GPUs at 55.2 % MFU, RoCE.
 		{"A6 MegaScale 175B MFU on 12,288 A100", "A100-80GB", 12288, 8, 1600, catalog.FabricRoCE,
-			perf.Workload{Kind: "training", ModelParamsB: 175, Layers: 96, HiddenSize: 12288, SequenceLength: 2048, TrainingTokensB: 300}, 0, 0.552},
+			perf.Workload{Kind: "training", ModelParametersB: 175, Layers: 96, HiddenSize: 12288, SequenceLength: 2048, TrainingTokensB: 300}, 0, 0.552},
 	}
 	for _, r := range runs {
 		a, ok := lookup(r.acc)
@@ -391,9 +393,10 @@ func TestAccuracyReport(t *testing.T) {
 	m := model(t)
 	lookup := accuracyLookup(t)
 	inf, s1 := inferenceCases(t, m, lookup)
+	ix, s3 := inferencexCases(t, m, lookup)
 	tr, s2 := trainingCases(t, m, lookup)
-	cases := append(inf, tr...)
-	skips := append(s1, s2...)
+	cases := append(append(inf, ix...), tr...)
+	skips := append(append(s1, s3...), s2...)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "| group | case | unit | published | predicted | error |\n|---|---|---|---:|---:|---:|\n")
@@ -402,37 +405,100 @@ func TestAccuracyReport(t *testing.T) {
 		t.Log(line)
 		fmt.Fprintf(&b, "| %s | %s | %s | %.4g | %.4g | %+.1f %% |\n", c.group, c.name, c.unit, c.published, c.predicted, c.err*100)
 	}
-	var summary strings.Builder
-	fmt.Fprintf(&summary, "| group | rows | median abs error | p90 abs error | target (median / p90) |\n|---|---:|---:|---:|---|\n")
-	for _, g := range []string{"inference", "training"} {
-		n, med, p90 := absErrStats(cases, g)
-		t.Logf("SUMMARY %-9s n=%d median |error| = %.1f%%  p90 |error| = %.1f%%", g, n, med*100, p90*100)
+	skipLines := skippedLines(skips)
+	t.Logf("skipped %d rows:\n%s", len(skips), strings.Join(skipLines, "\n"))
+
+	doc := reportHeader + summaryTable(t, cases) + "\n" +
+		"## InferenceX by hardware, precision and shape\n\n" + familyTable(cases, "inferencex", "hardware, precision, input/output tokens") + "\n" +
+		"## MLPerf inference by accelerator\n\n" + familyTable(cases, "mlperf", "accelerator") + "\n" +
+		fmt.Sprintf("## Skipped\n\n%d rows.\n\n%s\n\n", len(skips), strings.Join(skipLines, "\n")) +
+		"## Every reference result\n\n" + b.String()
+	writeOrCheckReport(t, doc)
+}
+
+// summaryTable is the report's summary: each group against the targets
+// (and, for inference, each source), failing the test past the guards.
+func summaryTable(t *testing.T, cases []refCase) string {
+	var sum strings.Builder
+	fmt.Fprintf(&sum, "| group | rows | median abs error | p90 abs error | target (median / p90) |\n|---|---:|---:|---:|---|\n")
+	row := func(label string, sel []refCase, group string, guard bool) {
+		n, med, p90 := absErrStats(sel, group)
+		t.Logf("SUMMARY %-22s n=%d median |error| = %.1f%%  p90 |error| = %.1f%%", label, n, med*100, p90*100)
 		status := "met"
 		if med > 0.15 || p90 > 0.35 {
 			status = "NOT met"
 		}
-		fmt.Fprintf(&summary, "| %s | %d | %.1f %% | %.1f %% | ≤ 15 %% / ≤ 35 %%: %s |\n", g, n, med*100, p90*100, status)
-		if n == 0 {
-			t.Errorf("%s: no reference rows evaluated", g)
-			continue
-		}
-		if med > guardMedian || p90 > guardP90 {
-			t.Errorf("%s accuracy regressed: median %.1f%% (guard %.0f%%), p90 %.1f%% (guard %.0f%%)", g, med*100, guardMedian*100, p90*100, guardP90*100)
+		fmt.Fprintf(&sum, "| %s | %d | %.1f %% | %.1f %% | ≤ 15 %% / ≤ 35 %%: %s |\n", label, n, med*100, p90*100, status)
+		switch {
+		case n == 0:
+			t.Errorf("%s: no reference rows evaluated", label)
+		case guard && (med > guardMedian || p90 > guardP90):
+			t.Errorf("%s accuracy regressed: median %.1f%% (guard %.0f%%), p90 %.1f%% (guard %.0f%%)", label, med*100, guardMedian*100, p90*100, guardP90*100)
 		}
 	}
+	row("inference", cases, "inference", true)
+	for _, src := range []string{"mlperf", "inferencex"} {
+		row("inference: "+src, bySource(cases, src), "inference", false)
+	}
+	row("training", cases, "training", true)
+	return sum.String()
+}
+
+func bySource(cases []refCase, source string) []refCase {
+	var out []refCase
+	for _, c := range cases {
+		if c.source == source {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// familyTable is the error statistics of one source's rows per family.
+func familyTable(cases []refCase, source, what string) string {
+	fams := map[string][]refCase{}
+	for _, c := range bySource(cases, source) {
+		fams[c.family] = append(fams[c.family], c)
+	}
+	keys := make([]string, 0, len(fams))
+	for k := range fams {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	fmt.Fprintf(&b, "| %s | rows | median abs error | p90 abs error | median signed error |\n|---|---:|---:|---:|---:|\n", what)
+	for _, k := range keys {
+		n, med, p90 := absErrStats(fams[k], "inference")
+		signed := make([]float64, 0, n)
+		for _, c := range fams[k] {
+			signed = append(signed, c.err)
+		}
+		sort.Float64s(signed)
+		mid := signed[n/2]
+		if n%2 == 0 {
+			mid = (signed[n/2-1] + signed[n/2]) / 2
+		}
+		fmt.Fprintf(&b, "| %s | %d | %.1f %% | %.1f %% | %+.1f %% |\n", k, n, med*100, p90*100, mid*100)
+	}
+	return b.String()
+}
+
+func skippedLines(skips []skipped) []string {
 	skipCount := map[string]int{}
 	for _, s := range skips {
 		skipCount[s.group+": "+s.reason]++
 	}
-	var skipLines []string
+	var lines []string
 	for k, v := range skipCount {
-		skipLines = append(skipLines, fmt.Sprintf("- %s (%d rows)", k, v))
+		lines = append(lines, fmt.Sprintf("- %s (%d rows)", k, v))
 	}
-	sort.Strings(skipLines)
-	t.Logf("skipped %d rows:\n%s", len(skips), strings.Join(skipLines, "\n"))
+	sort.Strings(lines)
+	return lines
+}
 
-	doc := reportHeader + summary.String() + "\n" + fmt.Sprintf("Skipped: %d rows.\n\n%s\n\n", len(skips), strings.Join(skipLines, "\n")) +
-		"## Every reference result\n\n" + b.String()
+// writeOrCheckReport rewrites docs/accuracy.md and the registry guide with
+// -update-report, and otherwise fails when they differ from doc.
+func writeOrCheckReport(t *testing.T, doc string) {
 	// The same report is published on the registry as a guide; tfplugindocs
 	// renders docs/guides/model-accuracy.md from this template.
 	guide := guideFrontMatter + doc
@@ -465,7 +531,7 @@ const (
 page_title: "Benchmark model accuracy"
 subcategory: "Guides"
 description: |-
-  How close the benchmark model behind gpu_estimate and gpu_recommendation comes to MLPerf results and published training runs.
+  How close the benchmark model behind gpu_estimate and gpu_recommendation comes to MLPerf, InferenceX and published training runs.
 ---
 
 `

@@ -35,12 +35,11 @@ type Hardware struct {
 
 // Binding values: what limits the estimate.
 const (
-	BindCompute   = "compute"
-	BindHBM       = "hbm_bandwidth"
-	BindNetwork   = "network"
-	BindMemory    = "memory"
-	BindLatency   = "latency"
-	BindKVCapcity = "kv_cache_memory"
+	BindCompute = "compute"
+	BindHBM     = "hbm_bandwidth"
+	BindNetwork = "network"
+	BindMemory  = "memory"
+	BindLatency = "latency"
 )
 
 // Estimate is the model's answer for one workload on one hardware choice.
@@ -72,16 +71,30 @@ type Estimate struct {
 	// peak at the precision).
 	MFU float64
 
-	// Inference only.
-	TTFTMs, TPOTMs float64
-	Replicas       int // replicas the GPUs hold
-	ReplicaGPUs    int // GPUs per replica
-	Batch          int // concurrent sequences per replica
+	// Inference only. TTFTMs and TPOTMs are means; the latency limits
+	// bound their 99th percentiles, TTFTP99Ms and TPOTP99Ms: the means
+	// times the fitted p99/mean ratios (Params inference.latency).
+	TTFTMs, TPOTMs       float64
+	TTFTP99Ms, TPOTP99Ms float64
+	Replicas             int // replicas the GPUs hold (decode workers when disaggregated)
+	ReplicaGPUs          int // GPUs per replica (per decode worker)
+	Batch                int // concurrent sequences per replica
 	// ReplicasNeeded is the number of replicas needed for the workload's
 	// tokens_per_second (0 when no target); MeetsTarget compares it with
 	// Replicas.
 	ReplicasNeeded int
 	MeetsTarget    bool
+
+	// ServingLayout is ServingAggregated or ServingDisaggregated
+	// (inference only). Disaggregated: prefill workers (PrefillGPUs in
+	// all) process prompts and the Replicas decode workers (DecodeGPUs in
+	// all) generate; both are 0 when aggregated.
+	ServingLayout           string
+	PrefillGPUs, DecodeGPUs int
+	// Serving details the serving estimate of a fitting inference
+	// workload (nil otherwise): kept apart so estimates stay small in the
+	// planner's memo.
+	Serving *ServingDetail
 
 	// Layout. GPUsUsed = TP·PP·DP (≤ GPUs; training may leave a remainder
 	// idle when the count does not factor).
@@ -93,10 +106,33 @@ type Estimate struct {
 	Explanation string
 }
 
+// ServingDetail is the serving estimate beyond its headline figures.
+type ServingDetail struct {
+	// PrefillWorkers workers of PrefillWorkerGPUs GPUs prefill prompts
+	// (0 when aggregated).
+	PrefillWorkers, PrefillWorkerGPUs int
+	// ExpertParallel is the expert-parallel width of a replica of a
+	// mixture of experts: routed experts spread over that many GPUs with
+	// data-parallel attention (0 = every weight tensor-parallel).
+	ExpertParallel int
+	// TokensPerStep is the output tokens one sequence emits per decode
+	// step: 1, or more with speculative decoding.
+	TokensPerStep float64
+	// One GPU's memory at the chosen batch, and the shares (summing to 1)
+	// of a decode iteration spent on routed-expert weight GEMMs, attention
+	// (cache reads and score compute), communication, and everything else
+	// (other weight GEMMs, per-layer overheads, drafting, interleaved
+	// prefills).
+	ExpertWeightsGB, OtherWeightsGB, KVCacheGB float64
+	ExpertTime, AttentionTime                  float64
+	CommunicationTime, OtherTime               float64
+}
+
 type hw struct {
 	acc       *catalog.Accelerator
 	gpus      int
 	gpn       int
+	domain    int     // GPUs of one scale-up (NVLink) domain (0 = the node); TP may span nodes inside it
 	nicGBps   float64 // per-GPU scale-out bytes/s achieved in collectives
 	fabric    catalog.Fabric
 	fab       FabricParams
@@ -108,8 +144,9 @@ type hw struct {
 	memBps    float64
 	peakFlops float64 // datasheet dense peak at the precision
 	// cmpFlops is the sustained tensor peak: peakFlops × the power-limit
-	// factor (1 for full-power parts).
-	cmpFlops float64
+	// factor (1 for full-power parts); attnFlops the same at 16 bits (the
+	// precision attention-score math runs in).
+	cmpFlops, attnFlops float64
 	// pcieTP: tensor-parallel groups wider than pcieTPMax GPUs talk over
 	// PCIe (no NVLink between them).
 	pcieTPMax int
@@ -124,6 +161,7 @@ type accInfo struct {
 	pcieBps   float64
 	pcieTPMax int
 	cmpFlops  float64
+	attnFlops float64
 	usableGB  float64
 	memBps    float64
 	fam       FamilyParams
@@ -157,21 +195,21 @@ func (m *Model) accelerator(a *catalog.Accelerator, precision string) accInfo {
 			ai.pcieTPMax = 1
 		}
 	}
-	ai.cmpFlops = ai.peakFlops * m.powerFactor(a, ai.fam)
+	power := m.powerFactor(a, ai.fam)
+	ai.cmpFlops = ai.peakFlops * power
+	ai.attnFlops = ai.cmpFlops
+	if p16 := halfPrecisionPeak(a); p16 > 0 && p16*1e12*power < ai.cmpFlops {
+		ai.attnFlops = p16 * 1e12 * power
+	}
 	reserve := math.Max(a.MemoryGB*m.p.Memory.RuntimeReserveFraction, m.p.Memory.RuntimeReserveMinGB)
 	ai.usableGB = math.Max(0, a.MemoryGB-reserve)
 	ai.memBps = a.MemoryBandwidthTBps * 1e12
 	return ai
 }
 
-// normalize validates the hardware and fills its defaults.
-func (m *Model) normalize(h Hardware, precision string) (hw, error) {
-	return m.normalizeWith(h, precision, nil)
-}
-
-// normalizeWith is normalize taking the accelerator's part from p's memo
-// when p is not nil (once the hardware itself is valid, so the errors come
-// in the same order).
+// normalizeWith validates the hardware and fills its defaults, taking the
+// accelerator's part from p's memo when p is not nil (once the hardware
+// itself is valid, so the errors come in the same order).
 func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, error) {
 	if h.Accelerator == nil {
 		return hw{}, errors.New("perf: no accelerator given")
@@ -193,8 +231,9 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	}
 	x := hw{acc: h.Accelerator, gpus: h.GPUs, gpn: h.GPUsPerNode, fabric: h.Fabric, peakFlops: ai.peakFlops}
 	if x.gpn == 0 {
-		x.gpn = min(h.GPUs, 8)
+		x.gpn = min(h.GPUs, m.p.Search.DefaultGPUsPerNode)
 	}
+	x.domain = h.Accelerator.NVLinkDomainGPUs
 	np := &m.p.Network
 	perGPUGbps := np.DefaultGbpsPerGPU
 	if h.NetworkGbps > 0 {
@@ -221,7 +260,7 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	x.fab, x.lossTable = fp, fi.loss
 	x.nicGBps = perGPUGbps / 8 * 1e9 * fp.Efficiency
 	x.linkBps, x.pcieBps, x.pcieTPMax = ai.linkBps, ai.pcieBps, ai.pcieTPMax
-	x.cmpFlops, x.usableGB, x.memBps, x.fam = ai.cmpFlops, ai.usableGB, ai.memBps, ai.fam
+	x.cmpFlops, x.attnFlops, x.usableGB, x.memBps, x.fam = ai.cmpFlops, ai.attnFlops, ai.usableGB, ai.memBps, ai.fam
 	return x, nil
 }
 
@@ -282,36 +321,19 @@ func SupportedPrecisions(a *catalog.Accelerator) []string {
 	return append(out, extra...)
 }
 
-// Estimate runs the model. The workload gets its defaults applied. It
-// returns an error only for unusable input: an invalid workload, no
-// accelerator, a non-positive GPU count, or a precision the accelerator
-// cannot run. A workload that does not fit is not an error: Fits is false.
+// Estimate prepares the workload (validation and defaults) and estimates
+// it on one hardware choice: a shorthand for callers that estimate a
+// workload once. Callers that estimate it several times Prepare it once.
+// It returns an error only for unusable input: an invalid workload (an
+// inputerr.List), no accelerator, a non-positive GPU count, or a precision
+// the accelerator cannot run (*PrecisionError). A workload that does not
+// fit is not an error: Fits is false.
 func (m *Model) Estimate(w Workload, h Hardware) (Estimate, error) {
-	return m.estimate(w, h, true)
-}
-
-// EstimateBrief is Estimate without the Explanation (left empty): every
-// other field is identical. It is the cheap path for callers that estimate
-// many hardware choices and show none of the model's sentences (the
-// planner).
-func (m *Model) EstimateBrief(w Workload, h Hardware) (Estimate, error) {
-	return m.estimate(w, h, false)
-}
-
-func (m *Model) estimate(w Workload, h Hardware, explain bool) (Estimate, error) {
-	if errs := w.Validate(); len(errs) > 0 {
-		return Estimate{}, fmt.Errorf("perf: invalid workload: %s", errs[0].Error())
-	}
-	w = w.WithDefaults()
-	x, err := m.normalize(h, w.Precision)
+	p, err := m.Prepare(w, ValidateOptions{})
 	if err != nil {
 		return Estimate{}, err
 	}
-	arch := m.Architecture(w)
-	if w.Kind == KindInference {
-		return m.inference(w, x, arch, explain), nil
-	}
-	return m.training(w, x, arch, explain), nil
+	return p.Estimate(h)
 }
 
 // VRAMRequiredGB is the total accelerator memory in GB (decimal) a workload
@@ -324,58 +346,51 @@ func (m *Model) estimate(w Workload, h Hardware, explain bool) (Estimate, error)
 // precision plus the KV cache of one default request (1,024 + 256 tokens).
 // The runtime reserve is added on top (the result divided by 1 − reserve).
 func (m *Model) VRAMRequiredGB(paramsB float64, precision, kind string) (float64, error) {
-	w := Workload{Kind: kind, ModelParamsB: paramsB, Precision: precision, TrainingTokensB: 1}
-	if errs := w.Validate(); len(errs) > 0 {
-		return 0, fmt.Errorf("%s", errs[0].Error())
+	p, err := m.Prepare(Workload{Kind: kind, ModelParametersB: paramsB, Precision: precision, TrainingTokensB: 1}, ValidateOptions{})
+	if err != nil {
+		return 0, err
 	}
-	w = w.WithDefaults()
-	arch := m.Architecture(w)
 	var gb float64
-	if w.Kind == KindInference {
-		gb = m.inferenceMinBytes(w, arch, 1, 1) / 1e9
+	if p.w.Kind == KindInference {
+		gb = m.minBytesPerGPU(&p.w, &p.shape, servingLayout{tp: 1, pp: 1}, m.kvBytesPerElement(p.w.Precision)) / 1e9
 	} else {
-		gb = m.trainingBytes(w, arch, layout{tp: 1, pp: 1, dp: 1}) / 1e9
+		gb = m.trainingBytes(p.w, p.arch, layout{tp: 1, pp: 1, dp: 1}) / 1e9
 	}
 	return gb / (1 - m.p.Memory.RuntimeReserveFraction), nil
 }
 
-// MinGPUsToFit returns the smallest GPU count (1, 2, 4 … gpusPerNode, then
-// whole nodes) on which the workload fits in memory, or 0 when it does not
-// fit on 4,096 nodes or the accelerator cannot run the precision.
-func (m *Model) MinGPUsToFit(w Workload, acc *catalog.Accelerator, gpusPerNode int) int {
-	w = w.WithDefaults()
-	arch := m.Architecture(w)
-	return m.minGPUsToFit(&w, &arch, acc, gpusPerNode, nil)
-}
-
-// minGPUsToFit is MinGPUsToFit of a workload with its defaults applied,
-// taking the accelerator's part from p's memo when p is not nil.
-func (m *Model) minGPUsToFit(w *Workload, arch *Arch, acc *catalog.Accelerator, gpusPerNode int, p *Prepared) int {
+// minGPUsToFit returns the smallest GPU count (1, 2, 4 … gpusPerNode, then
+// whole nodes) on which the prepared workload fits in memory, or 0 when it
+// does not fit on search.max_nodes nodes or the accelerator cannot run the
+// precision. gpusPerNode < 1 means search.default_gpus_per_node.
+func (m *Model) minGPUsToFit(p *Prepared, acc *catalog.Accelerator, gpusPerNode int) int {
+	s := &m.p.Search
 	if gpusPerNode < 1 {
-		gpusPerNode = 8
+		gpusPerNode = s.DefaultGPUsPerNode
 	}
 	// Only the GPU count and the node size vary below; the usable memory
 	// (all fitsOnly reads of the hardware besides them) does not depend on
 	// either, so the accelerator is normalized once.
-	x, err := m.normalizeWith(Hardware{Accelerator: acc, GPUs: 1, GPUsPerNode: 1}, w.Precision, p)
+	x, err := m.normalizeWith(Hardware{Accelerator: acc, GPUs: 1, GPUsPerNode: 1}, p.w.Precision, p)
 	if err != nil {
 		return 0
 	}
 	fits := func(g int) bool {
 		x.gpus, x.gpn = g, min(g, gpusPerNode)
-		return m.fitsOnly(w, &x, arch)
+		return m.fitsOnly(p, &x)
 	}
-	// 1, 2, 4 … below a node, then 1–16 nodes, then powers of two to 4,096.
+	// 1, 2, 4 … below a node, then every node count up to
+	// search.linear_nodes, then powers of two to search.max_nodes.
 	for g := 1; g < gpusPerNode; g *= 2 {
 		if fits(g) {
 			return g
 		}
 	}
-	for n := 1; n <= 4096; {
+	for n := 1; n <= s.MaxNodes; {
 		if fits(n * gpusPerNode) {
 			return n * gpusPerNode
 		}
-		if n < 16 {
+		if n < s.LinearNodes {
 			n++
 		} else {
 			n *= 2
@@ -384,21 +399,21 @@ func (m *Model) minGPUsToFit(w *Workload, arch *Arch, acc *catalog.Accelerator, 
 	return 0
 }
 
-func (m *Model) fitsOnly(w *Workload, x *hw, arch *Arch) bool {
+func (m *Model) fitsOnly(p *Prepared, x *hw) bool {
 	usable := x.usableGB * 1e9
-	if w.Kind == KindInference {
-		var buf [maxInferenceLayouts]layout
-		for _, l := range m.inferenceLayouts(*x, *arch, buf[:0]) {
-			r := l.tp * l.pp
-			if m.inferenceMinBytes(*w, *arch, r, l.tp)/float64(r) <= usable {
+	if p.w.Kind == KindInference {
+		kvBytes := m.kvBytesPerElement(p.w.Precision)
+		var buf [maxServingLayouts]servingLayout
+		for _, l := range m.servingLayouts(x, &p.shape, buf[:0]) {
+			if m.minBytesPerGPU(&p.w, &p.shape, l, kvBytes) <= usable {
 				return true
 			}
 		}
 		return false
 	}
 	var buf [maxTrainingLayouts]layout
-	for _, l := range m.trainingLayouts(*x, *arch, buf[:0]) {
-		if m.trainingBytes(*w, *arch, l) <= usable {
+	for _, l := range m.trainingLayouts(*x, p.arch, buf[:0]) {
+		if m.trainingBytes(p.w, p.arch, l) <= usable {
 			return true
 		}
 	}
@@ -447,30 +462,11 @@ func (m *Model) powerFactor(a *catalog.Accelerator, fam FamilyParams) float64 {
 
 func (m *Model) bytesPer(precision string) float64 { return m.p.BytesPerElement[precision] }
 
-// fmtInt formats n with thousands separators.
-func fmtInt(n float64) string {
-	s := fmt.Sprintf("%.0f", math.Round(n))
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
+// halfPrecisionPeak is the accelerator's dense 16-bit peak (bf16, else
+// fp16), 0 when it has neither.
+func halfPrecisionPeak(a *catalog.Accelerator) float64 {
+	if p := a.PeakTFLOPS["bf16"]; p > 0 {
+		return p
 	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-func fmtNum(v float64) string {
-	if v >= 100 {
-		return fmtInt(v)
-	}
-	if v >= 10 {
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.2f", v)
+	return a.PeakTFLOPS["fp16"]
 }

@@ -13,9 +13,10 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
-// fixtureAccelerators are datasheet values copied from
-// ../shared/data/accelerators.csv into testdata/accelerators.json, so the
-// unit tests do not move when the catalog is revised.
+// fixtureAccelerators are datasheet values copied from the datasheet
+// table the catalog is built from (internal/catalog/testdata/sources/
+// accelerators.csv) into testdata/accelerators.json, so the unit tests do
+// not move when the catalog is revised.
 func fixtureAccelerators(t testing.TB) map[string]*catalog.Accelerator {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/accelerators.json")
@@ -44,9 +45,19 @@ func acc(t testing.TB, id string) *catalog.Accelerator {
 
 func model(t testing.TB) *perf.Model {
 	t.Helper()
-	m, err := perf.Default()
+	m, err := perf.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// minGPUs is the prepared workload's MinGPUsToFit on nodes of 8.
+func minGPUs(tb testing.TB, m *perf.Model, w perf.Workload, a *catalog.Accelerator) int {
+	tb.Helper()
+	p, err := m.Prepare(w, perf.ValidateOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p.MinGPUsToFit(a, 8)
 }

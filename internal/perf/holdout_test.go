@@ -36,7 +36,7 @@ func TestHoldoutPublishedRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := perf.Default()
+	m, err := perf.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestHoldoutPublishedRuns(t *testing.T) {
 		}
 		gpus := int(num(r, "gpus"))
 		w := perf.Workload{
-			Kind: perf.KindTraining, ModelParamsB: num(r, "params_b"), TrainingTokensB: num(r, "tokens_b"),
+			Kind: perf.KindTraining, ModelParametersB: num(r, "params_b"), TrainingTokensB: num(r, "tokens_b"),
 			SequenceLength: int(num(r, "sequence_length")),
 		}.WithDefaults()
 		est, err := m.Estimate(w, perf.Hardware{Accelerator: acc, GPUs: gpus, GPUsPerNode: int(num(r, "gpus_per_node")),

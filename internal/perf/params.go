@@ -34,6 +34,10 @@ type FamilyParams struct {
 	// less TDP per TFLOP (PCIe/NVL cards, L4) throttles; see
 	// power.clock_exponent. 0 = no power limit modelled.
 	FullClockWattsPerBF16TFLOP float64 `json:"full_clock_watts_per_bf16_tflop,omitempty"`
+	// StepOverheadUSPerLayer replaces inference.step_overhead_us_per_layer
+	// for the family when set: the fixed per-layer time of a decode step
+	// (kernel launches and their tails) depends on the vendor's runtime.
+	StepOverheadUSPerLayer float64 `json:"step_overhead_us_per_layer,omitempty"`
 }
 
 // FabricParams describe a scale-out network class.
@@ -100,16 +104,85 @@ type networkParams struct {
 }
 
 type inferenceParams struct {
+	// MaxBatch is the most sequences one attention instance (a tensor-
+	// parallel group, or each rank of data-parallel attention) batches.
 	MaxBatch             int     `json:"max_batch"`
-	LatencyLimitHeadroom float64 `json:"latency_limit_headroom"`
 	TPAllReduceLatencyUS float64 `json:"tp_allreduce_latency_us"`
 	// PCIeAllReduceLatencyUS replaces TPAllReduceLatencyUS when the
 	// tensor-parallel group talks over PCIe (no NVLink/fabric between the
 	// GPUs of the group).
 	PCIeAllReduceLatencyUS float64 `json:"pcie_allreduce_latency_us"`
 	PPHopLatencyUS         float64 `json:"pp_hop_latency_us"`
-	PrefillBatchSequences  float64 `json:"prefill_batch_sequences"`
-	MoEComputeFactor       float64 `json:"moe_compute_factor"`
+	// PrefillBatchTokens is the prompt tokens one prefill batch
+	// (chunked-prefill budget) processes: weights are read once per batch
+	// and each routed expert sees its share of the batch's tokens.
+	PrefillBatchTokens float64 `json:"prefill_batch_tokens"`
+	// ActivationBytes is the element size of activations exchanged by
+	// tensor-parallel all-reduces and pipeline hops (bf16).
+	ActivationBytes float64 `json:"activation_bytes_per_element"`
+	// StepOverheadUSPerLayer is the fixed time one decode step spends per
+	// transformer layer beyond moving bytes and FLOPs (kernel launches
+	// and their tails, synchronisation); MoEStepOverheadUSPerLayer is the
+	// extra of a mixture-of-experts layer (routing, token permutation,
+	// grouped GEMM launches).
+	StepOverheadUSPerLayer    float64 `json:"step_overhead_us_per_layer"`
+	MoEStepOverheadUSPerLayer float64 `json:"moe_step_overhead_us_per_layer"`
+	// ExpertParallel: the all-to-all of expert parallelism.
+	ExpertParallel expertParallelParams `json:"expert_parallel"`
+	// ExpertGEMMRidgeFactor sets the efficiency of grouped expert GEMMs
+	// with m tokens per expert: m / (m + factor·m_ridge), where m_ridge =
+	// sustained FLOP/s × bytes per expert weight / (2 × achieved HBM
+	// bytes/s) is the roofline ridge, the tokens at which multiplying an
+	// expert's weights takes as long as loading them. A factor of 1 is a
+	// GEMM that loads and multiplies without overlap; more, one that
+	// also loses time to routing, permutation and expert load imbalance.
+	ExpertGEMMRidgeFactor float64 `json:"expert_gemm_ridge_factor"`
+	// Latency: the 99th percentile of each latency over its mean.
+	Latency latencyParams `json:"latency"`
+	// Speculative: default acceptance rate and draft length per method.
+	Speculative map[string]speculativeDefaults `json:"speculative"`
+	// Disaggregation: prefill and decode on separate workers.
+	Disaggregation disaggregationParams `json:"disaggregation"`
+	// ThroughputCurveInteractivity are the interactivity levels (output
+	// tokens/s per user at the 99th-percentile time per output token) of
+	// Prepared.ThroughputCurve.
+	ThroughputCurveInteractivity []float64 `json:"throughput_curve_interactivity"`
+}
+
+// expertParallelParams describe the token all-to-all of expert
+// parallelism: each MoE layer dispatches every token's activations to its
+// experts and combines the results back.
+type expertParallelParams struct {
+	// LatencyUS is the fixed time of one all-to-all inside a scale-up
+	// domain; FabricLatencyUS when it crosses the scale-out network.
+	LatencyUS       float64 `json:"all_to_all_latency_us"`
+	FabricLatencyUS float64 `json:"all_to_all_fabric_latency_us"`
+	// DispatchBytes and CombineBytes are the element sizes sent (fp8
+	// dispatch, bf16 combine).
+	DispatchBytes float64 `json:"dispatch_bytes_per_element"`
+	CombineBytes  float64 `json:"combine_bytes_per_element"`
+}
+
+// latencyParams: each latency limit bounds the 99th percentile; the model
+// computes means and divides each limit by the fitted p99/mean ratio.
+type latencyParams struct {
+	TPOTP99OverMean            float64 `json:"tpot_p99_over_mean"`
+	TPOTP99OverMeanSpeculative float64 `json:"tpot_p99_over_mean_speculative"`
+	TTFTP99OverMean            float64 `json:"ttft_p99_over_mean"`
+}
+
+// speculativeDefaults are a speculative-decoding method's defaults.
+type speculativeDefaults struct {
+	AcceptanceRate float64 `json:"acceptance_rate"`
+	DraftTokens    int     `json:"draft_tokens"`
+}
+
+// disaggregationParams tune disaggregated prefill/decode serving.
+type disaggregationParams struct {
+	// KVTransferEfficiency is the achieved fraction of the link (NVLink
+	// or NIC) when a prompt's KV cache moves from a prefill to a decode
+	// worker.
+	KVTransferEfficiency float64 `json:"kv_transfer_efficiency"`
 }
 
 type powerParams struct {
@@ -117,6 +190,32 @@ type powerParams struct {
 	// is (TDP / full-clock power)^(1/α) of the datasheet peak (dynamic
 	// power ∝ f·V², V rising with f).
 	ClockExponent float64 `json:"clock_exponent"`
+}
+
+// searchParams bound the layouts and node counts the model searches.
+type searchParams struct {
+	// DefaultGPUsPerNode is the node size assumed when a caller gives none.
+	DefaultGPUsPerNode int `json:"default_gpus_per_node"`
+	// LinearNodes and MaxNodes: the fewest GPUs that hold a workload are
+	// searched over every node count up to LinearNodes, then powers of two
+	// up to MaxNodes.
+	LinearNodes int `json:"linear_nodes"`
+	MaxNodes    int `json:"max_nodes"`
+	// RelativeTolerance is the margin by which a value must beat the best
+	// so far to replace it (ties keep the first), and the float error
+	// forgiven before rounding a count up.
+	RelativeTolerance float64 `json:"relative_tolerance"`
+}
+
+// explanationParams are display thresholds of the explanations; they
+// change no number.
+type explanationParams struct {
+	// NetworkShareMention: mention network traffic when it adds more than
+	// this fraction to a training step.
+	NetworkShareMention float64 `json:"network_share_mention"`
+	// PowerLimitMention: mention the board power limit when it holds
+	// tensor throughput below this fraction of the datasheet peak.
+	PowerLimitMention float64 `json:"power_limit_mention"`
 }
 
 type goodputParams struct {
@@ -142,6 +241,8 @@ type Params struct {
 	Inference             inferenceParams         `json:"inference"`
 	Power                 powerParams             `json:"power"`
 	Goodput               goodputParams           `json:"goodput"`
+	Search                searchParams            `json:"search"`
+	Explanation           explanationParams       `json:"explanation"`
 }
 
 // Model is the loaded benchmark model. It is immutable and safe for
@@ -189,23 +290,23 @@ var (
 	defaultErr   error
 )
 
-// Default returns the model with the built-in constants of
+// Builtin returns the model with the built-in constants of
 // internal/catalog/data/perf_model.json, parsed once.
-func Default() (*Model, error) {
+func Builtin() (*Model, error) {
 	defaultOnce.Do(func() {
 		raw, err := catalog.ReadDataFile("perf_model.json")
 		if err != nil {
 			defaultErr = fmt.Errorf("perf: reading perf_model.json: %w", err)
 			return
 		}
-		defaultModel, defaultErr = Load(raw)
+		defaultModel, defaultErr = Parse(raw)
 	})
 	return defaultModel, defaultErr
 }
 
-// Load parses model constants in the perf_model.json format. It is exported
-// for calibration tooling and tests that vary a constant.
-func Load(raw []byte) (*Model, error) {
+// Parse parses model constants in the perf_model.json format. It is
+// exported for calibration tooling and tests that vary a constant.
+func Parse(raw []byte) (*Model, error) {
 	var p Params
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("perf: parsing model constants: %w", err)
@@ -258,8 +359,33 @@ func (p *Params) validate() error {
 	if p.Power.ClockExponent <= 0 {
 		return fmt.Errorf("perf: power.clock_exponent must be positive")
 	}
+	if s := p.Search; s.DefaultGPUsPerNode < 1 || s.LinearNodes < 1 || s.MaxNodes < s.LinearNodes ||
+		!(s.RelativeTolerance >= 0 && s.RelativeTolerance < 1e-3) {
+		return fmt.Errorf("perf: search needs default_gpus_per_node >= 1, 1 <= linear_nodes <= max_nodes and 0 <= relative_tolerance < 1e-3")
+	}
 	if p.Inference.MaxBatch < 1 || p.Training.GlobalBatchTokens <= 0 {
 		return fmt.Errorf("perf: inference.max_batch and training.global_batch_tokens must be positive")
+	}
+	return p.Inference.validate()
+}
+
+func (ip *inferenceParams) validate() error {
+	l := ip.Latency
+	if !(l.TPOTP99OverMean >= 1 && l.TPOTP99OverMeanSpeculative >= 1 && l.TTFTP99OverMean >= 1) {
+		return fmt.Errorf("perf: inference.latency p99/mean ratios must be at least 1")
+	}
+	for _, method := range SpeculativeMethods {
+		d, ok := ip.Speculative[method]
+		if !ok || !(d.AcceptanceRate > 0 && d.AcceptanceRate < 1) || d.DraftTokens < 1 {
+			return fmt.Errorf("perf: inference.speculative.%s needs an acceptance_rate in (0, 1) and draft_tokens >= 1", method)
+		}
+	}
+	if ip.ActivationBytes <= 0 || ip.ExpertGEMMRidgeFactor < 0 || ip.PrefillBatchTokens < 1 ||
+		!(ip.Disaggregation.KVTransferEfficiency > 0 && ip.Disaggregation.KVTransferEfficiency <= 1) {
+		return fmt.Errorf("perf: inference.activation_bytes_per_element, prefill_batch_tokens, expert_gemm_ridge_factor and disaggregation.kv_transfer_efficiency must be positive")
+	}
+	if len(ip.ThroughputCurveInteractivity) == 0 {
+		return fmt.Errorf("perf: inference.throughput_curve_interactivity is empty")
 	}
 	return nil
 }

@@ -19,20 +19,20 @@ func TestValidate(t *testing.T) {
 		opts  perf.ValidateOptions
 		field string // "" = valid
 	}{
-		{"valid training", perf.Workload{Kind: "training", ModelParamsB: 7, TrainingTokensB: 100}, perf.ValidateOptions{}, ""},
-		{"valid inference without target", perf.Workload{Kind: "inference", ModelParamsB: 7}, perf.ValidateOptions{}, ""},
-		{"inference needs target when required", perf.Workload{Kind: "inference", ModelParamsB: 7}, perf.ValidateOptions{RequireTokensPerSecond: true}, "tokens_per_second"},
-		{"unknown kind", perf.Workload{Kind: "serving", ModelParamsB: 7}, perf.ValidateOptions{}, "kind"},
+		{"valid training", perf.Workload{Kind: "training", ModelParametersB: 7, TrainingTokensB: 100}, perf.ValidateOptions{}, ""},
+		{"valid inference without target", perf.Workload{Kind: "inference", ModelParametersB: 7}, perf.ValidateOptions{}, ""},
+		{"inference needs target when required", perf.Workload{Kind: "inference", ModelParametersB: 7}, perf.ValidateOptions{RequireTokensPerSecond: true}, "tokens_per_second"},
+		{"unknown kind", perf.Workload{Kind: "serving", ModelParametersB: 7}, perf.ValidateOptions{}, "kind"},
 		{"zero params", perf.Workload{Kind: "inference"}, perf.ValidateOptions{}, "model_parameters_b"},
-		{"negative params", perf.Workload{Kind: "inference", ModelParamsB: -1}, perf.ValidateOptions{}, "model_parameters_b"},
-		{"active above total", perf.Workload{Kind: "inference", ModelParamsB: 7, ActiveParamsB: 8}, perf.ValidateOptions{}, "active_parameters_b"},
-		{"training without tokens", perf.Workload{Kind: "training", ModelParamsB: 7}, perf.ValidateOptions{}, "training_tokens_b"},
-		{"fine-tuning without tokens", perf.Workload{Kind: "fine_tuning", ModelParamsB: 7}, perf.ValidateOptions{}, "training_tokens_b"},
-		{"unknown precision", perf.Workload{Kind: "inference", ModelParamsB: 7, Precision: "fp64"}, perf.ValidateOptions{}, "precision"},
-		{"unknown method", perf.Workload{Kind: "fine_tuning", ModelParamsB: 7, TrainingTokensB: 1, FineTuningMethod: "dora"}, perf.ValidateOptions{}, "fine_tuning_method"},
-		{"negative sequence", perf.Workload{Kind: "training", ModelParamsB: 7, TrainingTokensB: 1, SequenceLength: -1}, perf.ValidateOptions{}, "sequence_length"},
-		{"negative ttft", perf.Workload{Kind: "inference", ModelParamsB: 7, MaxTTFTMs: -5}, perf.ValidateOptions{}, "max_time_to_first_token_ms"},
-		{"negative layers", perf.Workload{Kind: "inference", ModelParamsB: 7, Layers: -2}, perf.ValidateOptions{}, "layers"},
+		{"negative params", perf.Workload{Kind: "inference", ModelParametersB: -1}, perf.ValidateOptions{}, "model_parameters_b"},
+		{"active above total", perf.Workload{Kind: "inference", ModelParametersB: 7, ActiveParametersB: 8}, perf.ValidateOptions{}, "active_parameters_b"},
+		{"training without tokens", perf.Workload{Kind: "training", ModelParametersB: 7}, perf.ValidateOptions{}, "training_tokens_b"},
+		{"fine-tuning without tokens", perf.Workload{Kind: "fine_tuning", ModelParametersB: 7}, perf.ValidateOptions{}, "training_tokens_b"},
+		{"unknown precision", perf.Workload{Kind: "inference", ModelParametersB: 7, Precision: "fp64"}, perf.ValidateOptions{}, "precision"},
+		{"unknown method", perf.Workload{Kind: "fine_tuning", ModelParametersB: 7, TrainingTokensB: 1, FineTuningMethod: "dora"}, perf.ValidateOptions{}, "fine_tuning_method"},
+		{"negative sequence", perf.Workload{Kind: "training", ModelParametersB: 7, TrainingTokensB: 1, SequenceLength: -1}, perf.ValidateOptions{}, "sequence_length"},
+		{"negative ttft", perf.Workload{Kind: "inference", ModelParametersB: 7, MaxTimeToFirstTokenMs: -5}, perf.ValidateOptions{}, "max_time_to_first_token_ms"},
+		{"negative layers", perf.Workload{Kind: "inference", ModelParametersB: 7, Layers: -2}, perf.ValidateOptions{}, "layers"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -43,19 +43,19 @@ func TestValidate(t *testing.T) {
 				}
 				return
 			}
-			if len(errs) == 0 || errs[0].Field != c.field {
-				t.Fatalf("want first error on %s, got %v", c.field, errs)
+			if len(errs) == 0 || errs[0].Path.String() != "workload."+c.field {
+				t.Fatalf("want first error on workload.%s, got %v", c.field, errs)
 			}
-			if errs[0].Message == "" {
-				t.Fatal("empty message")
+			if !strings.HasPrefix(errs[0].Detail, "workload."+c.field+" = ") {
+				t.Fatalf("the detail does not name the attribute: %q", errs[0].Detail)
 			}
 		})
 	}
 }
 
 func TestWithDefaults(t *testing.T) {
-	w := perf.Workload{Kind: "Inference", ModelParamsB: 70}.WithDefaults()
-	if w.Kind != "inference" || w.ActiveParamsB != 70 || w.Precision != "bf16" || w.SequenceLength != 4096 ||
+	w := perf.Workload{Kind: "Inference", ModelParametersB: 70}.WithDefaults()
+	if w.Kind != "inference" || w.ActiveParametersB != 70 || w.Precision != "bf16" || w.SequenceLength != 4096 ||
 		w.FineTuningMethod != "lora" || w.InputTokens != 1024 || w.OutputTokens != 256 {
 		t.Fatalf("defaults not applied: %+v", w)
 	}
@@ -63,7 +63,7 @@ func TestWithDefaults(t *testing.T) {
 
 func TestPrecisionUnsupported(t *testing.T) {
 	m := model(t)
-	_, err := m.Estimate(perf.Workload{Kind: "inference", ModelParamsB: 7, Precision: "fp8"}, perf.Hardware{Accelerator: acc(t, "A100-80GB"), GPUs: 1})
+	_, err := m.Estimate(perf.Workload{Kind: "inference", ModelParametersB: 7, Precision: "fp8"}, perf.Hardware{Accelerator: acc(t, "A100-80GB"), GPUs: 1})
 	var pe *perf.PrecisionError
 	if !errors.As(err, &pe) {
 		t.Fatalf("want PrecisionError, got %v", err)
@@ -89,13 +89,13 @@ func TestEstimateTable(t *testing.T) {
 		maxHours    float64
 		minHours    float64
 	}{
-		{name: "70B bf16 inference fits 2x H100", w: perf.Workload{Kind: "inference", ModelParamsB: 70}, acc: "H100", gpus: 2, fits: true, minTPS: 200, maxTPS: 20000},
-		{name: "70B bf16 inference does not fit 1x H100", w: perf.Workload{Kind: "inference", ModelParamsB: 70}, acc: "H100", gpus: 1, fits: false, wantBinding: "memory"},
-		{name: "7B inference on L4", w: perf.Workload{Kind: "inference", ModelParamsB: 7}, acc: "L4", gpus: 1, fits: true, minTPS: 50, maxTPS: 3000},
-		{name: "70B full training needs many GPUs", w: perf.Workload{Kind: "training", ModelParamsB: 70, TrainingTokensB: 100}, acc: "H100", gpus: 8, fits: false, wantBinding: "memory"},
-		{name: "Llama-2-7B 2T tokens on 2048 A100", w: perf.Workload{Kind: "training", ModelParamsB: 7, TrainingTokensB: 2000}, acc: "A100-80GB", gpus: 2048, fits: true, minHours: 60, maxHours: 200},
-		{name: "7B qlora on one L4", w: perf.Workload{Kind: "fine_tuning", ModelParamsB: 7, TrainingTokensB: 0.1, FineTuningMethod: "qlora"}, acc: "L4", gpus: 1, fits: true, minHours: 1},
-		{name: "70B lora on 8x H100", w: perf.Workload{Kind: "fine_tuning", ModelParamsB: 70, TrainingTokensB: 1}, acc: "H100", gpus: 8, fits: true, minHours: 1, maxHours: 200},
+		{name: "70B bf16 inference fits 2x H100", w: perf.Workload{Kind: "inference", ModelParametersB: 70}, acc: "H100", gpus: 2, fits: true, minTPS: 200, maxTPS: 20000},
+		{name: "70B bf16 inference does not fit 1x H100", w: perf.Workload{Kind: "inference", ModelParametersB: 70}, acc: "H100", gpus: 1, fits: false, wantBinding: "memory"},
+		{name: "7B inference on L4", w: perf.Workload{Kind: "inference", ModelParametersB: 7}, acc: "L4", gpus: 1, fits: true, minTPS: 50, maxTPS: 3000},
+		{name: "70B full training needs many GPUs", w: perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 100}, acc: "H100", gpus: 8, fits: false, wantBinding: "memory"},
+		{name: "Llama-2-7B 2T tokens on 2048 A100", w: perf.Workload{Kind: "training", ModelParametersB: 7, TrainingTokensB: 2000}, acc: "A100-80GB", gpus: 2048, fits: true, minHours: 60, maxHours: 200},
+		{name: "7B qlora on one L4", w: perf.Workload{Kind: "fine_tuning", ModelParametersB: 7, TrainingTokensB: 0.1, FineTuningMethod: "qlora"}, acc: "L4", gpus: 1, fits: true, minHours: 1},
+		{name: "70B lora on 8x H100", w: perf.Workload{Kind: "fine_tuning", ModelParametersB: 70, TrainingTokensB: 1}, acc: "H100", gpus: 8, fits: true, minHours: 1, maxHours: 200},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -134,7 +134,7 @@ func TestEstimateTable(t *testing.T) {
 func TestTPNeverCrossesNode(t *testing.T) {
 	m := model(t)
 	for _, gpn := range []int{1, 2, 4, 8} {
-		e, err := m.Estimate(perf.Workload{Kind: "training", ModelParamsB: 70, TrainingTokensB: 10}, perf.Hardware{Accelerator: acc(t, "H100"), GPUs: 64, GPUsPerNode: gpn})
+		e, err := m.Estimate(perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 10}, perf.Hardware{Accelerator: acc(t, "H100"), GPUs: 64, GPUsPerNode: gpn})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestTPNeverCrossesNode(t *testing.T) {
 
 func TestInferenceTargetAndLatency(t *testing.T) {
 	m := model(t)
-	w := perf.Workload{Kind: "inference", ModelParamsB: 70, Precision: "fp8", TokensPerSecond: 5000, MaxTPOTMs: 50}
+	w := perf.Workload{Kind: "inference", ModelParametersB: 70, Precision: "fp8", TokensPerSecond: 5000, MaxTimePerOutputTokenMs: 50}
 	e, err := m.Estimate(w, perf.Hardware{Accelerator: acc(t, "H100"), GPUs: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestInferenceTargetAndLatency(t *testing.T) {
 		t.Errorf("replicas not set: %+v", e)
 	}
 	loose := w
-	loose.MaxTPOTMs = 0
+	loose.MaxTimePerOutputTokenMs = 0
 	e2, _ := m.Estimate(loose, perf.Hardware{Accelerator: acc(t, "H100"), GPUs: 8})
 	if e2.TokensPerSecond < e.TokensPerSecond {
 		t.Errorf("removing the latency limit lowered throughput: %.0f < %.0f", e2.TokensPerSecond, e.TokensPerSecond)
@@ -197,14 +197,14 @@ func TestVRAMRequired(t *testing.T) {
 func TestMinGPUsToFit(t *testing.T) {
 	m := model(t)
 	h100 := acc(t, "H100")
-	if g := m.MinGPUsToFit(perf.Workload{Kind: "inference", ModelParamsB: 70}, h100, 8); g != 2 {
+	if g := minGPUs(t, m, perf.Workload{Kind: "inference", ModelParametersB: 70}, h100); g != 2 {
 		t.Errorf("70B bf16 inference on H100: min GPUs %d, want 2", g)
 	}
-	g := m.MinGPUsToFit(perf.Workload{Kind: "training", ModelParamsB: 70, TrainingTokensB: 1}, h100, 8)
+	g := minGPUs(t, m, perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 1}, h100)
 	if g < 16 {
 		t.Errorf("70B full training: min GPUs %d, want ≥ 16", g)
 	}
-	e, _ := m.Estimate(perf.Workload{Kind: "training", ModelParamsB: 70, TrainingTokensB: 1}, perf.Hardware{Accelerator: h100, GPUs: g, GPUsPerNode: 8})
+	e, _ := m.Estimate(perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 1}, perf.Hardware{Accelerator: h100, GPUs: g, GPUsPerNode: 8})
 	if !e.Fits {
 		t.Errorf("MinGPUsToFit %d does not fit by Estimate", g)
 	}
@@ -212,11 +212,11 @@ func TestMinGPUsToFit(t *testing.T) {
 
 func TestArchitectureRule(t *testing.T) {
 	m := model(t)
-	a := m.Architecture(perf.Workload{ModelParamsB: 70}.WithDefaults())
+	a := m.Architecture(perf.Workload{ModelParametersB: 70}.WithDefaults())
 	if a.Layers < 60 || a.Layers > 90 || a.Hidden < 7000 || a.Hidden > 10000 || a.KVHeads != 8 {
 		t.Errorf("70B derived architecture implausible: %+v", a)
 	}
-	b := m.Architecture(perf.Workload{ModelParamsB: 70, Layers: 80, HiddenSize: 8192, KVHeads: 8}.WithDefaults())
+	b := m.Architecture(perf.Workload{ModelParametersB: 70, Layers: 80, HiddenSize: 8192, KVHeads: 8}.WithDefaults())
 	if b.Layers != 80 || b.Hidden != 8192 || b.Derived {
 		t.Errorf("overrides not used: %+v", b)
 	}

@@ -15,7 +15,7 @@ import (
 // full-power part is not limited.
 func TestPowerLimitedParts(t *testing.T) {
 	m := model(t)
-	w := perf.Workload{Kind: "inference", ModelParamsB: 8, Precision: "fp8", InputTokens: 2000, OutputTokens: 100}
+	w := perf.Workload{Kind: "inference", ModelParametersB: 8, Precision: "fp8", InputTokens: 2000, OutputTokens: 100}
 	sxm, err := m.Estimate(w, perf.Hardware{Accelerator: acc(t, "H100"), GPUs: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestPCIeAllReduceLatency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := perf.Workload{Kind: "inference", ModelParamsB: 70, Precision: "fp8"}
+	w := perf.Workload{Kind: "inference", ModelParametersB: 70, Precision: "fp8"}
 	for _, c := range []struct {
 		id      string
 		changed bool

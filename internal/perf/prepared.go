@@ -4,38 +4,49 @@
 package perf
 
 import (
-	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
-// Prepared is a workload bound to a model once, for callers that estimate
-// it on many hardware choices (the planner): the workload is validated and
-// given its defaults once, and what depends on an accelerator and the
-// precision only is computed once per accelerator. Its answers are
-// identical to the Model's for the same workload. It is safe for
-// concurrent use; the accelerators passed to it must not change while it
-// is in use.
+// Prepared is a workload validated and given its defaults once, bound to
+// the model, for every caller that estimates it: the provider's data
+// sources and functions, and the planner, which estimates it on many
+// hardware choices (what depends on an accelerator and the precision only
+// is computed once per accelerator). It is safe for concurrent use; the
+// accelerators passed to it must not change while it is in use.
 type Prepared struct {
-	m    *Model
-	w    Workload // with defaults
-	err  error    // the workload's validation error, returned by every estimate
-	arch Arch
+	m     *Model
+	w     Workload // with defaults
+	arch  Arch
+	shape shape // the serving physics' view of the model
+	spec  spec
 
 	mu   sync.Mutex
 	accs map[*catalog.Accelerator]*accInfo
 }
 
-// Prepare binds a workload to the model.
-func (m *Model) Prepare(w Workload) *Prepared {
-	p := &Prepared{m: m, accs: map[*catalog.Accelerator]*accInfo{}}
-	if errs := w.Validate(); len(errs) > 0 {
-		p.err = fmt.Errorf("perf: invalid workload: %s", errs[0].Error())
+// Prepare validates the workload (see Workload.Validate) and applies its
+// defaults. The error is an inputerr.List naming every bad attribute.
+func (m *Model) Prepare(w Workload, opts ValidateOptions) (*Prepared, error) {
+	if errs := w.Validate(opts); len(errs) > 0 {
+		return nil, errs
 	}
+	p := &Prepared{m: m, accs: map[*catalog.Accelerator]*accInfo{}}
 	p.w = w.WithDefaults()
-	p.arch = m.Architecture(p.w)
-	return p
+	m.applySpeculativeDefaults(&p.w.SpeculativeDecoding)
+	preset := lookupPreset(p.w.Model)
+	expertPrecision := ""
+	if preset != nil && strings.TrimSpace(w.Precision) == "" {
+		// The preset's native format: routed experts may be stored
+		// narrower than the rest (gpt-oss MXFP4, Kimi K2.5 INT4).
+		expertPrecision = preset.ExpertWeightPrecision
+	}
+	p.shape = m.resolveShape(&p.w, preset, expertPrecision)
+	p.arch = p.shape.arch
+	p.spec = m.resolveSpec(&p.w)
+	return p, nil
 }
 
 // Workload returns the prepared workload, with its defaults applied.
@@ -48,22 +59,19 @@ func (p *Prepared) Estimate(h Hardware) (Estimate, error) { return p.estimate(h,
 func (p *Prepared) EstimateBrief(h Hardware) (Estimate, error) { return p.estimate(h, false) }
 
 func (p *Prepared) estimate(h Hardware, explain bool) (Estimate, error) {
-	if p.err != nil {
-		return Estimate{}, p.err
-	}
 	x, err := p.m.normalizeWith(h, p.w.Precision, p)
 	if err != nil {
 		return Estimate{}, err
 	}
 	if p.w.Kind == KindInference {
-		return p.m.inference(p.w, x, p.arch, explain), nil
+		return p.m.inference(p.w, x, &p.shape, p.spec, explain), nil
 	}
 	return p.m.training(p.w, x, p.arch, explain), nil
 }
 
 // MinGPUsToFit is Model.MinGPUsToFit of the prepared workload.
 func (p *Prepared) MinGPUsToFit(acc *catalog.Accelerator, gpusPerNode int) int {
-	return p.m.minGPUsToFit(&p.w, &p.arch, acc, gpusPerNode, p)
+	return p.m.minGPUsToFit(p, acc, gpusPerNode)
 }
 
 // accelerator returns the memoized accelerator part of normalize.

@@ -12,16 +12,16 @@ import (
 )
 
 var propWorkloads = []perf.Workload{
-	{Kind: "training", ModelParamsB: 7, TrainingTokensB: 100},
-	{Kind: "training", ModelParamsB: 70, TrainingTokensB: 1000, Precision: "fp8"},
-	{Kind: "training", ModelParamsB: 175, TrainingTokensB: 300, SequenceLength: 2048},
-	{Kind: "fine_tuning", ModelParamsB: 13, TrainingTokensB: 1, FineTuningMethod: "full"},
-	{Kind: "fine_tuning", ModelParamsB: 70, TrainingTokensB: 1},
-	{Kind: "fine_tuning", ModelParamsB: 70, TrainingTokensB: 1, FineTuningMethod: "qlora"},
-	{Kind: "inference", ModelParamsB: 8},
-	{Kind: "inference", ModelParamsB: 70, Precision: "fp8", MaxTPOTMs: 60},
-	{Kind: "inference", ModelParamsB: 46.7, ActiveParamsB: 12.9},
-	{Kind: "inference", ModelParamsB: 405, Precision: "fp8", InputTokens: 8000, OutputTokens: 500},
+	{Kind: "training", ModelParametersB: 7, TrainingTokensB: 100},
+	{Kind: "training", ModelParametersB: 70, TrainingTokensB: 1000, Precision: "fp8"},
+	{Kind: "training", ModelParametersB: 175, TrainingTokensB: 300, SequenceLength: 2048},
+	{Kind: "fine_tuning", ModelParametersB: 13, TrainingTokensB: 1, FineTuningMethod: "full"},
+	{Kind: "fine_tuning", ModelParametersB: 70, TrainingTokensB: 1},
+	{Kind: "fine_tuning", ModelParametersB: 70, TrainingTokensB: 1, FineTuningMethod: "qlora"},
+	{Kind: "inference", ModelParametersB: 8},
+	{Kind: "inference", ModelParametersB: 70, Precision: "fp8", MaxTimePerOutputTokenMs: 60},
+	{Kind: "inference", ModelParametersB: 46.7, ActiveParametersB: 12.9},
+	{Kind: "inference", ModelParametersB: 405, Precision: "fp8", InputTokens: 8000, OutputTokens: 500},
 }
 
 // More GPUs never make a job slower unless communication dominates, and
@@ -125,10 +125,10 @@ func TestPropertyFP8NotMoreMemory(t *testing.T) {
 			if f > b {
 				t.Errorf("%s %vB: fp8 %.1f GB > bf16 %.1f GB", kind, p, f, b)
 			}
-			w := perf.Workload{Kind: kind, ModelParamsB: p, TrainingTokensB: 1}
+			w := perf.Workload{Kind: kind, ModelParametersB: p, TrainingTokensB: 1}
 			wf := w
 			wf.Precision = "fp8"
-			gb, gf := m.MinGPUsToFit(w, h100, 8), m.MinGPUsToFit(wf, h100, 8)
+			gb, gf := minGPUs(t, m, w, h100), minGPUs(t, m, wf, h100)
 			if gb > 0 && (gf == 0 || gf > gb) {
 				t.Errorf("%s %vB: fp8 needs %d GPUs, bf16 %d", kind, p, gf, gb)
 			}
@@ -146,6 +146,102 @@ func TestPropertyFP8NotMoreMemory(t *testing.T) {
 			ef, _ := m.Estimate(wf, perf.Hardware{Accelerator: h100, GPUs: g})
 			if eb.Fits && !ef.Fits {
 				t.Errorf("%+v on %d: bf16 fits, fp8 does not", w, g)
+			}
+		}
+	}
+}
+
+// servingProps are the serving scenarios of the serving property tests:
+// presets (dense, MoE, MLA, sliding window), speculative decoding,
+// rack-scale and multi-node hardware, with and without latency limits.
+var servingProps = []struct {
+	w       perf.Workload
+	acc     string
+	gpus    int
+	perNode int
+}{
+	{perf.Workload{Kind: "inference", Model: "deepseek-r1"}, "B200", 8, 8},
+	{perf.Workload{Kind: "inference", Model: "deepseek-r1", MaxTimePerOutputTokenMs: 40}, "B200", 32, 8},
+	{perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "fp4", InputTokens: 8192, OutputTokens: 1024, MaxTimePerOutputTokenMs: 60,
+		SpeculativeDecoding: perf.SpeculativeDecoding{Method: "mtp"}}, "GB200", 72, 4},
+	{perf.Workload{Kind: "inference", Model: "deepseek-r1", MaxTimeToFirstTokenMs: 2000, MaxTimePerOutputTokenMs: 80}, "H100", 32, 8},
+	{perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "fp4", MaxTimePerOutputTokenMs: 50}, "MI355X", 16, 8},
+	{perf.Workload{Kind: "inference", Model: "llama-3.1-70b", Precision: "fp8", MaxTimePerOutputTokenMs: 30}, "H200", 16, 8},
+	{perf.Workload{Kind: "inference", Model: "gpt-oss-120b", MaxTimePerOutputTokenMs: 20}, "H100", 8, 8},
+	{perf.Workload{Kind: "inference", Model: "mixtral-8x7b", Precision: "fp8"}, "MI300X", 8, 8},
+}
+
+// More HBM bandwidth never lowers serving throughput (decode reads
+// weights and KV cache from HBM), on any scenario.
+func TestPropertyBandwidthMonotoneServing(t *testing.T) {
+	m := model(t)
+	for _, c := range servingProps {
+		base := *acc(t, c.acc)
+		prev := -1.0
+		for _, f := range []float64{0.5, 0.75, 1, 1.25, 1.5, 2} {
+			a := base
+			a.MemoryBandwidthTBps = base.MemoryBandwidthTBps * f
+			e, err := m.Estimate(c.w, perf.Hardware{Accelerator: &a, GPUs: c.gpus, GPUsPerNode: c.perNode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.TokensPerSecond < prev*(1-1e-9) {
+				t.Errorf("%s on %d× %s: %.2f× bandwidth gives %.0f tok/s < %.0f at less", c.w.Model, c.gpus, c.acc, f, e.TokensPerSecond, prev)
+			}
+			prev = e.TokensPerSecond
+		}
+	}
+}
+
+// A looser latency limit never lowers the throughput the GPUs sustain.
+func TestPropertyLooserLatencyNotLower(t *testing.T) {
+	m := model(t)
+	for _, c := range servingProps {
+		h := perf.Hardware{Accelerator: acc(t, c.acc), GPUs: c.gpus, GPUsPerNode: c.perNode}
+		for _, ttft := range []float64{0, 500, 3000} {
+			prev := -1.0
+			for _, tpot := range []float64{5, 10, 15, 20, 30, 50, 80, 120, 200, 0} {
+				w := c.w
+				w.MaxTimePerOutputTokenMs, w.MaxTimeToFirstTokenMs = tpot, ttft
+				e, err := m.Estimate(w, h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if e.TokensPerSecond < prev*(1-1e-9) {
+					t.Errorf("%s on %d× %s, TTFT %v: TPOT limit %v ms gives %.0f tok/s < %.0f under a tighter one", c.w.Model, c.gpus, c.acc, ttft, tpot, e.TokensPerSecond, prev)
+				}
+				prev = e.TokensPerSecond
+			}
+		}
+	}
+}
+
+// FP4 never needs more memory than FP8, for presets (with their mixed
+// native formats) and parameter counts alike.
+func TestPropertyFP4NotMoreMemory(t *testing.T) {
+	m := model(t)
+	for _, id := range []string{"B200", "GB200", "MI355X"} {
+		a := acc(t, id)
+		for _, w := range []perf.Workload{
+			{Kind: "inference", Model: "deepseek-r1"}, {Kind: "inference", Model: "kimi-k2.5"},
+			{Kind: "inference", Model: "llama-3.1-405b"}, {Kind: "inference", Model: "gpt-oss-120b"},
+			{Kind: "inference", ModelParametersB: 70}, {Kind: "inference", ModelParametersB: 235, ActiveParametersB: 22},
+		} {
+			w8, w4 := w, w
+			w8.Precision, w4.Precision = "fp8", "fp4"
+			g8, g4 := minGPUs(t, m, w8, a), minGPUs(t, m, w4, a)
+			if g8 > 0 && (g4 == 0 || g4 > g8) {
+				t.Errorf("%s %s%v: fp4 needs %d GPUs, fp8 %d", id, w.Model, w.ModelParametersB, g4, g8)
+			}
+			for _, g := range []int{1, 4, 8} {
+				e8, _ := m.Estimate(w8, perf.Hardware{Accelerator: a, GPUs: g})
+				e4, _ := m.Estimate(w4, perf.Hardware{Accelerator: a, GPUs: g})
+				if e4.MemoryPerGPUGB > e8.MemoryPerGPUGB+1e-9 && e4.TensorParallel*e4.PipelineParallel == e8.TensorParallel*e8.PipelineParallel {
+					t.Errorf("%s×%d %s: fp4 needs %.1f GB per GPU > fp8 %.1f", id, g, w.Model, e4.MemoryPerGPUGB, e8.MemoryPerGPUGB)
+				}
+				if e8.Fits && !e4.Fits {
+					t.Errorf("%s×%d %s: fp8 fits, fp4 does not", id, g, w.Model)
+				}
 			}
 		}
 	}

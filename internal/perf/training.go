@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // layout is a parallel decomposition: tensor parallel inside a node,
@@ -76,7 +78,7 @@ type trainMem struct {
 
 func (m *Model) trainMemory(w *Workload, arch *Arch) trainMem {
 	mp := &m.p.Memory
-	n := w.ModelParamsB * 1e9
+	n := w.ModelParametersB * 1e9
 	var states, gatherBytesPerParam float64
 	adapters := mp.LoRAAdapterFraction * n * mp.AdapterStateBytesPerParam
 	switch {
@@ -120,57 +122,89 @@ type trainResult struct {
 }
 
 func (m *Model) training(w Workload, x hw, arch Arch, explain bool) Estimate {
-	tp := m.p.Training
-	fam := x.fam
-	nTotal := w.ModelParamsB * 1e9
-	nAct := w.ActiveParamsB * 1e9
+	work := m.trainingWork(&w, &arch)
+	base := m.baseMFU(&w, &x, work.hardware)
+	batchTokens := m.trainingBatchTokens(&w, &x)
+	c := m.newTrainCtx(&w, &x, &arch, base, work.perToken, work.method, batchTokens)
+	best, found := m.searchTraining(&c, &w, &x, &arch, batchTokens)
+	if !found {
+		return m.trainingMiss(&x, &best, explain)
+	}
+	return m.trainingFit(&w, &x, work.method, &best, explain)
+}
 
-	// Model FLOPs per token.
-	perToken := tp.FlopsPerParamToken * nAct
-	method := MethodFull
+// trainingWork is what one token of a training or fine-tuning job costs.
+type trainingWork struct {
+	method   string  // full (pre-training too), lora or qlora
+	perToken float64 // model FLOPs per token
+	hardware float64 // hardware FLOPs per model FLOP (QLoRA's dequantisation)
+}
+
+// trainingWork counts the model FLOPs per token: flops_per_param_token ·
+// N_active (LoRA: lora_flops_per_param_token · N_active plus full updates
+// of the adapters), plus the attention term when the architecture is given.
+func (m *Model) trainingWork(w *Workload, arch *Arch) trainingWork {
+	tp := &m.p.Training
+	nTotal := w.ModelParametersB * 1e9
+	nAct := w.ActiveParametersB * 1e9
+	work := trainingWork{method: MethodFull, perToken: tp.FlopsPerParamToken * nAct, hardware: 1}
 	if w.Kind == KindFineTuning {
-		method = w.FineTuningMethod
+		work.method = w.FineTuningMethod
 	}
 	attn := 0.0
 	if w.Layers > 0 && w.HiddenSize > 0 {
 		// PaLM appendix B: 12·L·H·Q·T per token for forward+backward.
 		attn = 12 * float64(arch.Layers) * float64(arch.Hidden) * float64(w.SequenceLength)
 	}
-	hardware := 1.0 // hardware FLOPs per model FLOP beyond the model count
-	if method == MethodLoRA || method == MethodQLoRA {
+	if work.method == MethodLoRA || work.method == MethodQLoRA {
 		adapter := m.p.Memory.LoRAAdapterFraction * nTotal
-		perToken = tp.LoRAFlopsPerParamToken*nAct + tp.FlopsPerParamToken*adapter
+		work.perToken = tp.LoRAFlopsPerParamToken*nAct + tp.FlopsPerParamToken*adapter
 		attn *= tp.LoRAFlopsPerParamToken / tp.FlopsPerParamToken
-		if method == MethodQLoRA {
-			hardware = 1 + tp.QLoRADequantOverhead
+		if work.method == MethodQLoRA {
+			work.hardware = 1 + tp.QLoRADequantOverhead
 		}
 	}
-	perToken += attn
+	work.perToken += attn
+	return work
+}
 
-	base := fam.TrainMFU * m.p.LowPrecisionMFUFactor[w.Precision] / hardware
+// baseMFU is the MFU of the workload on one well-connected node before
+// parallelism: the family's MFU at the precision, lower for small models
+// and for power-limited parts (MFU stays relative to the datasheet peak).
+func (m *Model) baseMFU(w *Workload, x *hw, hardware float64) float64 {
+	tp := &m.p.Training
+	nAct := w.ActiveParametersB * 1e9
+	base := x.fam.TrainMFU * m.p.LowPrecisionMFUFactor[w.Precision] / hardware
 	base *= nAct / (nAct + tp.SmallModelHalfParamsB*1e9)
 	if w.Precision == "fp32" {
 		// Full fp32 runs no tensor-core path; the dense fp32 peak is the
 		// reference, reached about as well as bf16.
-		base = fam.TrainMFU
+		base = x.fam.TrainMFU
 	}
+	return base * (x.cmpFlops / x.peakFlops)
+}
 
-	// Power-limited parts sustain a lower clock (MFU stays relative to the
-	// datasheet peak).
-	base *= x.cmpFlops / x.peakFlops
-
-	batchTokens := math.Max(tp.GlobalBatchTokens, tp.MinBatchTokensPerGPU*float64(x.gpus))
+// trainingBatchTokens is the global batch: fine-tuning's fixed batch, or
+// the pre-training batch grown with the cluster.
+func (m *Model) trainingBatchTokens(w *Workload, x *hw) float64 {
+	tp := &m.p.Training
 	if w.Kind == KindFineTuning {
-		batchTokens = tp.FineTuneBatchTokens
+		return tp.FineTuneBatchTokens
 	}
-	c := m.newTrainCtx(&w, &x, &arch, base, perToken, method, batchTokens)
+	return math.Max(tp.GlobalBatchTokens, tp.MinBatchTokensPerGPU*float64(x.gpus))
+}
+
+// searchTraining returns the fastest layout that fits (found) or, when
+// none fits, the layout with the least memory per GPU.
+func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, batchTokens float64) (trainResult, bool) {
+	tol := m.p.Search.RelativeTolerance
 	var best, leastShort trainResult
 	haveBest, haveShort := false, false
 	// A data-parallel rank needs at least one sequence of the global batch.
 	maxDP := max(1, int(batchTokens/float64(w.SequenceLength)))
 	usable := x.usableGB * 1e9
 	var buf [maxTrainingLayouts]layout
-	for _, l := range m.trainingLayouts(x, arch, buf[:0]) {
+	for _, l := range m.trainingLayouts(*x, *arch, buf[:0]) {
 		l.dp = min(l.dp, maxDP)
 		// Memory first: a layout that does not fit only competes for the
 		// smallest shortfall, which needs its bytes alone.
@@ -186,33 +220,42 @@ func (m *Model) training(w Workload, x hw, arch Arch, explain bool) Estimate {
 		// (trainCtx.layout returns false); it would not have replaced it.
 		bar := math.NaN()
 		if haveBest {
-			bar = best.tokensPerS * (1 + 1e-9)
+			bar = best.tokensPerS * (1 + tol)
 		}
 		var r trainResult
 		if !c.layout(l, bytes, bar, &r) {
 			continue
 		}
-		if !haveBest || r.tokensPerS > best.tokensPerS*(1+1e-9) {
+		if !haveBest || r.tokensPerS > best.tokensPerS*(1+tol) {
 			best, haveBest = r, true
 		}
 	}
-	est := Estimate{UsableMemoryPerGPUGB: x.usableGB, Goodput: 1}
 	if !haveBest {
-		r := &leastShort
-		est.Fits = false
-		est.MemoryPerGPUGB = r.bytes / 1e9
-		est.MemoryShortfallGB = est.MemoryPerGPUGB - x.usableGB
-		est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, r.l.dp
-		est.GPUsUsed, est.Nodes = r.l.gpus(), r.nodes
-		est.Binding = BindMemory
-		if explain {
-			est.Explanation = fmt.Sprintf("does not fit: needs %s GB per GPU even with TP=%d, PP=%d over %d× %s, %s GB more than the %s GB usable",
-				fmtNum(est.MemoryPerGPUGB), r.l.tp, r.l.pp, x.gpus, x.acc.ID, fmtNum(est.MemoryShortfallGB), fmtNum(x.usableGB))
-		}
-		return est
+		return leastShort, false
 	}
-	r := &best
-	est.Fits = true
+	return best, true
+}
+
+// trainingMiss is the estimate of a workload that fits no layout: the
+// least demanding layout's memory and shortfall.
+func (m *Model) trainingMiss(x *hw, r *trainResult, explain bool) Estimate {
+	est := Estimate{UsableMemoryPerGPUGB: x.usableGB, Goodput: 1, Binding: BindMemory}
+	est.MemoryPerGPUGB = r.bytes / 1e9
+	est.MemoryShortfallGB = est.MemoryPerGPUGB - x.usableGB
+	est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, r.l.dp
+	est.GPUsUsed, est.Nodes = r.l.gpus(), r.nodes
+	if explain {
+		est.Explanation = fmt.Sprintf("does not fit: needs %s GB per GPU even with TP=%d, PP=%d over %d× %s, %s GB more than the %s GB usable",
+			numfmt.Short(est.MemoryPerGPUGB), r.l.tp, r.l.pp, x.gpus, x.acc.ID, numfmt.Short(est.MemoryShortfallGB), numfmt.Short(x.usableGB))
+	}
+	return est
+}
+
+// trainingFit is the estimate of the fastest layout r: throughput, MFU and
+// the wall-clock including the goodput loss of interruptions and
+// checkpoints.
+func (m *Model) trainingFit(w *Workload, x *hw, method string, r *trainResult, explain bool) Estimate {
+	est := Estimate{Fits: true, UsableMemoryPerGPUGB: x.usableGB, Binding: BindCompute}
 	est.MemoryPerGPUGB = r.bytes / 1e9
 	est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, r.l.dp
 	est.GPUsUsed, est.Nodes = r.l.gpus(), r.nodes
@@ -226,15 +269,11 @@ func (m *Model) training(w Workload, x hw, arch Arch, explain bool) Estimate {
 	}
 	est.Goodput = 1 / (1 + overhead)
 	est.Hours = rawHours * (1 + overhead)
-
-	switch {
-	case r.commDominates:
+	if r.commDominates {
 		est.Binding = BindNetwork
-	default:
-		est.Binding = BindCompute
 	}
 	if explain {
-		est.Explanation = m.trainingExplanation(w, x, method, r, &est)
+		est.Explanation = m.trainingExplanation(*w, *x, method, r, &est)
 	}
 	return est
 }
@@ -252,16 +291,16 @@ func (m *Model) trainingExplanation(w Workload, x hw, method string, r *trainRes
 	}
 	if r.commDominates {
 		b = append(b, "communication dominates: inter-node gradient/parameter traffic takes longer than compute, so more GPUs add little or nothing")
-	} else if r.dpExposed > 0.15 {
+	} else if r.dpExposed > m.p.Explanation.NetworkShareMention {
 		b = append(b, fmt.Sprintf("network traffic adds %.0f%%", r.dpExposed*100))
 	}
-	if pf := x.cmpFlops / x.peakFlops; pf < 0.999 {
+	if pf := x.cmpFlops / x.peakFlops; pf < m.p.Explanation.PowerLimitMention {
 		b = append(b, fmt.Sprintf("the %.0f W board limit holds tensor throughput to %.0f%% of the datasheet peak", x.acc.TDPWatts, pf*100))
 	}
 	if r.l.gpus() < x.gpus {
 		b = append(b, fmt.Sprintf("%d of %d GPUs idle (count does not factor)", x.gpus-r.l.gpus(), x.gpus))
 	}
-	b = append(b, fmt.Sprintf("%s tokens/s, %s h incl. %.1f%% goodput loss", fmtInt(r.tokensPerS), fmtNum(est.Hours), (1-est.Goodput)*100))
+	b = append(b, fmt.Sprintf("%s tokens/s, %s h incl. %.1f%% goodput loss", numfmt.Int(r.tokensPerS), numfmt.Short(est.Hours), (1-est.Goodput)*100))
 	return joinClauses(b)
 }
 
@@ -290,7 +329,7 @@ func (m *Model) newTrainCtx(w *Workload, x *hw, arch *Arch, base, perToken float
 	tp := &m.p.Training
 	c := trainCtx{m: m, x: x, tp: tp, mem: m.trainMemory(w, arch), base: base, perToken: perToken,
 		hidden: float64(arch.Hidden), seqs: batchTokens / float64(w.SequenceLength)}
-	n := w.ModelParamsB * 1e9
+	n := w.ModelParametersB * 1e9
 	transfers := tp.Zero3TransfersPerStep
 	bytesPerParam := m.bytesPer(w.Precision)
 	if method == MethodLoRA || method == MethodQLoRA {

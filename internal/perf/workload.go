@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 )
 
 // Workload kinds.
@@ -26,7 +27,32 @@ const (
 	MethodQLoRA = "qlora"
 )
 
-// Defaults applied by Workload.WithDefaults (DESIGN.md).
+// Speculative-decoding methods: "mtp" drafts with a multi-token-prediction
+// (or EAGLE-style) head of one transformer layer; "draft_model" with a
+// separate small model of SpeculativeDecoding.DraftModelParametersB.
+const (
+	SpeculativeMTP        = "mtp"
+	SpeculativeDraftModel = "draft_model"
+)
+
+// SpeculativeMethods lists the accepted speculative-decoding methods.
+var SpeculativeMethods = []string{SpeculativeMTP, SpeculativeDraftModel}
+
+// SpeculativeDecoding is the speculative_decoding object of a workload.
+// Zero fields take the method's defaults (perf_model.json
+// inference.speculative).
+type SpeculativeDecoding struct {
+	Method                string  // method: "mtp" | "draft_model"; "" = off
+	AcceptanceRate        float64 // acceptance_rate: probability each draft token is accepted, (0, 1)
+	DraftTokens           int     // draft_tokens: tokens drafted per step
+	DraftModelParametersB float64 // draft_model_parameters_b: the draft model's size (draft_model only)
+}
+
+// Enabled reports whether speculative decoding is on.
+func (s SpeculativeDecoding) Enabled() bool { return s.Method != "" }
+
+// Defaults applied by Workload.WithDefaults, documented on the Terraform
+// attributes.
 const (
 	DefaultPrecision        = "bf16"
 	DefaultSequenceLength   = 4096
@@ -44,24 +70,39 @@ var (
 // Workload is what the user wants to run. Zero values mean "use the
 // default" (see WithDefaults). Field comments give the Terraform attribute.
 type Workload struct {
-	Kind          string  // kind: "training" | "fine_tuning" | "inference"
-	ModelParamsB  float64 // model_parameters_b: total parameters, billions
-	ActiveParamsB float64 // active_parameters_b: per-token active parameters (MoE); 0 = total
-	Precision     string  // precision: fp32 tf32 bf16 fp16 fp8 fp4 int8 int4; "" = bf16
+	Kind string // kind: "training" | "fine_tuning" | "inference"
+	// Model is a preset ID or alias from the catalog's model presets
+	// (model); "" = a model described by ModelParametersB and the
+	// architecture overrides. With a preset, the size and architecture
+	// fields below are optional overrides of its published values.
+	Model             string
+	ModelParametersB  float64 // model_parameters_b: total parameters, billions
+	ActiveParametersB float64 // active_parameters_b: per-token active parameters (MoE); 0 = total
+	Precision         string  // precision: fp32 tf32 bf16 fp16 fp8 fp4 int8 int4; "" = bf16
 
 	SequenceLength   int     // sequence_length (training / fine-tuning); 0 = 4096
 	TrainingTokensB  float64 // training_tokens_b: tokens to process, billions
 	FineTuningMethod string  // fine_tuning_method: full | lora | qlora; "" = lora
 
-	TokensPerSecond float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
-	InputTokens     int     // input_tokens: mean prompt length; 0 = 1024
-	OutputTokens    int     // output_tokens: mean generated length; 0 = 256
-	MaxTTFTMs       float64 // max_time_to_first_token_ms; 0 = no limit
-	MaxTPOTMs       float64 // max_time_per_output_token_ms; 0 = no limit
+	TokensPerSecond         float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
+	InputTokens             int     // input_tokens: mean prompt length; 0 = 1024
+	OutputTokens            int     // output_tokens: mean generated length; 0 = 256
+	MaxTimeToFirstTokenMs   float64 // max_time_to_first_token_ms; 0 = no limit
+	MaxTimePerOutputTokenMs float64 // max_time_per_output_token_ms; 0 = no limit
 
-	// Architecture overrides; 0 = derived from the parameter count (see
-	// Architecture).
+	// Architecture overrides; 0 = the preset's value, or derived from the
+	// parameter count (see Architecture).
 	Layers, HiddenSize, KVHeads int
+
+	// SpeculativeDecoding (speculative_decoding, inference): draft tokens
+	// verified by the model in one step; the zero value is off.
+	SpeculativeDecoding SpeculativeDecoding
+
+	// MaxConcurrency caps the requests in flight across all replicas (0 =
+	// as many as memory and the latency limits allow). Not exposed in
+	// Terraform; used to compare with InferenceX, whose clients run a
+	// fixed --max-concurrency.
+	MaxConcurrency int
 
 	// BeamWidth is the number of beams per request for beam-search decoding
 	// (0 or 1 = greedy/sampling). Not exposed in Terraform; used to compare
@@ -69,26 +110,87 @@ type Workload struct {
 	BeamWidth int
 }
 
-// FieldError is a problem with one workload field. Field is the Terraform
-// attribute name inside the workload object (e.g. "training_tokens_b").
-type FieldError struct {
-	Field   string
-	Value   string
-	Message string
+// lookupPreset finds a built-in model preset by ID or alias; nil when the
+// name is empty or unknown (Validate reports the latter).
+func lookupPreset(name string) *catalog.ModelPreset {
+	if strings.TrimSpace(name) == "" {
+		return nil
+	}
+	presets, err := catalog.BuiltinModelPresets()
+	if err != nil {
+		return nil
+	}
+	p, _ := presets.Lookup(name)
+	return p
 }
 
-func (e FieldError) Error() string {
-	return fmt.Sprintf("%s = %s: %s", e.Field, e.Value, e.Message)
+// applyPreset fills the zero size and architecture fields from a preset.
+// An active count above an overridden total is capped at the total.
+func (w *Workload) applyPreset(p *catalog.ModelPreset) {
+	w.Model = p.ID
+	if w.ModelParametersB == 0 {
+		w.ModelParametersB = p.TotalParametersB
+	}
+	if w.ActiveParametersB == 0 {
+		w.ActiveParametersB = math.Min(p.ActiveParameters(), w.ModelParametersB)
+	}
+	if w.Precision == "" {
+		w.Precision = nativePrecision(p)
+	}
+	if w.Layers == 0 {
+		w.Layers = p.Layers
+	}
+	if w.HiddenSize == 0 {
+		w.HiddenSize = p.HiddenSize
+	}
+	if w.KVHeads == 0 {
+		w.KVHeads = p.KVHeads // 0 for MLA: the cache is one latent
+	}
+}
+
+// nativePrecision is the precision a preset is served and trained in by
+// default: its released weight precision, bf16 for fp32/tf32 releases.
+func nativePrecision(p *catalog.ModelPreset) string {
+	switch p.WeightPrecision {
+	case "", "fp32", "tf32":
+		return DefaultPrecision
+	}
+	return p.WeightPrecision
+}
+
+// ValidateOptions tunes Validate for the caller.
+type ValidateOptions struct {
+	// Root is the attribute holding the workload; error paths and messages
+	// are under it. Zero: the "workload" attribute of the data sources.
+	Root inputerr.Path
+	// RequireTokensPerSecond makes tokens_per_second mandatory for
+	// inference (gpu_recommendation); gpu_estimate leaves it optional.
+	RequireTokensPerSecond bool
+	// Known reports whether the named workload attribute's value is known;
+	// nil means every value is. Rules that involve an attribute whose value
+	// is not known yet (during validate, or a value from another resource)
+	// are left for the next phase.
+	Known func(attribute string) bool
 }
 
 // WithDefaults returns the workload with every zero-valued optional field
 // set to its documented default. Kind, precision and method are lower-cased.
+//
+// With Model naming a preset, Model becomes the preset's ID and the zero
+// size and architecture fields take the preset's published values; the
+// precision defaults to the preset's native weight precision (fp32
+// releases serve in bf16). Speculative-decoding defaults depend on the
+// model constants and are applied by Model.Prepare.
 func (w Workload) WithDefaults() Workload {
 	w.Kind = strings.ToLower(strings.TrimSpace(w.Kind))
 	w.Precision = strings.ToLower(strings.TrimSpace(w.Precision))
 	w.FineTuningMethod = strings.ToLower(strings.TrimSpace(w.FineTuningMethod))
-	if w.ActiveParamsB == 0 {
-		w.ActiveParamsB = w.ModelParamsB
+	w.SpeculativeDecoding.Method = strings.ToLower(strings.TrimSpace(w.SpeculativeDecoding.Method))
+	if p := lookupPreset(w.Model); p != nil {
+		w.applyPreset(p)
+	}
+	if w.ActiveParametersB == 0 {
+		w.ActiveParametersB = w.ModelParametersB
 	}
 	if w.Precision == "" {
 		w.Precision = DefaultPrecision
@@ -111,79 +213,202 @@ func (w Workload) WithDefaults() Workload {
 	return w
 }
 
-// ValidateOptions tunes Validate for the caller.
-type ValidateOptions struct {
-	// RequireTokensPerSecond makes tokens_per_second mandatory for
-	// inference (gpu_recommendation); gpu_estimate leaves it optional.
-	RequireTokensPerSecond bool
+// Validate checks the workload as the user wrote it (zero optional fields
+// are fine: they take their defaults) and returns every problem found, in
+// attribute order, each on the attribute's path under opts.Root.
+func (w Workload) Validate(opts ValidateOptions) inputerr.List {
+	v := workloadCheck{w: w, opts: opts, kind: strings.ToLower(strings.TrimSpace(w.Kind))}
+	if v.opts.Root.IsEmpty() {
+		v.opts.Root = inputerr.Root("workload")
+	}
+	v.names()
+	v.model()
+	v.sizes()
+	v.serving()
+	v.speculative()
+	v.architecture()
+	return v.errs
 }
 
-// Validate checks the workload (after WithDefaults semantics: zero optional
-// fields are fine) and returns every problem found, in field order.
-func (w Workload) Validate(opts ...ValidateOptions) []FieldError {
-	var o ValidateOptions
-	if len(opts) > 0 {
-		o = opts[0]
+// workloadCheck collects the problems of one Validate call.
+type workloadCheck struct {
+	w      Workload
+	opts   ValidateOptions
+	kind   string // lower-cased kind
+	preset *catalog.ModelPreset
+	errs   inputerr.List
+}
+
+// known reports whether a workload attribute's value is known; for a
+// nested attribute ("speculative_decoding.method") the top-level
+// attribute that holds it is asked.
+func (v *workloadCheck) known(attr string) bool {
+	top, _, _ := strings.Cut(attr, ".")
+	return v.opts.Known == nil || v.opts.Known(top)
+}
+
+// add reports attr = value: msg, unless attr (or, for rules that depend on
+// the kind, the kind) is not known yet. attr may name a nested attribute
+// with dots.
+func (v *workloadCheck) add(attr string, value any, msg string) {
+	if !v.known(attr) {
+		return
 	}
-	var errs []FieldError
-	add := func(field string, v any, msg string) {
-		errs = append(errs, FieldError{Field: field, Value: fmt.Sprint(v), Message: msg})
+	p := v.opts.Root
+	for _, name := range strings.Split(attr, ".") {
+		p = p.Name(name)
 	}
-	kind := strings.ToLower(strings.TrimSpace(w.Kind))
-	switch kind {
+	v.errs.Add(p, "Invalid Workload", "%s = %v: %s.", p, value, msg)
+}
+
+func (v *workloadCheck) names() {
+	w := &v.w
+	switch v.kind {
 	case KindTraining, KindFineTuning, KindInference:
 	default:
-		add("kind", fmt.Sprintf("%q", w.Kind), "must be one of "+catalog.QuoteList(Kinds))
-	}
-	if !(w.ModelParamsB > 0) || math.IsInf(w.ModelParamsB, 0) {
-		add("model_parameters_b", w.ModelParamsB, "must be a positive number of billions of parameters (e.g. 70 for a 70B model)")
-	}
-	if w.ActiveParamsB < 0 || math.IsNaN(w.ActiveParamsB) {
-		add("active_parameters_b", w.ActiveParamsB, "must be positive (billions of parameters active per token); omit it for dense models")
-	} else if w.ActiveParamsB > 0 && w.ModelParamsB > 0 && w.ActiveParamsB > w.ModelParamsB {
-		add("active_parameters_b", w.ActiveParamsB, fmt.Sprintf("cannot exceed model_parameters_b (%v)", w.ModelParamsB))
+		v.add("kind", fmt.Sprintf("%q", w.Kind), "must be one of "+catalog.QuoteList(Kinds))
 	}
 	if p := strings.ToLower(strings.TrimSpace(w.Precision)); p != "" && !slices.Contains(catalog.Precisions, p) {
-		add("precision", fmt.Sprintf("%q", w.Precision), "must be one of "+catalog.QuoteList(catalog.Precisions))
-	}
-	if w.SequenceLength < 0 {
-		add("sequence_length", w.SequenceLength, "must be a positive number of tokens")
+		v.add("precision", fmt.Sprintf("%q", w.Precision), "must be one of "+catalog.QuoteList(catalog.Precisions))
 	}
 	if m := strings.ToLower(strings.TrimSpace(w.FineTuningMethod)); m != "" && !slices.Contains(Methods, m) {
-		add("fine_tuning_method", fmt.Sprintf("%q", w.FineTuningMethod), "must be one of "+catalog.QuoteList(Methods))
+		v.add("fine_tuning_method", fmt.Sprintf("%q", w.FineTuningMethod), "must be one of "+catalog.QuoteList(Methods))
 	}
+}
+
+// model checks the preset name and, with a preset, an active count that
+// the preset's would exceed.
+func (v *workloadCheck) model() {
+	w := &v.w
+	name := strings.TrimSpace(w.Model)
+	if name == "" {
+		return
+	}
+	presets, err := catalog.BuiltinModelPresets()
+	if err != nil {
+		v.add("model", fmt.Sprintf("%q", w.Model), "cannot be checked: the built-in model presets failed to load ("+err.Error()+")")
+		return
+	}
+	p, ok := presets.Lookup(name)
+	if !ok {
+		v.add("model", fmt.Sprintf("%q", w.Model), "is not a model preset ID or alias; closest: "+
+			catalog.QuoteList(catalog.Closest(strings.ToLower(name), presets.IDs(), 3))+". Presets: "+catalog.QuoteList(presets.IDs())+
+			". For another model, omit model and set model_parameters_b")
+		return
+	}
+	v.preset = p
+	if w.ModelParametersB > 0 && w.ActiveParametersB == 0 && p.IsMoE() && p.ActiveParameters() > w.ModelParametersB {
+		v.add("model_parameters_b", w.ModelParametersB, fmt.Sprintf("is below the %s preset's %v B active parameters; set active_parameters_b too", p.ID, p.ActiveParameters()))
+	}
+}
+
+func (v *workloadCheck) sizes() {
+	w := &v.w
+	switch {
+	case w.ModelParametersB == 0 && strings.TrimSpace(w.Model) != "":
+		// The preset's size (or Validate's model error).
+	case w.ModelParametersB == 0:
+		v.add("model_parameters_b", w.ModelParametersB, "is required without model: set model (a preset such as \"llama-3.1-70b\") or model_parameters_b (e.g. 70 for a 70B model)")
+	case !(w.ModelParametersB > 0) || math.IsInf(w.ModelParametersB, 0):
+		v.add("model_parameters_b", w.ModelParametersB, "must be a positive number of billions of parameters (e.g. 70 for a 70B model)")
+	}
+	if w.ActiveParametersB < 0 || math.IsNaN(w.ActiveParametersB) {
+		v.add("active_parameters_b", w.ActiveParametersB, "must be positive (billions of parameters active per token); omit it for dense models")
+	} else if w.ActiveParametersB > 0 && w.ModelParametersB > 0 && w.ActiveParametersB > w.ModelParametersB {
+		v.add("active_parameters_b", w.ActiveParametersB, fmt.Sprintf("cannot exceed model_parameters_b (%v)", w.ModelParametersB))
+	}
+	if w.SequenceLength < 0 {
+		v.add("sequence_length", w.SequenceLength, "must be a positive number of tokens")
+	}
+	trainingKind := v.kind == KindTraining || v.kind == KindFineTuning
 	if w.TrainingTokensB < 0 || math.IsNaN(w.TrainingTokensB) {
-		add("training_tokens_b", w.TrainingTokensB, "must be a positive number of billions of tokens")
-	} else if (kind == KindTraining || kind == KindFineTuning) && w.TrainingTokensB == 0 {
-		add("training_tokens_b", w.TrainingTokensB, fmt.Sprintf("is required for kind = %q: the billions of tokens to train on (e.g. 2000 for 2T tokens)", kind))
+		v.add("training_tokens_b", w.TrainingTokensB, "must be a positive number of billions of tokens")
+	} else if trainingKind && w.TrainingTokensB == 0 && v.known("kind") {
+		v.add("training_tokens_b", w.TrainingTokensB, fmt.Sprintf("is required for kind = %q: the billions of tokens to train on (e.g. 2000 for 2T tokens)", v.kind))
 	}
+}
+
+func (v *workloadCheck) serving() {
+	w := &v.w
 	if w.TokensPerSecond < 0 || math.IsNaN(w.TokensPerSecond) {
-		add("tokens_per_second", w.TokensPerSecond, "must be a positive aggregate output tokens/s")
-	} else if kind == KindInference && o.RequireTokensPerSecond && w.TokensPerSecond == 0 {
-		add("tokens_per_second", w.TokensPerSecond, `is required for kind = "inference": the aggregate output tokens/s to serve`)
+		v.add("tokens_per_second", w.TokensPerSecond, "must be a positive aggregate output tokens/s")
+	} else if v.kind == KindInference && v.opts.RequireTokensPerSecond && w.TokensPerSecond == 0 && v.known("kind") {
+		v.add("tokens_per_second", w.TokensPerSecond, `is required for kind = "inference": the aggregate output tokens/s to serve`)
 	}
 	if w.InputTokens < 0 {
-		add("input_tokens", w.InputTokens, "must be a positive number of prompt tokens")
+		v.add("input_tokens", w.InputTokens, "must be a positive number of prompt tokens")
 	}
 	if w.OutputTokens < 0 {
-		add("output_tokens", w.OutputTokens, "must be a positive number of generated tokens")
+		v.add("output_tokens", w.OutputTokens, "must be a positive number of generated tokens")
 	}
-	if w.MaxTTFTMs < 0 || math.IsNaN(w.MaxTTFTMs) {
-		add("max_time_to_first_token_ms", w.MaxTTFTMs, "must be positive milliseconds (omit for no limit)")
+	if w.MaxTimeToFirstTokenMs < 0 || math.IsNaN(w.MaxTimeToFirstTokenMs) {
+		v.add("max_time_to_first_token_ms", w.MaxTimeToFirstTokenMs, "must be positive milliseconds (omit for no limit)")
 	}
-	if w.MaxTPOTMs < 0 || math.IsNaN(w.MaxTPOTMs) {
-		add("max_time_per_output_token_ms", w.MaxTPOTMs, "must be positive milliseconds (omit for no limit)")
+	if w.MaxTimePerOutputTokenMs < 0 || math.IsNaN(w.MaxTimePerOutputTokenMs) {
+		v.add("max_time_per_output_token_ms", w.MaxTimePerOutputTokenMs, "must be positive milliseconds (omit for no limit)")
 	}
+}
+
+// maxDraftTokens bounds speculative_decoding.draft_tokens: engines
+// draft at most a handful of tokens per step (acceptance decays
+// geometrically), so more is a typo.
+const maxDraftTokens = 16
+
+// speculative checks the speculative_decoding object.
+func (v *workloadCheck) speculative() {
+	sd := &v.w.SpeculativeDecoding
+	method := strings.ToLower(strings.TrimSpace(sd.Method))
+	if method == "" {
+		if sd.AcceptanceRate != 0 || sd.DraftTokens != 0 || sd.DraftModelParametersB != 0 {
+			v.add("speculative_decoding.method", `""`, "is required when speculative_decoding is set: one of "+catalog.QuoteList(SpeculativeMethods))
+		}
+		return
+	}
+	if !slices.Contains(SpeculativeMethods, method) {
+		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), "must be one of "+catalog.QuoteList(SpeculativeMethods))
+	}
+	if v.kind != KindInference && v.known("kind") {
+		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.kind))
+	}
+	if sd.AcceptanceRate != 0 && !(sd.AcceptanceRate > 0 && sd.AcceptanceRate < 1) {
+		v.add("speculative_decoding.acceptance_rate", sd.AcceptanceRate, "must be a probability between 0 and 1 (exclusive), e.g. 0.7")
+	}
+	if sd.DraftTokens < 0 || sd.DraftTokens > maxDraftTokens {
+		v.add("speculative_decoding.draft_tokens", sd.DraftTokens, fmt.Sprintf("must be between 1 and %d", maxDraftTokens))
+	}
+	v.draftModel(method)
+}
+
+// draftModel checks draft_model_parameters_b against the method and the
+// model's size.
+func (v *workloadCheck) draftModel(method string) {
+	sd := &v.w.SpeculativeDecoding
+	d := sd.DraftModelParametersB
+	total := v.w.ModelParametersB
+	if total == 0 && v.preset != nil {
+		total = v.preset.TotalParametersB
+	}
+	switch {
+	case method == SpeculativeDraftModel && d == 0:
+		v.add("speculative_decoding.draft_model_parameters_b", d, `is required for method = "draft_model": the draft model's size in billions of parameters (e.g. 1)`)
+	case method != SpeculativeDraftModel && d != 0:
+		v.add("speculative_decoding.draft_model_parameters_b", d, `applies to method = "draft_model" only`)
+	case d < 0 || math.IsNaN(d) || (total > 0 && d >= total):
+		v.add("speculative_decoding.draft_model_parameters_b", d, fmt.Sprintf("must be positive and below the model's %v B parameters", total))
+	}
+}
+
+func (v *workloadCheck) architecture() {
+	w := &v.w
 	if w.Layers < 0 {
-		add("layers", w.Layers, "must be a positive number of transformer layers")
+		v.add("layers", w.Layers, "must be a positive number of transformer layers")
 	}
 	if w.HiddenSize < 0 {
-		add("hidden_size", w.HiddenSize, "must be a positive model width")
+		v.add("hidden_size", w.HiddenSize, "must be a positive model width")
 	}
 	if w.KVHeads < 0 {
-		add("kv_heads", w.KVHeads, "must be a positive number of key/value heads")
+		v.add("kv_heads", w.KVHeads, "must be a positive number of key/value heads")
 	}
-	return errs
 }
 
 // Arch is the transformer shape the model uses.
@@ -202,9 +427,9 @@ type Arch struct {
 // head_dim · bytes.
 func (m *Model) Architecture(w Workload) Arch {
 	a := m.p.Architecture
-	n := w.ActiveParamsB
+	n := w.ActiveParametersB
 	if n <= 0 {
-		n = w.ModelParamsB
+		n = w.ModelParametersB
 	}
 	n *= 1e9
 	out := Arch{Layers: w.Layers, Hidden: w.HiddenSize, KVHeads: w.KVHeads, HeadDim: a.HeadDim}

@@ -27,7 +27,7 @@ func builtin(tb testing.TB) (*planner.Planner, *perf.Model) {
 		if cat, setupE = catalog.Builtin(); setupE != nil {
 			return
 		}
-		if theModl, setupE = perf.Default(); setupE != nil {
+		if theModl, setupE = perf.Builtin(); setupE != nil {
 			return
 		}
 		thePl, setupE = planner.New(cat, nil)
@@ -42,13 +42,16 @@ func builtin(tb testing.TB) (*planner.Planner, *perf.Model) {
 func request(tb testing.TB, w perf.Workload, c planner.Constraints, obj planner.Objective) planner.Request {
 	tb.Helper()
 	_, m := builtin(tb)
-	est, pw := planner.NewPerfEstimator(m, w)
-	return planner.Request{Workload: pw, Estimator: est, Constraints: c, Objective: obj}
+	prep, err := m.Prepare(w, perf.ValidateOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return planner.Request{Estimator: prep, Constraints: c, Objective: obj}
 }
 
 var (
-	llama70BLoRA = perf.Workload{Kind: "fine_tuning", ModelParamsB: 70, TrainingTokensB: 1, FineTuningMethod: "lora"}
-	llama8BPre   = perf.Workload{Kind: "training", ModelParamsB: 8, TrainingTokensB: 100}
-	serve8B      = perf.Workload{Kind: "inference", ModelParamsB: 8, TokensPerSecond: 5000}
-	serve70B     = perf.Workload{Kind: "inference", ModelParamsB: 70, TokensPerSecond: 20000, MaxTPOTMs: 50}
+	llama70BLoRA = perf.Workload{Kind: "fine_tuning", ModelParametersB: 70, TrainingTokensB: 1, FineTuningMethod: "lora"}
+	llama8BPre   = perf.Workload{Kind: "training", ModelParametersB: 8, TrainingTokensB: 100}
+	serve8B      = perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 5000}
+	serve70B     = perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 20000, MaxTimePerOutputTokenMs: 50}
 )

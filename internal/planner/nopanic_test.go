@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
 // TestNoPanicOnRandomInput throws random (often absurd) workloads and
-// constraints at the planner: every answer is a result, InputErrors or a
+// constraints at the planner: every answer is a result, an inputerr.List or a
 // *NoCandidateError naming a field, never a panic.
 func TestNoPanicOnRandomInput(t *testing.T) {
 	p, _ := builtin(t)
@@ -52,10 +53,10 @@ func TestNoPanicOnRandomInput(t *testing.T) {
 	var nOK, nInput, nNone int
 	for i := range 300 {
 		valid = rng.IntN(10) < 7 // mostly well-formed input, to exercise the engine
-		w := perf.Workload{Kind: kinds[rng.IntN(len(kinds)-1)], ModelParamsB: math.Exp(rng.Float64()*8 - 2),
-			TrainingTokensB: math.Exp(rng.Float64() * 10), TokensPerSecond: num(), MaxTPOTMs: num(), MaxTTFTMs: num()}
+		w := perf.Workload{Kind: kinds[rng.IntN(len(kinds)-1)], ModelParametersB: math.Exp(rng.Float64()*8 - 2),
+			TrainingTokensB: math.Exp(rng.Float64() * 10), TokensPerSecond: num(), MaxTimePerOutputTokenMs: num(), MaxTimeToFirstTokenMs: num()}
 		if errs := w.Validate(perf.ValidateOptions{RequireTokensPerSecond: true}); len(errs) > 0 {
-			w.MaxTPOTMs, w.MaxTTFTMs = 0, 0
+			w.MaxTimePerOutputTokenMs, w.MaxTimeToFirstTokenMs = 0, 0
 			if w.TokensPerSecond < 0 || math.IsNaN(w.TokensPerSecond) || math.IsInf(w.TokensPerSecond, 0) {
 				w.TokensPerSecond = 100
 			}
@@ -76,10 +77,13 @@ func TestNoPanicOnRandomInput(t *testing.T) {
 			MaxGPUs: max(rng.IntN(40)-2, 0), MaxNodes: max(rng.IntN(20)-2, 0), MinGPUMemoryGB: num(), MinNetworkGbps: num(),
 		}
 		req := planner.Request{Constraints: c, Objective: []planner.Objective{"", "cost", "time", "carbon", "balanced", "fast"}[rng.IntN(6)], Top: rng.IntN(120) - 5}
-		est, pw := planner.NewPerfEstimator(theModl, w)
-		req.Workload, req.Estimator = pw, est
+		prep, err := theModl.Prepare(w, perf.ValidateOptions{})
+		if err != nil {
+			t.Fatalf("case %d: the workload was made valid: %v", i, err)
+		}
+		req.Estimator = prep
 		res, err := p.Recommend(req)
-		var ie planner.InputErrors
+		var ie inputerr.List
 		var nc *planner.NoCandidateError
 		switch {
 		case err == nil:
@@ -89,7 +93,7 @@ func TestNoPanicOnRandomInput(t *testing.T) {
 			}
 		case errors.As(err, &ie):
 			nInput++
-			if ie[0].Field == "" || ie[0].Detail == "" {
+			if ie[0].Path.IsEmpty() || ie[0].Detail == "" {
 				t.Fatalf("case %d: input error without field: %v", i, err)
 			}
 		case errors.As(err, &nc):

@@ -4,11 +4,16 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
+	"math"
+	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
 // DefaultTop is the number of candidates returned when Request.Top is 0,
@@ -25,23 +30,53 @@ const (
 // of an 8-GPU instance, the scale of a large pre-training run).
 var DefaultMaxNodes = mustPolicy().DefaultMaxNodes
 
-// compliance bits of a precomputed offer.
+// The pricing models the planner prices, each with a slot in the per-model
+// arrays of an offer (pmSlot).
+var pricingModelSlots = [...]catalog.PricingModel{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y, catalog.CapacityBlock}
+
+// numPricingModels sizes the per-pricing-model arrays.
+const numPricingModels = len(pricingModelSlots)
+
+// Slots of pricingModelSlots, for the hot loop.
 const (
-	compGDPR uint8 = 1 << iota
-	compUKGDPR
-	compSwissFADP
-	compMLPS2
-	compFedRAMPHigh
-	compHIPAA
+	slotOnDemand = iota
+	slotSpot
+	slotReserved1Y
+	slotReserved3Y
+	slotCapacityBlock
 )
 
-var complianceBits = map[string]uint8{
-	catalog.ComplianceGDPR:        compGDPR,
-	catalog.ComplianceUKGDPR:      compUKGDPR,
-	catalog.ComplianceSwissFADP:   compSwissFADP,
-	catalog.ComplianceMLPS2:       compMLPS2,
-	catalog.ComplianceFedRAMPHigh: compFedRAMPHigh,
-	catalog.ComplianceHIPAA:       compHIPAA,
+// PricingModelNames lists the pricing models a recommendation prices, in
+// canonical order.
+func PricingModelNames() []string {
+	out := make([]string, len(pricingModelSlots))
+	for i, pm := range pricingModelSlots {
+		out[i] = string(pm)
+	}
+	return out
+}
+
+// pmSlot returns the slot of a pricing model, or -1 when the planner does
+// not price it.
+func pmSlot(pm catalog.PricingModel) int {
+	for i, x := range pricingModelSlots {
+		if x == pm {
+			return i
+		}
+	}
+	return -1
+}
+
+// The workload kinds, each with a slot in offerInfo.kwhPerHour.
+var kindSlots = [...]string{perf.KindTraining, perf.KindFineTuning, perf.KindInference}
+
+func kindSlot(kind string) int {
+	for i, k := range kindSlots {
+		if k == kind {
+			return i
+		}
+	}
+	return 0
 }
 
 // offerInfo is an offer with everything the filters need precomputed.
@@ -50,40 +85,36 @@ type offerInfo struct {
 	cloud  *catalog.Cloud
 	region *catalog.Region
 	accel  *catalog.Accelerator
-	comp   uint8
+	comp   complianceSet
 	geo    string
-	group  int // index into Planner.groups
-	// sold lists the pricing models the offer is sold under, canonical order.
+	// fraction is the share of one GPU of a fractional instance (0 for
+	// whole GPUs); its hardware group holds the derived share accelerator.
+	fraction float64
+	// country and partition of the region ("" and commercial when the
+	// region has no metadata).
+	country   string
+	partition catalog.Partition
+	group     int // index into Planner.groups
+	// sold lists the pricing models the offer is sold under, canonical
+	// order, and soldSlot the pmSlot of each.
 	sold      []catalog.PricingModel
-	soldIdx   []int // pmIndex of each sold model
+	soldSlot  []int
 	memPerGPU float64
-	// Pricing coefficients, from the cost model (see price in recommend.go
-	// and TestPricingMatchesCostModel): list price per pricing model
-	// (index pmIndex), spot billed hours per useful hour, energy per node
-	// running hour per workload kind (index kindIndex), kg CO2e per kWh.
-	price      [4]float64
-	spotFactor float64
-	kwhPerHour [3]float64
+	// Pricing coefficients from the cost model (see price.go and
+	// TestPricingMatchesCostModel): list price per pricing model (by slot),
+	// energy per node running hour per workload kind (by kindSlot), kg CO2e
+	// per kWh. Spot rework depends on the node count (price.go).
+	price      [numPricingModels]float64
+	kwhPerHour [len(kindSlots)]float64
 	kgPerKWh   float64
-}
-
-// kindIndex maps a workload kind to its slot in offerInfo.kwhPerHour.
-func kindIndex(kind string) int {
-	switch kind {
-	case KindFineTuning:
-		return 1
-	case KindInference:
-		return 2
-	}
-	return 0
 }
 
 // hwGroup is one distinct hardware shape: offers of the same instance type
 // in different regions (and identical instances of different clouds) share
-// the benchmark estimates.
+// the benchmark estimates. hw.GPUs is set per node count.
 type hwGroup struct {
-	hw  Hardware
-	fam int // index of the (accelerator, GPUs per node) family
+	hw     perf.Hardware
+	family int // index of the (accelerator, GPUs per node) family
 }
 
 // Planner ranks the offers of one catalog. Build it once per catalog with
@@ -91,22 +122,30 @@ type hwGroup struct {
 type Planner struct {
 	cat    *catalog.Catalog
 	cost   *cost.Model
+	policy *Policy
 	offers []offerInfo // sorted by cloud, region, instance type
 	groups []hwGroup
+	// families is the number of distinct (accelerator, GPUs per node).
+	families int
 
-	cloudIDs, regionIDs, geoIDs, accelIDs []string
-	regionClouds                          map[string][]string // region ID -> clouds having it
-	geos                                  map[string]bool
-	date                                  string
-	families                              int
-	hoursPerMonth                         float64
-	termHours                             [4]float64 // per pmIndex; 0 = no commitment
-	policy                                *Policy
+	cloudIDs, regionIDs, geoIDs, countryIDs, accelIDs []string
+	regionClouds                                      map[string][]string // region ID -> clouds having it
+	geos                                              map[string]bool
+	// countryClouds: country code -> clouds with a region there.
+	countryClouds map[string][]string
+	// shares holds the derived accelerators of fractional instances.
+	shares map[string]*catalog.Accelerator
+	// partitions describes what asks for each separate-account partition.
+	partitions    map[catalog.Partition]*partitionInfo
+	date          string
+	hoursPerMonth float64
+	termHours     [numPricingModels]float64 // by slot; 0 = no commitment
 }
 
 // New precomputes the planner's view of a catalog: offers sorted in the
 // tie-break order with their cloud, region and accelerator resolved,
-// compliance flags as bits and distinct hardware shapes grouped.
+// compliance as a bit set and distinct hardware shapes grouped. A nil cost
+// model means the built-in one.
 func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 	if cat == nil {
 		return nil, errors.New("planner: nil catalog")
@@ -117,116 +156,186 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 			return nil, err
 		}
 	}
-	pol, err := DefaultPolicy()
+	pol, err := BuiltinPolicy()
 	if err != nil {
 		return nil, err
 	}
-	p := &Planner{cat: cat, cost: cm, regionClouds: map[string][]string{}, geos: map[string]bool{}, hoursPerMonth: cm.HoursPerMonth,
-		policy: pol}
+	p := &Planner{cat: cat, cost: cm, policy: pol, regionClouds: map[string][]string{}, geos: map[string]bool{},
+		countryClouds: map[string][]string{}, shares: map[string]*catalog.Accelerator{}, hoursPerMonth: cm.HoursPerMonth}
 	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
-		p.termHours[pmIndex(pm)] = cm.TermMonths[pm] * cm.HoursPerMonth
+		p.termHours[pmSlot(pm)] = cm.TermMonths[pm] * cm.HoursPerMonth
 	}
 	if !cat.Date.IsZero() {
 		p.date = cat.Date.Format("2006-01-02")
 	}
-	type gkey struct {
+	if err := p.addOffers(); err != nil {
+		return nil, err
+	}
+	p.indexNames()
+	return p, nil
+}
+
+// addOffers precomputes every offer the planner can rank and groups them
+// by hardware shape, then sorts them in tie-break order.
+func (p *Planner) addOffers() error {
+	type shape struct {
 		acc  string
 		gpn  int
 		gbps float64
 		fab  catalog.Fabric
 	}
-	groupOf := map[gkey]int{}
-	famOf := map[gkey]int{}
-	for _, o := range cat.Offers {
-		if o == nil || o.GPUs <= 0 {
-			continue
+	groupOf := map[shape]int{}
+	familyOf := map[shape]int{}
+	p.offers = make([]offerInfo, 0, len(p.cat.Offers))
+	for _, o := range p.cat.Offers {
+		oi, ok, err := p.newOfferInfo(o)
+		if err != nil {
+			return err
 		}
-		oi := offerInfo{o: o}
-		oi.cloud, _ = cat.Cloud(o.Cloud)
-		oi.region, _ = cat.Region(o.Cloud, o.Region)
-		oi.accel, _ = cat.Accelerator(o.Accelerator)
-		if oi.cloud == nil || oi.accel == nil {
-			continue // an offer the catalog validator should have refused
-		}
-		if oi.region != nil {
-			oi.geo = oi.region.Geography
-			for _, c := range oi.region.Compliance {
-				oi.comp |= complianceBits[c]
-			}
-			switch oi.region.Partition {
-			case "gov":
-				oi.comp |= compFedRAMPHigh
-			case "china":
-				oi.comp |= compMLPS2
-			}
-		}
-		if oi.cloud.HIPAA {
-			oi.comp |= compHIPAA
-		}
-		oi.sold = cost.OfferedModels(o)
-		if len(oi.sold) == 0 {
-			continue
-		}
-		for _, pm := range oi.sold {
-			oi.soldIdx = append(oi.soldIdx, pmIndex(pm))
-		}
-		oi.memPerGPU = o.GPUMemoryGB / float64(o.GPUs)
-		for _, pm := range oi.sold {
-			oi.price[pmIndex(pm)], _ = o.Price(pm)
-		}
-		oi.spotFactor = cm.SpotRiskFactor(oi.cloud)
-		for k, kind := range []string{KindTraining, KindFineTuning, KindInference} {
-			jr, err := cm.JobCost(cost.JobInput{Offer: o, Cloud: oi.cloud, Region: oi.region, Accelerator: oi.accel,
-				Nodes: 1, Hours: 1, PricingModel: oi.sold[0], Workload: kind})
-			if err != nil {
-				return nil, err
-			}
-			oi.kwhPerHour[k] = jr.EnergyKWh
-		}
-		if oi.region != nil && oi.region.GridGCO2ePerKWh > 0 {
-			oi.kgPerKWh = oi.region.GridGCO2ePerKWh / 1000
-		}
-		k := gkey{oi.accel.ID, o.GPUs, o.NetworkGbps, o.Fabric}
-		g, ok := groupOf[k]
 		if !ok {
+			continue
+		}
+		hw := p.hardwareOf(&oi)
+		k := shape{hw.Accelerator.ID + fractionKey(oi.fraction), hw.GPUsPerNode, o.NetworkGbps, o.Fabric}
+		g, seen := groupOf[k]
+		if !seen {
 			g = len(p.groups)
 			groupOf[k] = g
-			fk := gkey{acc: oi.accel.ID, gpn: o.GPUs}
-			fam, ok := famOf[fk]
+			fk := shape{acc: k.acc, gpn: hw.GPUsPerNode}
+			fam, ok := familyOf[fk]
 			if !ok {
-				fam = len(famOf)
-				famOf[fk] = fam
+				fam = len(familyOf)
+				familyOf[fk] = fam
 			}
-			p.groups = append(p.groups, hwGroup{fam: fam, hw: Hardware{
-				Accelerator: oi.accel, GPUsPerNode: o.GPUs, Nodes: 1, NetworkGbps: o.NetworkGbps, Fabric: o.Fabric,
-			}})
+			p.groups = append(p.groups, hwGroup{family: fam, hw: hw})
 		}
 		oi.group = g
 		p.offers = append(p.offers, oi)
 	}
-	p.families = len(famOf)
-	sort.SliceStable(p.offers, func(i, j int) bool {
+	p.families = len(familyOf)
+	// Tie-break order: cloud, region, instance type (stable). The offers are
+	// permuted once rather than sorted in place: an offerInfo is large.
+	order := make([]int, len(p.offers))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
 		a, b := p.offers[i].o, p.offers[j].o
-		if a.Cloud != b.Cloud {
-			return a.Cloud < b.Cloud
-		}
-		if a.Region != b.Region {
-			return a.Region < b.Region
-		}
-		return a.InstanceType < b.InstanceType
+		return cmp.Or(cmp.Compare(a.Cloud, b.Cloud), cmp.Compare(a.Region, b.Region), cmp.Compare(a.InstanceType, b.InstanceType))
 	})
-	p.cloudIDs = cat.CloudIDs()
-	p.regionIDs = cat.RegionIDs("")
-	p.accelIDs = cat.AcceleratorIDs()
-	for _, r := range cat.Regions {
+	sorted := make([]offerInfo, len(p.offers))
+	for k, i := range order {
+		sorted[k] = p.offers[i]
+	}
+	p.offers = sorted
+	return nil
+}
+
+// newOfferInfo resolves an offer and precomputes its filters and pricing
+// coefficients; ok is false for an offer the planner cannot rank (no GPUs,
+// an unresolved reference, nothing sold).
+func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
+	if o == nil || (o.GPUs <= 0 && !o.Fractional()) {
+		return offerInfo{}, false, nil
+	}
+	oi := offerInfo{o: o, fraction: o.GPUFraction}
+	oi.cloud, _ = p.cat.Cloud(o.Cloud)
+	oi.region, _ = p.cat.Region(o.Cloud, o.Region)
+	oi.accel, _ = p.cat.Accelerator(o.Accelerator)
+	if oi.cloud == nil || oi.accel == nil {
+		return offerInfo{}, false, nil // an offer the catalog validator should have refused
+	}
+	oi.comp = offerCompliance(oi.cloud, oi.region)
+	oi.partition = catalog.PartitionCommercial
+	if oi.region != nil {
+		oi.geo, oi.country, oi.partition = oi.region.Geography, oi.region.Country, oi.region.Partition
+	}
+	for _, pm := range cost.OfferedModels(o) {
+		if s := pmSlot(pm); s >= 0 {
+			oi.sold = append(oi.sold, pm)
+			oi.soldSlot = append(oi.soldSlot, s)
+			oi.price[s], _ = o.Price(pm)
+		}
+	}
+	if len(oi.sold) == 0 {
+		return offerInfo{}, false, nil
+	}
+	oi.memPerGPU = o.GPUMemoryGB / math.Max(1, float64(o.GPUs)) // a fractional instance: its share
+	for k, kind := range kindSlots {
+		jr, err := p.cost.JobCost(cost.JobInput{Offer: o, Cloud: oi.cloud, Region: oi.region, Accelerator: oi.accel,
+			Nodes: 1, Hours: 1, PricingModel: oi.sold[0], Workload: kind})
+		if err != nil {
+			return offerInfo{}, false, err
+		}
+		oi.kwhPerHour[k] = jr.EnergyKWh
+	}
+	if oi.region != nil && oi.region.GridGCO2ePerKWh > 0 {
+		oi.kgPerKWh = oi.region.GridGCO2ePerKWh / 1000
+	}
+	return oi, true, nil
+}
+
+// hardwareOf is the hardware of an offer for the benchmark model. A
+// fractional instance is one device with its share of the accelerator's
+// memory, bandwidth and throughput, and no scale-up link.
+func (p *Planner) hardwareOf(oi *offerInfo) perf.Hardware {
+	o := oi.o
+	hw := perf.Hardware{Accelerator: oi.accel, GPUsPerNode: o.GPUs, NetworkGbps: o.NetworkGbps, Fabric: o.Fabric}
+	if oi.fraction > 0 {
+		hw.Accelerator, hw.GPUsPerNode = p.shareOf(oi.accel, oi.fraction), 1
+	}
+	return hw
+}
+
+// shareOf is the accelerator a fractional instance gets: the share f of
+// a's memory, bandwidth, dense peaks and power, without a scale-up link.
+// One derived accelerator per (accelerator, share), so estimates are
+// shared across offers.
+func (p *Planner) shareOf(a *catalog.Accelerator, f float64) *catalog.Accelerator {
+	key := a.ID + fractionKey(f)
+	if s, ok := p.shares[key]; ok {
+		return s
+	}
+	s := *a
+	s.MemoryGB, s.MemoryBandwidthTBps, s.TDPWatts = a.MemoryGB*f, a.MemoryBandwidthTBps*f, a.TDPWatts*f
+	s.PeakTFLOPS = make(map[string]float64, len(a.PeakTFLOPS))
+	for prec, v := range a.PeakTFLOPS {
+		s.PeakTFLOPS[prec] = v * f
+	}
+	s.InterconnectGBps, s.InterconnectKind, s.NVLinkDomainGPUs = 0, catalog.InterconnectPCIe, 1
+	p.shares[key] = &s
+	return &s
+}
+
+// fractionKey distinguishes the hardware of a share from its whole GPU.
+func fractionKey(f float64) string {
+	if f == 0 {
+		return ""
+	}
+	return "/" + strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// indexNames collects the names the validation suggests from.
+func (p *Planner) indexNames() {
+	p.cloudIDs = p.cat.CloudIDs()
+	p.regionIDs = p.cat.RegionIDs("")
+	p.accelIDs = p.cat.AcceleratorIDs()
+	for _, r := range p.cat.Regions {
 		p.regionClouds[r.ID] = append(p.regionClouds[r.ID], r.Cloud)
 		if r.Geography != "" && !p.geos[r.Geography] {
 			p.geos[r.Geography] = true
 			p.geoIDs = append(p.geoIDs, r.Geography)
 		}
+		if r.Country != "" && !slices.Contains(p.countryClouds[r.Country], r.Cloud) {
+			if p.countryClouds[r.Country] == nil {
+				p.countryIDs = append(p.countryIDs, r.Country)
+			}
+			p.countryClouds[r.Country] = append(p.countryClouds[r.Country], r.Cloud)
+		}
 	}
 	sort.Strings(p.geoIDs)
-	return p, nil
+	sort.Strings(p.countryIDs)
+	p.partitions = partitionsOf(p.cat.Regions)
 }
 
 // Catalog returns the planner's catalog.
@@ -234,25 +343,6 @@ func (p *Planner) Catalog() *catalog.Catalog { return p.cat }
 
 // Offers returns the number of offers the planner ranks.
 func (p *Planner) Offers() int { return len(p.offers) }
-
-// option is one physically feasible node count of a hardware group.
-type option struct {
-	nodes    int
-	replicas int
-	est      Estimate
-	tps      float64 // tokens/s of the whole deployment
-	// Inference: units serving units of unit nodes, each holding
-	// unitReplicas replicas and sustaining est.TokensPerSecond.
-	unit, units, unitReplicas int
-}
-
-// groupResult is the physics verdict for one hardware group.
-type groupResult struct {
-	options []option
-	reason  string // when options is empty
-	// minGPUs is the fewest GPUs that fit (0 = unknown), for messages.
-	minGPUs int
-}
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 

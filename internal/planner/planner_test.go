@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
@@ -107,7 +108,7 @@ func TestConstraintsHold(t *testing.T) {
 				}
 			}
 			for _, rj := range res.Rejected {
-				if !slices.Contains(planner.Reasons, rj.Reason) || rj.Count <= 0 {
+				if !slices.Contains(planner.Reasons[:], rj.Reason) || rj.Count <= 0 {
 					t.Errorf("rejection %+v: unknown reason or empty count", rj)
 				}
 			}
@@ -133,7 +134,7 @@ func TestMonotone(t *testing.T) {
 		b, err := best(planner.Constraints{MaxTotalCostUSD: budget}, planner.ObjectiveTime, nil)
 		if err != nil {
 			var nc *planner.NoCandidateError
-			if !errors.As(err, &nc) || nc.Field != "constraints.max_total_cost_usd" {
+			if !errors.As(err, &nc) || nc.Path.String() != "constraints.max_total_cost_usd" {
 				t.Fatalf("budget %v: %v", budget, err)
 			}
 			break
@@ -199,7 +200,7 @@ func TestPricingMatchesCostModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range []perf.Workload{llama70BLoRA, serve8B} {
-		for _, pm := range catalog.PricingModels {
+		for _, pm := range cost.InstancePricingModels {
 			req := request(t, w, planner.Constraints{PricingModels: []catalog.PricingModel{pm}}, planner.ObjectiveCost)
 			req.Top = 30
 			req.Discounts = map[string]float64{"aws": 0.1, "gcp": 0.2}
@@ -218,14 +219,18 @@ func TestPricingMatchesCostModel(t *testing.T) {
 					months = cm.TermMonths[catalog.Reserved1Y]
 					hours = cm.HoursPerMonth * months
 				} else if pm == catalog.Spot {
-					hours /= cm.SpotRiskFactor(cl)
+					hours /= cm.SpotRiskFactor(cl, c.Nodes)
 				}
 				jr, err := cm.JobCost(cost.JobInput{Offer: o, Cloud: cl, Region: rg, Accelerator: acc, Nodes: c.Nodes, Hours: hours,
 					PricingModel: pm, Discount: req.Discounts[c.Cloud], Workload: w.Kind, CarbonPriceUSDPerTonne: 85})
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := (jr.ComputeUSD + jr.CarbonCostUSD) / months
+				// The candidate's cost is the cloud's bill; the carbon cost is separate.
+				want := jr.ComputeUSD / months
+				if math.Abs(c.CarbonCostUSD-jr.CarbonCostUSD/months) > 1e-6*math.Max(1, jr.CarbonCostUSD) {
+					t.Errorf("%s %s %s/%s/%s: carbon cost %v, cost model %v", w.Kind, pm, c.Cloud, c.Region, c.InstanceType, c.CarbonCostUSD, jr.CarbonCostUSD/months)
+				}
 				if math.Abs(c.EstimatedCostUSD-want) > 1e-6*math.Max(1, want) || math.Abs(c.EstimatedCO2eKg-jr.CO2eKg/months) > 1e-6*math.Max(1, jr.CO2eKg) ||
 					math.Abs(c.HourlyCostUSD-jr.HourlyUSD*float64(c.Nodes)) > 1e-9 {
 					t.Errorf("%s %s %s/%s/%s: planner %v $ %v kg %v $/h, cost model %v $ %v kg %v $/h", w.Kind, pm, c.Cloud, c.Region, c.InstanceType,
@@ -283,8 +288,8 @@ func TestInferenceReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := res.Best
-	if b.Replicas < 2 || b.TokensPerSecond < serve70B.TokensPerSecond || b.TPOTMs > serve70B.MaxTPOTMs {
-		t.Errorf("best %+v: want ≥ 2 replicas meeting %v tok/s within %v ms", b, serve70B.TokensPerSecond, serve70B.MaxTPOTMs)
+	if b.Replicas < 2 || b.TokensPerSecond < serve70B.TokensPerSecond || b.TPOTMs > serve70B.MaxTimePerOutputTokenMs {
+		t.Errorf("best %+v: want ≥ 2 replicas meeting %v tok/s within %v ms", b, serve70B.TokensPerSecond, serve70B.MaxTimePerOutputTokenMs)
 	}
 	if !strings.Contains(b.Explanation, fmt.Sprintf("%d replicas of", b.Replicas)) {
 		t.Errorf("explanation %q does not name the replicas", b.Explanation)
@@ -316,13 +321,13 @@ func TestBadInput(t *testing.T) {
 		{"gdpr in us", llama70BLoRA, planner.Constraints{Compliance: []string{"gdpr"}, Geographies: []string{"us"}}, "", "constraints.geographies", "cannot be met within geographies", false, nil},
 		{"region not in clouds", llama70BLoRA, planner.Constraints{Clouds: []string{"gcp"}, Regions: []string{"us-east-1"}}, "", "constraints.regions[0]", "not in clouds", false, nil},
 		{"cloud not in provider list", llama70BLoRA, planner.Constraints{Clouds: []string{"aws"}}, "", "constraints.clouds[0]", "allow-list", false, []string{"gcp"}},
-		{"max gpus", perf.Workload{Kind: "training", ModelParamsB: 405, TrainingTokensB: 10}, planner.Constraints{MaxGPUs: 8}, "", "constraints.max_gpus", "max_gpus = 8: the smallest deployment", true, nil},
-		{"max nodes", perf.Workload{Kind: "training", ModelParamsB: 405, TrainingTokensB: 10}, planner.Constraints{MaxNodes: 1}, "", "constraints.max_nodes", "max_nodes = 1", true, nil},
-		{"deadline", perf.Workload{Kind: "training", ModelParamsB: 70, TrainingTokensB: 15000}, planner.Constraints{DeadlineHours: 24}, "", "constraints.deadline_hours", "deadline_hours = 24: the fastest candidate", true, nil},
+		{"max gpus", perf.Workload{Kind: "training", ModelParametersB: 405, TrainingTokensB: 10}, planner.Constraints{MaxGPUs: 8}, "", "constraints.max_gpus", "max_gpus = 8: the smallest deployment", true, nil},
+		{"max nodes", perf.Workload{Kind: "training", ModelParametersB: 405, TrainingTokensB: 10}, planner.Constraints{MaxNodes: 1}, "", "constraints.max_nodes", "max_nodes = 1", true, nil},
+		{"deadline", perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 15000}, planner.Constraints{DeadlineHours: 24}, "", "constraints.deadline_hours", "deadline_hours = 24: the fastest candidate", true, nil},
 		{"hourly", llama70BLoRA, planner.Constraints{MaxHourlyCostUSD: 0.05}, "", "constraints.max_hourly_cost_usd", "the cheapest per hour", true, nil},
 		{"co2", llama70BLoRA, planner.Constraints{MaxCO2eKg: 0.01}, "", "constraints.max_co2e_kg", "the lowest-carbon candidate", true, nil},
-		{"latency", perf.Workload{Kind: "inference", ModelParamsB: 70, TokensPerSecond: 100, MaxTPOTMs: 0.5}, planner.Constraints{}, "", "workload.max_time_per_output_token_ms", "lowest time per output token", true, nil},
-		{"inference without target", perf.Workload{Kind: "inference", ModelParamsB: 8}, planner.Constraints{}, "", "workload.tokens_per_second", "tokens/s", false, nil},
+		{"latency", perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 100, MaxTimePerOutputTokenMs: 0.5}, planner.Constraints{}, "", "workload.max_time_per_output_token_ms", "lowest time per output token", true, nil},
+		{"inference without target", perf.Workload{Kind: "inference", ModelParametersB: 8}, planner.Constraints{}, "", "workload.tokens_per_second", "tokens/s", false, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -330,13 +335,13 @@ func TestBadInput(t *testing.T) {
 			req.AllowedClouds = tc.providerC
 			_, err := p.Recommend(req)
 			var field, detail string
-			var ie planner.InputErrors
+			var ie inputerr.List
 			var nc *planner.NoCandidateError
 			switch {
 			case errors.As(err, &ie) && !tc.noOffer:
-				field, detail = ie[0].Field, ie[0].Detail
+				field, detail = ie[0].Path.String(), ie[0].Detail
 			case errors.As(err, &nc) && tc.noOffer:
-				field, detail = nc.Field, nc.Detail
+				field, detail = nc.Path.String(), nc.Detail
 			default:
 				t.Fatalf("got %T %v", err, err)
 			}

@@ -6,9 +6,11 @@ package planner
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
 // Policy holds the planner's policy numbers, read from
@@ -31,6 +33,26 @@ type Policy struct {
 	// DefaultTop and MaxTop: candidates returned when Request.Top is 0, and
 	// the largest accepted Request.Top.
 	DefaultTop, MaxTop int
+	// RelativeTolerance is the float error forgiven before rounding a count
+	// up, and the epsilon of the balanced objective's ratios.
+	RelativeTolerance float64
+	// SpotRiskMention: a spot training candidate's explanation mentions its
+	// rework factor above this.
+	SpotRiskMention float64
+	// DefaultMaxTimePerOutputTokenMs is the p99 limit on time per output
+	// token a serving recommendation applies when the workload sets none
+	// (see WithServingDefaults).
+	DefaultMaxTimePerOutputTokenMs float64
+}
+
+// WithServingDefaults returns the workload with the policy's default
+// latency limit applied to an inference workload that sets none, so a
+// serving recommendation is interactive unless the user asks otherwise.
+func (p *Policy) WithServingDefaults(w perf.Workload) perf.Workload {
+	if strings.EqualFold(strings.TrimSpace(w.Kind), perf.KindInference) && w.MaxTimePerOutputTokenMs == 0 {
+		w.MaxTimePerOutputTokenMs = p.DefaultMaxTimePerOutputTokenMs
+	}
+	return w
 }
 
 type policyNum struct {
@@ -49,6 +71,9 @@ type policyJSON struct {
 	SpotServingMinSpare    policyNum `json:"spot_serving_min_spare_units"`
 	DefaultTop             policyNum `json:"default_top"`
 	MaxTop                 policyNum `json:"max_top"`
+	RelativeTolerance      policyNum `json:"relative_tolerance"`
+	SpotRiskMention        policyNum `json:"spot_risk_mention"`
+	DefaultMaxTPOTMs       policyNum `json:"default_max_time_per_output_token_ms"`
 }
 
 var (
@@ -57,20 +82,21 @@ var (
 	policyErr  error
 )
 
-// DefaultPolicy returns the built-in policy, parsed once.
-func DefaultPolicy() (*Policy, error) {
+// BuiltinPolicy returns the built-in policy, parsed once.
+func BuiltinPolicy() (*Policy, error) {
 	policyOnce.Do(func() {
 		raw, err := catalog.ReadDataFile("planner_policy.json")
 		if err != nil {
 			policyErr = fmt.Errorf("planner: reading planner_policy.json: %w", err)
 			return
 		}
-		thePolicy, policyErr = parsePolicy(raw)
+		thePolicy, policyErr = ParsePolicy(raw)
 	})
 	return thePolicy, policyErr
 }
 
-func parsePolicy(raw []byte) (*Policy, error) {
+// ParsePolicy parses policy numbers in the planner_policy.json format.
+func ParsePolicy(raw []byte) (*Policy, error) {
 	var pj policyJSON
 	if err := json.Unmarshal(raw, &pj); err != nil {
 		return nil, fmt.Errorf("planner: parsing planner_policy.json: %w", err)
@@ -99,12 +125,15 @@ func parsePolicy(raw []byte) (*Policy, error) {
 		return int(*n.Value)
 	}
 	p := &Policy{
-		DefaultMaxNodes:          integer("default_max_nodes", pj.DefaultMaxNodes),
-		MaxServingUnits:          integer("max_serving_units", pj.MaxServingUnits),
-		InferenceHorizonMonths:   num("inference_pricing_horizon_months", pj.InferenceHorizonMonths),
-		SpotServingMinSpareUnits: count("spot_serving_min_spare_units", pj.SpotServingMinSpare),
-		DefaultTop:               integer("default_top", pj.DefaultTop),
-		MaxTop:                   integer("max_top", pj.MaxTop),
+		DefaultMaxNodes:                integer("default_max_nodes", pj.DefaultMaxNodes),
+		MaxServingUnits:                integer("max_serving_units", pj.MaxServingUnits),
+		InferenceHorizonMonths:         num("inference_pricing_horizon_months", pj.InferenceHorizonMonths),
+		SpotServingMinSpareUnits:       count("spot_serving_min_spare_units", pj.SpotServingMinSpare),
+		DefaultTop:                     integer("default_top", pj.DefaultTop),
+		MaxTop:                         integer("max_top", pj.MaxTop),
+		RelativeTolerance:              num("relative_tolerance", pj.RelativeTolerance),
+		SpotRiskMention:                num("spot_risk_mention", pj.SpotRiskMention),
+		DefaultMaxTimePerOutputTokenMs: num("default_max_time_per_output_token_ms", pj.DefaultMaxTPOTMs),
 	}
 	p.BalancedWeights.Cost = num("balanced_weights.cost", pj.BalancedWeights.Cost)
 	p.BalancedWeights.Time = num("balanced_weights.time", pj.BalancedWeights.Time)
@@ -118,10 +147,10 @@ func parsePolicy(raw []byte) (*Policy, error) {
 	return p, nil
 }
 
-// mustPolicy is DefaultPolicy for the exported package variables; the
+// mustPolicy is BuiltinPolicy for the exported package variables; the
 // embedded file is checked by the tests, so a failure is a build defect.
 func mustPolicy() *Policy {
-	p, err := DefaultPolicy()
+	p, err := BuiltinPolicy()
 	if err != nil {
 		panic(err)
 	}

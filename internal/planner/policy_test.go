@@ -6,10 +6,10 @@ package planner
 import "testing"
 
 // TestPolicyMatchesConstants: planner_policy.json parses, and the schema
-// constants DefaultTop / MaxTop and the exported DefaultMaxNodes and
-// BalancedWeights carry its values.
+// constants DefaultTop / MaxTop and the exported DefaultMaxNodes carry its
+// values.
 func TestPolicyMatchesConstants(t *testing.T) {
-	p, err := DefaultPolicy()
+	p, err := BuiltinPolicy()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -17,7 +17,7 @@ func TestPolicyMatchesConstants(t *testing.T) {
 		t.Errorf("planner_policy.json default_top/max_top = %d/%d, constants DefaultTop/MaxTop = %d/%d",
 			p.DefaultTop, p.MaxTop, DefaultTop, MaxTop)
 	}
-	if p.DefaultMaxNodes != DefaultMaxNodes || p.BalancedWeights != BalancedWeights {
+	if p.DefaultMaxNodes != DefaultMaxNodes {
 		t.Errorf("exported policy variables differ from planner_policy.json")
 	}
 	if w := p.BalancedWeights; w.Cost+w.Time+w.Carbon < 0.999 || w.Cost+w.Time+w.Carbon > 1.001 {
@@ -36,8 +36,8 @@ func TestParsePolicyRejectsBadValues(t *testing.T) {
 		  "default_max_nodes": {"value": 8}, "max_serving_units": {"value": 10}, "inference_pricing_horizon_months": {"value": 12},
 		  "spot_serving_min_spare_units": {"value": 1}, "default_top": {"value": 500}, "max_top": {"value": 100}}`,
 	} {
-		if _, err := parsePolicy([]byte(raw)); err == nil {
-			t.Errorf("parsePolicy(%s) accepted", raw)
+		if _, err := ParsePolicy([]byte(raw)); err == nil {
+			t.Errorf("ParsePolicy(%s) accepted", raw)
 		}
 	}
 }
@@ -45,7 +45,7 @@ func TestParsePolicyRejectsBadValues(t *testing.T) {
 // TestSpotServingMinSpareUnits: the built-in floor is 1 spare serving unit;
 // the parser accepts integers >= 0 only.
 func TestSpotServingMinSpareUnits(t *testing.T) {
-	p, err := DefaultPolicy()
+	p, err := BuiltinPolicy()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,9 @@ func TestSpotServingMinSpareUnits(t *testing.T) {
 	}
 	const rest = `{"balanced_weights": {"cost": {"value": 0.5}, "time": {"value": 0.3}, "carbon": {"value": 0.2}},
 	  "default_max_nodes": {"value": 8}, "max_serving_units": {"value": 10}, "inference_pricing_horizon_months": {"value": 12},
-	  "default_top": {"value": 5}, "max_top": {"value": 100}`
+	  "default_top": {"value": 5}, "max_top": {"value": 100},
+	  "relative_tolerance": {"value": 1e-9}, "spot_risk_mention": {"value": 1.0005},
+	  "default_max_time_per_output_token_ms": {"value": 40}`
 	tests := []struct {
 		field string
 		ok    bool
@@ -67,7 +69,7 @@ func TestSpotServingMinSpareUnits(t *testing.T) {
 		{`}`, false, 0}, // missing
 	}
 	for _, tc := range tests {
-		got, err := parsePolicy([]byte(rest + tc.field))
+		got, err := ParsePolicy([]byte(rest + tc.field))
 		switch {
 		case tc.ok && err != nil:
 			t.Errorf("%s: %v", tc.field, err)

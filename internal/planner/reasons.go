@@ -3,6 +3,8 @@
 
 package planner
 
+import "github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
+
 // Rejection reasons. These strings are part of the Terraform contract
 // (`rejected[*].reason`) and never change. Each (offer, pricing model) pair
 // the planner looks at is counted once, under the first reason that removed
@@ -18,8 +20,15 @@ const (
 	ReasonRegions = "regions"
 	// ReasonGeographies: the region's geography is not in constraints.geographies.
 	ReasonGeographies = "geographies"
+	// ReasonCountries: the region's country is not in constraints.countries.
+	ReasonCountries = "countries"
 	// ReasonCompliance: the region (or cloud, for hipaa) lacks a required regime.
 	ReasonCompliance = "compliance"
+	// ReasonPartitionNotRequested: the region is in a separate-account
+	// partition (AWS GovCloud, AWS China) that the constraints did not ask
+	// for: a compliance regime only it meets, a region of it, or a
+	// geography or country only it has.
+	ReasonPartitionNotRequested = "partition_not_requested"
 	// ReasonAccelerators: the accelerator is not in constraints.accelerators.
 	ReasonAccelerators = "accelerators"
 	// ReasonPricingModels: the pricing model is not in constraints.pricing_models.
@@ -28,12 +37,16 @@ const (
 	ReasonMinGPUMemory = "min_gpu_memory_gb"
 	// ReasonMinNetwork: the node's scale-out bandwidth is below min_network_gbps.
 	ReasonMinNetwork = "min_network_gbps"
+	// ReasonFractionalGPU: a training or fine-tuning job on a fractional
+	// instance (a share of one GPU): such jobs need whole GPUs.
+	ReasonFractionalGPU = "fractional_gpu"
 	// ReasonPrecisionUnsupported: the accelerator cannot run the workload's precision.
 	ReasonPrecisionUnsupported = "precision_unsupported"
 	// ReasonDoesNotFit: the workload does not fit in memory at any node count allowed.
 	ReasonDoesNotFit = "does_not_fit"
-	// ReasonNoFabric: the workload needs several nodes but the offer has no
-	// scale-out fabric (fabric "none").
+	// ReasonNoFabric: a training or fine-tuning job, or one serving replica,
+	// needs several nodes but the offer has no scale-out fabric (fabric
+	// "none"). Independent serving replicas on separate nodes need none.
 	ReasonNoFabric = "multi_node_without_fabric"
 	// ReasonLatency: no batch meets max_time_to_first_token_ms / max_time_per_output_token_ms.
 	ReasonLatency = "latency_limits"
@@ -41,6 +54,10 @@ const (
 	ReasonMaxNodes = "max_nodes"
 	// ReasonMaxGPUs: the GPU count needed exceeds max_gpus.
 	ReasonMaxGPUs = "max_gpus"
+	// ReasonSpotNeverFinishes: a training or fine-tuning job on spot whose
+	// nodes, as one synchronous job, are interrupted far more often than it
+	// checkpoints (cost_model.json spot_min_checkpoint_completion).
+	ReasonSpotNeverFinishes = "spot_never_finishes"
 	// ReasonMaxHourlyCost: hourly cost of all nodes above max_hourly_cost_usd.
 	ReasonMaxHourlyCost = "max_hourly_cost_usd"
 	// ReasonDeadline: wall-clock above deadline_hours.
@@ -54,14 +71,19 @@ const (
 	ReasonEstimateFailed = "estimate_failed"
 )
 
-// Reasons lists every rejection reason in filter order.
-var Reasons = []string{
-	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCompliance,
-	ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork,
+// Reasons lists every rejection reason in filter order. It is an array,
+// so counters indexed by reason are sized by len(Reasons).
+var Reasons = [...]string{
+	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCountries, ReasonCompliance,
+	ReasonPartitionNotRequested, ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork, ReasonFractionalGPU,
 	ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
-	ReasonMaxNodes, ReasonMaxGPUs, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
+	ReasonMaxNodes, ReasonMaxGPUs, ReasonSpotNeverFinishes, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
 	ReasonMaxCO2e, ReasonEstimateFailed,
 }
+
+// reasonCounts counts (offer, pricing model) pairs per reason, indexed
+// like Reasons.
+type reasonCounts [len(Reasons)]int
 
 // reasonIndex maps a reason to its position in Reasons.
 func reasonIndex(r string) int {
@@ -71,4 +93,37 @@ func reasonIndex(r string) int {
 		}
 	}
 	return len(Reasons) - 1
+}
+
+// Reason indexes of the numeric limits, for the hot loop.
+var (
+	reasonMaxHourlyCostIdx = reasonIndex(ReasonMaxHourlyCost)
+	reasonDeadlineIdx      = reasonIndex(ReasonDeadline)
+	reasonMaxTotalCostIdx  = reasonIndex(ReasonMaxTotalCost)
+	reasonMaxCO2eIdx       = reasonIndex(ReasonMaxCO2e)
+)
+
+// reasonPath is the attribute that carries the constraint behind a
+// reason; empty for reasons no attribute of the data source names.
+func reasonPath(reason string) inputerr.Path {
+	constraints := inputerr.Root("constraints")
+	workload := inputerr.Root("workload")
+	switch reason {
+	case ReasonProviderClouds, ReasonEstimateFailed, ReasonPartitionNotRequested:
+		return inputerr.Path{}
+	case ReasonSpotNeverFinishes:
+		return constraints.Name("pricing_models")
+	case ReasonPrecisionUnsupported:
+		return workload.Name("precision")
+	case ReasonFractionalGPU:
+		return workload.Name("kind")
+	case ReasonDoesNotFit:
+		return workload.Name("model_parameters_b")
+	case ReasonNoFabric:
+		return constraints
+	case ReasonLatency:
+		return workload.Name("max_time_per_output_token_ms")
+	}
+	// Every other reason is named after its constraint attribute.
+	return constraints.Name(reason)
 }

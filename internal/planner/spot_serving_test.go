@@ -21,7 +21,7 @@ func candidatesBy(t *testing.T, p *planner.Planner, w perf.Workload, c planner.C
 	t.Helper()
 	c.PricingModels = []catalog.PricingModel{pm}
 	req := request(t, w, c, planner.ObjectiveCost)
-	req.Top = planner.MaxTop
+	req.Top, req.DistinctBy = planner.MaxTop, planner.DistinctDeployment
 	res, err := p.Recommend(req)
 	if err != nil {
 		t.Fatalf("%s: %v", pm, err)
@@ -46,7 +46,7 @@ func TestSpotServingCarriesSpares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := planner.DefaultPolicy()
+	pol, err := planner.BuiltinPolicy()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +57,8 @@ func TestSpotServingCarriesSpares(t *testing.T) {
 	}{
 		{"8B on L40S", serve8B, planner.Constraints{Accelerators: []string{"L40S"}, Clouds: []string{"aws", "gcp"}}},
 		{"8B on A100", serve8B, planner.Constraints{Accelerators: []string{"A100-80GB"}, Clouds: []string{"aws", "azure", "gcp"}}},
-		{"70B on H100 with a latency limit", serve70B, planner.Constraints{Accelerators: []string{"H100"}, Clouds: []string{"aws", "gcp", "azure"}}},
-		{"70B one unit per node", perf.Workload{Kind: "inference", ModelParamsB: 70, TokensPerSecond: 500},
+		{"70B on H100 with a latency limit", serve70B, planner.Constraints{Accelerators: []string{"H100"}, Clouds: []string{"aws", "gcp", "azure"}, Geographies: []string{"eu"}}},
+		{"70B one unit per node", perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 500},
 			planner.Constraints{Accelerators: []string{"H100"}, Clouds: []string{"gcp"}}},
 	}
 	for _, tc := range tests {
@@ -101,7 +101,7 @@ func TestSpotServingCarriesSpares(t *testing.T) {
 				if withoutSpares := of.SpotUSD * float64(o.Nodes) * cm.HoursPerMonth; s.EstimatedCostUSD <= withoutSpares {
 					t.Errorf("%s: spot cost %v does not include the spares (without: %v)", key, s.EstimatedCostUSD, withoutSpares)
 				}
-				if cm.SpotRiskFactor(cl) > 1 && s.EstimatedHours != o.EstimatedHours {
+				if cm.SpotRiskFactor(cl, s.Nodes) > 1 && s.EstimatedHours != o.EstimatedHours {
 					t.Errorf("%s: serving hours %v on spot vs %v on demand: serving has no rework", key, s.EstimatedHours, o.EstimatedHours)
 				}
 				phrase := fmt.Sprintf("spot: +%d spare replica", s.SpareReplicas)
@@ -153,7 +153,7 @@ func TestSpotTrainingUnchanged(t *testing.T) {
 				matched++
 				cl, _ := cat.Cloud(s.Cloud)
 				of, _ := cat.Offer(s.Cloud, s.InstanceType, s.Region)
-				f := cm.SpotRiskFactor(cl)
+				f := cm.SpotRiskFactor(cl, s.Nodes) // the job stops when any node is interrupted
 				if s.Nodes != o.Nodes || s.SpareNodes != 0 || s.SpareReplicas != 0 {
 					t.Errorf("%s: training on spot has %d nodes (%d spare), on demand %d", key, s.Nodes, s.SpareNodes, o.Nodes)
 				}
@@ -163,7 +163,11 @@ func TestSpotTrainingUnchanged(t *testing.T) {
 				if want := of.SpotUSD * float64(s.Nodes) * o.EstimatedHours * f; math.Abs(s.EstimatedCostUSD-want) > 1e-6*want {
 					t.Errorf("%s: spot cost %v, want %v", key, s.EstimatedCostUSD, want)
 				}
-				if strings.Contains(s.Explanation, "spare") || (f >= 1.0005 && !strings.Contains(s.Explanation, "risk-adjusted")) {
+				rework := fmt.Sprintf("rework ×%s", strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", f), "0"), "."))
+				if s.Nodes == 1 {
+					rework = "risk-adjusted"
+				}
+				if strings.Contains(s.Explanation, "spare") || (f >= 1.0005 && !strings.Contains(s.Explanation, rework)) {
 					t.Errorf("%s: explanation %q", key, s.Explanation)
 				}
 			}
@@ -187,7 +191,7 @@ func TestSpotServingRespectsSizeLimits(t *testing.T) {
 		{"max_nodes", planner.Constraints{MaxNodes: 1, PricingModels: []catalog.PricingModel{catalog.Spot}}, "constraints.max_nodes"},
 		{"max_gpus", planner.Constraints{MaxGPUs: 1, Accelerators: []string{"L4"}, PricingModels: []catalog.PricingModel{catalog.Spot}}, "constraints.max_gpus"},
 	}
-	w := perf.Workload{Kind: "inference", ModelParamsB: 8, TokensPerSecond: 100}
+	w := perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 100}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			// On demand, the target fits the limit ...
@@ -199,7 +203,7 @@ func TestSpotServingRespectsSizeLimits(t *testing.T) {
 			// ... on spot, the spare unit does not.
 			_, err := p.Recommend(request(t, w, tc.c, planner.ObjectiveCost))
 			var nc *planner.NoCandidateError
-			if !errors.As(err, &nc) || nc.Field != tc.field {
+			if !errors.As(err, &nc) || nc.Path.String() != tc.field {
 				t.Fatalf("spot: err = %v, want a no-candidate error naming %s", err, tc.field)
 			}
 			// Spot allowed with on demand: every candidate keeps the limit.

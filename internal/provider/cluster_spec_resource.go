@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
@@ -26,6 +25,8 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/spec"
 )
 
@@ -228,19 +229,14 @@ func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.Modif
 		return
 	}
 	if err := r.render(sreq, &plan); err != nil {
-		var se *spec.Error
-		if errors.As(err, &se) {
-			resp.Diagnostics.AddAttributeError(path.Root(se.Field), se.Summary, se.Detail)
-		} else {
-			resp.Diagnostics.AddError("Cluster Spec Rendering Failed", err.Error())
-		}
+		addError(&resp.Diagnostics, err)
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // render resolves the request and writes every computed attribute of m.
-// A request the catalog cannot satisfy returns a *spec.Error.
+// A request the catalog cannot satisfy returns an *inputerr.Error.
 func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel) error {
 	model, err := cost.DefaultModel()
 	if err != nil {
@@ -263,14 +259,14 @@ func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel) erro
 		eqs[e.Cloud] = types.ObjectValueMust(equivalentAttrTypes, map[string]attr.Value{
 			"instance_type":   types.StringValue(e.InstanceType),
 			"region":          types.StringValue(e.Region),
-			"hourly_cost_usd": types.Float64Value(roundPrice(e.HourlyUSD)),
+			"hourly_cost_usd": types.Float64Value(numfmt.Price(e.HourlyUSD)),
 		})
 	}
 	m.ID = types.StringValue(req.Name)
 	m.Region = types.StringValue(rend.Placement.Region)
 	m.InstanceType = types.StringValue(rend.Placement.InstanceType)
-	m.HourlyCostUSD = types.Float64Value(roundPrice(rend.Placement.HourlyUSD))
-	m.MonthlyCostUSD = types.Float64Value(roundUSD(rend.Placement.MonthlyUSD))
+	m.HourlyCostUSD = types.Float64Value(numfmt.Price(rend.Placement.HourlyUSD))
+	m.MonthlyCostUSD = types.Float64Value(numfmt.USD(rend.Placement.MonthlyUSD))
 	m.SpecJSON = types.StringValue(js)
 	m.Equivalents = types.MapValueMust(types.ObjectType{AttrTypes: equivalentAttrTypes}, eqs)
 	return nil
@@ -320,16 +316,7 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 	}
 	var m clusterSpecModel
 	if err := r.render(sreq, &m); err != nil {
-		var se *spec.Error
-		if errors.As(err, &se) {
-			field := se.Field
-			if f, ok := spec.DocumentField[se.Field]; ok && (cloud == "" || (se.Field != spec.FieldCloud && se.Field != spec.FieldRegion)) {
-				field = f
-			}
-			resp.Diagnostics.AddError(se.Summary, fmt.Sprintf("%s: %s", field, se.Detail))
-		} else {
-			resp.Diagnostics.AddError("Cluster Spec Rendering Failed", err.Error())
-		}
+		addImportError(&resp.Diagnostics, err, cloud)
 		return
 	}
 	m.Name = types.StringValue(sreq.Name)
@@ -465,4 +452,22 @@ func (m *clusterSpecModel) request(ctx context.Context) (spec.Request, diag.Diag
 		diags.Append(m.Labels.ElementsAs(ctx, &req.Labels, false)...)
 	}
 	return req, diags
+}
+
+// addImportError reports a spec from an import ID that cannot be placed:
+// the field is the spec document's (spec.gpusPerNode), except cloud and
+// region when the import ID gave them.
+func addImportError(diags *diag.Diagnostics, err error, cloud string) {
+	errs := inputerr.From(err)
+	if len(errs) == 0 {
+		addError(diags, err)
+		return
+	}
+	for _, e := range errs {
+		field := e.Path.String()
+		if f, ok := spec.DocumentField[field]; ok && (cloud == "" || (field != spec.FieldCloud && field != spec.FieldRegion)) {
+			field = f
+		}
+		diags.AddError(e.Summary, fmt.Sprintf("%s: %s", field, e.Detail))
+	}
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 const clusterAddr = "gpu_cluster_spec.test"
@@ -71,7 +72,7 @@ func csOracle(t *testing.T, cat *catalog.Catalog, cloud, acc string, gpus, nodes
 	cl, _ := cat.Cloud(cloud)
 	hourly := bestP * (1 - discount) * float64(nodes)
 	storage := (blockGB*cl.BlockStorageUSDPerGBMonth + objectGB*cl.ObjectStorageUSDPerGBMonth) * (1 - discount)
-	return csExpect{best.InstanceType, best.Region, roundPrice(hourly), roundUSD(hourly*m.HoursPerMonth + storage)}, true
+	return csExpect{best.InstanceType, best.Region, numfmt.Price(hourly), numfmt.USD(hourly*m.HoursPerMonth + storage)}, true
 }
 
 // csEquivalents is the expected equivalents map: every other allowed cloud
@@ -330,7 +331,7 @@ func TestAccClusterSpec_regionNodesPricing(t *testing.T) {
 		}
 		m, _ := cost.DefaultModel()
 		h := bestP * float64(nodes)
-		return csExpect{best.InstanceType, other, roundPrice(h), roundUSD(h * m.HoursPerMonth)}
+		return csExpect{best.InstanceType, other, numfmt.Price(h), numfmt.USD(h * m.HoursPerMonth)}
 	}
 	spot, ok := csOracle(t, cat, "gcp", "H100", 8, 3, catalog.Spot, 0, 0, 0)
 	if !ok {

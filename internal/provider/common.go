@@ -5,12 +5,12 @@ package provider
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 )
 
 // configuredData converts the ProviderData handed to Configure of a data
@@ -35,16 +35,6 @@ func builtinCatalog() (*catalog.Catalog, error) {
 	return catalog.Builtin()
 }
 
-// Rounding at the Terraform boundary keeps plans identical on every machine.
-
-func roundUSD(v float64) float64   { return math.Round(v*100) / 100 }
-func roundHours(v float64) float64 { return math.Round(v*100) / 100 }
-func roundRatio(v float64) float64 { return math.Round(v*1e4) / 1e4 }
-
-// roundPrice keeps hourly list prices to 1/10,000 USD: the sources quote
-// sub-cent rates (0.7582 $/h) that cent rounding would distort.
-func roundPrice(v float64) float64 { return math.Round(v*1e4) / 1e4 }
-
 // codeList renders values as a comma-separated list of Markdown code spans,
 // for schema descriptions.
 func codeList(ss []string) string {
@@ -53,4 +43,14 @@ func codeList(ss []string) string {
 		q[i] = "`" + s + "`"
 	}
 	return strings.Join(q, ", ")
+}
+
+// instancePricingModelNames lists the pricing models priced per instance
+// (gpu_tco, hourly_price_usd), in canonical order.
+func instancePricingModelNames() []string {
+	out := make([]string, len(cost.InstancePricingModels))
+	for i, pm := range cost.InstancePricingModels {
+		out[i] = string(pm)
+	}
+	return out
 }

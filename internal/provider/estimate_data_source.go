@@ -5,23 +5,22 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
@@ -48,8 +47,11 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The benchmark model alone, for a fixed hardware choice: whether a training, fine-tuning or inference " +
 			"workload fits `gpu_count` accelerators, how fast it runs and how long it takes. The model picks the fastest parallel " +
-			"layout that fits (tensor parallel inside a node, pipeline and data parallel across nodes) and is calibrated against " +
-			"MLPerf and published training runs; see the [accuracy report](../guides/model-accuracy.md) for its measured error.\n\n" +
+			"layout that fits (tensor parallel inside a node or an NVLink domain that spans nodes, such as GB200 NVL72; pipeline " +
+			"and data parallel across nodes; for mixture-of-experts models, expert parallelism with data-parallel attention; for " +
+			"inference, aggregated or disaggregated prefill/decode serving) and is calibrated against MLPerf, InferenceX and " +
+			"published training runs; see the [accuracy report](../guides/model-accuracy.md) for its measured error. Set " +
+			"`workload.model` to size the workload from a model preset (`deepseek-r1`, `llama-3.1-70b`, …).\n\n" +
 			"When the workload does not fit, `fits` is `false`, the performance outputs are null and a warning says how many GB " +
 			"per GPU are missing and what would fit. Rounding (so plans are identical on every machine): hours, GB, tokens/s and " +
 			"milliseconds to 0.01, `mfu` to 4 decimals.",
@@ -92,17 +94,21 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"actually delivered at `tokens_per_second` (2·N per token), which is low when decode is memory-bound. " +
 					"Null when the workload does not fit."},
 			"time_to_first_token_ms": schema.Float64Attribute{Computed: true,
-				MarkdownDescription: "Inference: time to first token at the chosen batch size, milliseconds. Null for training " +
-					"and fine-tuning and when the workload does not fit."},
+				MarkdownDescription: "Inference: mean time to first token at the chosen batch size, milliseconds (the limit " +
+					"`max_time_to_first_token_ms` bounds the 99th percentile, which the model puts at the fitted p99/mean ratio " +
+					"times this). Null for training and fine-tuning and when the workload does not fit."},
 			"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
-				MarkdownDescription: "Inference: time per generated token of one request at the chosen batch size, milliseconds. " +
-					"Null for training and fine-tuning and when the workload does not fit."},
+				MarkdownDescription: "Inference: mean time per generated token of one request at the chosen batch size, " +
+					"milliseconds (with speculative decoding, per token emitted). Null for training and fine-tuning and when the " +
+					"workload does not fit."},
 			"replicas": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Inference: model replicas the GPUs hold (each spans `gpu_count / replicas` or fewer GPUs). " +
 					"Null for training and fine-tuning and when the workload does not fit."},
 			"replicas_needed": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Inference with `tokens_per_second` set: replicas of the same shape needed to serve that " +
 					"throughput; when it exceeds `replicas` a warning says how many GPUs that takes. Null otherwise."},
+			"serving_layout":   servingLayoutSchema(),
+			"throughput_curve": throughputCurveSchema(),
 			"binding": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "What limits the estimate: `compute`, `hbm_bandwidth`, `network`, `latency` or `memory` " +
 					"(does not fit)."},
@@ -113,9 +119,55 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
+// servingLayoutSchema is gpu_estimate's serving_layout attribute.
+func servingLayoutSchema() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Computed: true,
+		MarkdownDescription: "Inference: how the GPUs serve. `mode` is `aggregated` (every replica prefills prompts and " +
+			"decodes) or `disaggregated` (prefill workers hand each prompt's KV cache to decode workers); the model " +
+			"estimates both and keeps the one that sustains more within the latency limits. Null for training and " +
+			"fine-tuning and when the workload does not fit.",
+		Attributes: map[string]schema.Attribute{
+			"mode": schema.StringAttribute{Computed: true, MarkdownDescription: "`aggregated` or `disaggregated`."},
+			"prefill_gpus": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "GPUs of the prefill workers (`0` when aggregated)."},
+			"decode_gpus": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "GPUs of the decode workers (`0` when aggregated)."},
+			"prefill_workers": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Prefill workers (`0` when aggregated)."},
+			"decode_workers": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Decode workers, or the replicas when aggregated."},
+			"expert_parallel": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Mixture of experts: GPUs a replica (decode worker) spreads its routed experts over, " +
+					"with data-parallel attention and an all-to-all per MoE layer over NVLink (or the scale-out network " +
+					"beyond the NVLink domain); `0` when every weight is tensor-parallel."},
+		}}
+}
+
+// throughputCurveSchema is gpu_estimate's throughput_curve attribute.
+func throughputCurveSchema() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Computed: true,
+		MarkdownDescription: "Inference: what these GPUs sustain at several interactivity levels, so a module can plot " +
+			"the trade-off or pick an operating point: for each level (output tokens/s per user at the 99th percentile, " +
+			"i.e. a `max_time_per_output_token_ms` of 1000 / level) the output tokens/s per GPU, keeping the workload's " +
+			"other limits. Levels the GPUs cannot reach are left out. Levels: " + curveLevelsDoc() + ". Null for " +
+			"training and fine-tuning and when the workload does not fit.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"interactivity": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Output tokens/s per user at the 99th percentile."},
+			"tokens_per_second_per_gpu": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Output tokens/s over all `gpu_count` GPUs, per GPU."},
+			"tokens_per_second": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Output tokens/s of all the GPUs."},
+			"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Mean time per output token at the point, milliseconds."},
+			"serving_layout": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "`aggregated` or `disaggregated` at the point."},
+		}}}
+}
+
 // defaultNetworkDoc describes the model's default scale-out network.
 func defaultNetworkDoc() string {
-	if m, err := perf.Default(); err == nil {
+	if m, err := perf.Builtin(); err == nil {
 		return fmt.Sprintf("%v Gbit/s per GPU (%v Gbit/s for an 8-GPU node, an InfiniBand/EFA-class RDMA cluster)",
 			m.Params().Network.DefaultGbpsPerGPU, 8*m.Params().Network.DefaultGbpsPerGPU)
 	}
@@ -126,8 +178,8 @@ func (d *estimateDataSource) Configure(_ context.Context, req datasource.Configu
 	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig reports, at `terraform validate`, the workload's
-// cross-field problems, gpus_per_node > gpu_count and a precision a
+// ValidateConfig reports, at `terraform validate`, the workload's rules
+// on the values known now, gpus_per_node > gpu_count and a precision a
 // built-in accelerator cannot run. Accelerators only a catalog_file
 // defines are checked in Read, at plan time.
 func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
@@ -143,12 +195,11 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, 8).",
 				m.GPUsPerNode.ValueInt64(), m.GPUCount.ValueInt64(), m.GPUCount.ValueInt64()))
 	}
-	wm, ok := estimateWorkload(ctx, m.Workload, &resp.Diagnostics)
-	if !ok {
+	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
+	if !ok || !in.validate(false, &resp.Diagnostics) {
 		return
 	}
-	validateWorkload(wm, path.Root("workload"), false, &resp.Diagnostics)
-	if m.Accelerator.IsNull() || m.Accelerator.IsUnknown() || wm.Precision.IsUnknown() {
+	if m.Accelerator.IsNull() || m.Accelerator.IsUnknown() || !in.known("precision") || !in.known("model") {
 		return
 	}
 	cat, err := builtinCatalog()
@@ -156,7 +207,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 		return // Configure reports a broken built-in catalog.
 	}
 	if acc, found := cat.Accelerator(m.Accelerator.ValueString()); found {
-		checkPrecision(wm, acc, &resp.Diagnostics)
+		checkPrecision(in.workload, acc, &resp.Diagnostics)
 	}
 }
 
@@ -166,8 +217,17 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
-	wm, ok := estimateWorkload(ctx, m.Workload, &resp.Diagnostics)
-	if !ok || !validateWorkload(wm, path.Root("workload"), false, &resp.Diagnostics) {
+	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	model, err := perf.Builtin()
+	if err != nil {
+		addBug(&resp.Diagnostics, "the embedded benchmark model failed to load", err)
+		return
+	}
+	prep, ok := in.prepare(model, false, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	cat := d.data.Catalog
@@ -177,93 +237,148 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 			unknownAcceleratorDetail(cat, "accelerator", m.Accelerator.ValueString()))
 		return
 	}
-	if !checkPrecision(wm, acc, &resp.Diagnostics) {
+	if !checkPrecision(in.workload, acc, &resp.Diagnostics) {
 		return
 	}
-	model, err := perf.Default()
-	if err != nil {
-		resp.Diagnostics.AddError("Benchmark Model Failed To Load",
-			"The provider's embedded benchmark model parameters are invalid; this is a provider bug, please report it: "+err.Error())
-		return
-	}
-	w := wm.toPerf()
 	h := perf.Hardware{
 		Accelerator: acc,
 		GPUs:        int(m.GPUCount.ValueInt64()),
 		GPUsPerNode: int(m.GPUsPerNode.ValueInt64()),
 		NetworkGbps: m.NetworkGbps.ValueFloat64(),
 	}
-	est, err := model.Estimate(w, h)
+	est, err := prep.Estimate(h)
 	if err != nil {
-		var pe *perf.PrecisionError
-		if errors.As(err, &pe) {
-			resp.Diagnostics.AddAttributeError(path.Root("workload").AtName("precision"), "Precision Not Supported By Accelerator", pe.Error()+".")
-		} else {
-			resp.Diagnostics.AddError("Estimate Failed", err.Error())
-		}
+		addError(&resp.Diagnostics, err)
 		return
 	}
-
-	m.Fits = types.BoolValue(est.Fits)
-	m.MemoryPerGPUGB = types.Float64Value(roundMeasure(est.MemoryPerGPUGB))
-	m.Binding = types.StringValue(est.Binding)
-	m.Explanation = types.StringValue(est.Explanation)
-	m.TokensPerSecond = types.Float64Null()
-	m.EstimatedHours = types.Float64Null()
-	m.MFU = types.Float64Null()
-	m.TTFTMs = types.Float64Null()
-	m.TPOTMs = types.Float64Null()
-	m.Replicas = types.Int64Null()
-	m.ReplicasNeeded = types.Int64Null()
+	var curve []perf.CurvePoint
+	if est.Fits && prep.Workload().Kind == perf.KindInference {
+		if curve, err = prep.ThroughputCurve(h); err != nil {
+			addError(&resp.Diagnostics, err)
+			return
+		}
+	}
+	m.setEstimate(prep.Workload(), est, curve)
 	if !est.Fits {
-		resp.Diagnostics.AddWarning("Workload Does Not Fit", notFitDetail(model, cat, w, h, est))
-		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-		return
-	}
-	m.TokensPerSecond = types.Float64Value(roundMeasure(est.TokensPerSecond))
-	m.MFU = types.Float64Value(roundRatio(est.MFU))
-	if w.Kind == perf.KindInference {
-		m.TTFTMs = types.Float64Value(roundMeasure(est.TTFTMs))
-		m.TPOTMs = types.Float64Value(roundMeasure(est.TPOTMs))
-		m.Replicas = types.Int64Value(int64(est.Replicas))
-		if w.TokensPerSecond > 0 && est.ReplicasNeeded > 0 {
-			m.ReplicasNeeded = types.Int64Value(int64(est.ReplicasNeeded))
-		}
-		switch {
-		case est.TokensPerSecond == 0:
-			resp.Diagnostics.AddAttributeWarning(path.Root("workload"), "Latency Limits Cannot Be Met",
-				fmt.Sprintf("On %s: %s. Relax max_time_to_first_token_ms / max_time_per_output_token_ms, "+
-					"or use a faster accelerator.", estimateHardware(h), est.Explanation))
-		case w.TokensPerSecond > 0 && !est.MeetsTarget:
-			resp.Diagnostics.AddAttributeWarning(path.Root("workload").AtName("tokens_per_second"), "Throughput Target Not Met",
-				fmt.Sprintf("workload.tokens_per_second = %v needs %d replicas of %d× %s (%d GPUs); gpu_count = %d holds %d "+
-					"replica(s) sustaining %.0f output tokens/s.", w.TokensPerSecond, est.ReplicasNeeded, est.ReplicaGPUs, acc.ID,
-					est.ReplicasNeeded*est.ReplicaGPUs, h.GPUs, est.Replicas, est.TokensPerSecond))
-		}
-	} else {
-		m.EstimatedHours = types.Float64Value(roundHours(est.Hours))
+		resp.Diagnostics.AddWarning("Workload Does Not Fit", notFitDetail(prep, cat, h, est))
+	} else if prep.Workload().Kind == perf.KindInference {
+		warnInference(prep.Workload(), h, est, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// estimateWorkload reads the workload object; ok is false while it is
-// unknown or null (nothing to check yet).
-func estimateWorkload(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (workloadModel, bool) {
-	var wm workloadModel
-	if obj.IsNull() || obj.IsUnknown() {
-		return wm, false
+// setEstimate writes the estimate into the computed attributes: the
+// performance outputs are null when the workload does not fit, and the
+// kind's other outputs are null.
+func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []perf.CurvePoint) {
+	m.Fits = types.BoolValue(est.Fits)
+	m.ServingLayout = types.ObjectNull(servingLayoutAttrTypes)
+	m.ThroughputCurve = types.ListNull(types.ObjectType{AttrTypes: curvePointAttrTypes})
+	m.MemoryPerGPUGB = types.Float64Value(numfmt.Measure(est.MemoryPerGPUGB))
+	m.Binding = types.StringValue(est.Binding)
+	m.Explanation = types.StringValue(est.Explanation)
+	m.TokensPerSecond, m.EstimatedHours, m.MFU = types.Float64Null(), types.Float64Null(), types.Float64Null()
+	m.TTFTMs, m.TPOTMs = types.Float64Null(), types.Float64Null()
+	m.Replicas, m.ReplicasNeeded = types.Int64Null(), types.Int64Null()
+	if !est.Fits {
+		return
 	}
-	diags.Append(obj.As(ctx, &wm, basetypes.ObjectAsOptions{})...)
-	return wm, !diags.HasError()
+	m.TokensPerSecond = types.Float64Value(numfmt.Measure(est.TokensPerSecond))
+	m.MFU = types.Float64Value(numfmt.Ratio(est.MFU))
+	if w.Kind != perf.KindInference {
+		m.EstimatedHours = types.Float64Value(numfmt.Hours(est.Hours))
+		return
+	}
+	m.TTFTMs = types.Float64Value(numfmt.Measure(est.TTFTMs))
+	m.TPOTMs = types.Float64Value(numfmt.Measure(est.TPOTMs))
+	m.Replicas = types.Int64Value(int64(est.Replicas))
+	if w.TokensPerSecond > 0 && est.ReplicasNeeded > 0 {
+		m.ReplicasNeeded = types.Int64Value(int64(est.ReplicasNeeded))
+	}
+	m.ServingLayout = servingLayoutValue(est)
+	m.ThroughputCurve = curveValue(curve)
 }
 
-// checkPrecision reports a workload precision (default bf16) that the
-// accelerator cannot run as an error on workload.precision.
-func checkPrecision(wm workloadModel, acc *catalog.Accelerator, diags *diag.Diagnostics) bool {
-	p := strings.ToLower(strings.TrimSpace(wm.Precision.ValueString()))
+var servingLayoutAttrTypes = map[string]attr.Type{
+	"mode": types.StringType, "prefill_gpus": types.Int64Type, "decode_gpus": types.Int64Type,
+	"prefill_workers": types.Int64Type, "decode_workers": types.Int64Type, "expert_parallel": types.Int64Type,
+}
+
+var curvePointAttrTypes = map[string]attr.Type{
+	"interactivity": types.Float64Type, "tokens_per_second_per_gpu": types.Float64Type, "tokens_per_second": types.Float64Type,
+	"time_per_output_token_ms": types.Float64Type, "serving_layout": types.StringType,
+}
+
+// servingLayoutValue is the serving_layout object of an inference estimate.
+func servingLayoutValue(est perf.Estimate) types.Object {
+	return types.ObjectValueMust(servingLayoutAttrTypes, map[string]attr.Value{
+		"mode":            types.StringValue(est.ServingLayout),
+		"prefill_gpus":    types.Int64Value(int64(est.PrefillGPUs)),
+		"decode_gpus":     types.Int64Value(int64(est.DecodeGPUs)),
+		"prefill_workers": types.Int64Value(int64(est.Serving.PrefillWorkers)),
+		"decode_workers":  types.Int64Value(int64(est.Replicas)),
+		"expert_parallel": types.Int64Value(int64(est.Serving.ExpertParallel)),
+	})
+}
+
+// curveValue is the throughput_curve list, rounded like the other outputs.
+func curveValue(curve []perf.CurvePoint) types.List {
+	elem := types.ObjectType{AttrTypes: curvePointAttrTypes}
+	points := make([]attr.Value, len(curve))
+	for i, c := range curve {
+		points[i] = types.ObjectValueMust(curvePointAttrTypes, map[string]attr.Value{
+			"interactivity":             types.Float64Value(numfmt.Measure(c.Interactivity)),
+			"tokens_per_second_per_gpu": types.Float64Value(numfmt.Measure(c.TokensPerSecondPerGPU)),
+			"tokens_per_second":         types.Float64Value(numfmt.Measure(c.TokensPerSecond)),
+			"time_per_output_token_ms":  types.Float64Value(numfmt.Measure(c.TPOTMs)),
+			"serving_layout":            types.StringValue(c.ServingLayout),
+		})
+	}
+	return types.ListValueMust(elem, points)
+}
+
+// curveLevelsDoc lists the throughput curve's interactivity levels.
+func curveLevelsDoc() string {
+	m, err := perf.Builtin()
+	if err != nil {
+		return "see the model constants"
+	}
+	levels := m.Params().Inference.ThroughputCurveInteractivity
+	parts := make([]string, len(levels))
+	for i, l := range levels {
+		parts[i] = fmt.Sprintf("`%v`", l)
+	}
+	return strings.Join(parts, ", ") + " tokens/s per user"
+}
+
+// warnInference warns when the latency limits cannot be met or the GPUs
+// do not reach the throughput target.
+func warnInference(w perf.Workload, h perf.Hardware, est perf.Estimate, diags *diag.Diagnostics) {
+	switch {
+	case est.TokensPerSecond == 0:
+		diags.AddAttributeWarning(path.Root("workload"), "Latency Limits Cannot Be Met",
+			fmt.Sprintf("On %s: %s. Relax max_time_to_first_token_ms / max_time_per_output_token_ms, "+
+				"or use a faster accelerator.", estimateHardware(h), est.Explanation))
+	case w.TokensPerSecond > 0 && !est.MeetsTarget:
+		diags.AddAttributeWarning(path.Root("workload").AtName("tokens_per_second"), "Throughput Target Not Met",
+			fmt.Sprintf("workload.tokens_per_second = %v needs %d replicas of %d× %s (%d GPUs); gpu_count = %d holds %d "+
+				"replica(s) sustaining %.0f output tokens/s.", w.TokensPerSecond, est.ReplicasNeeded, est.ReplicaGPUs, h.Accelerator.ID,
+				est.ReplicasNeeded*est.ReplicaGPUs, h.GPUs, est.Replicas, est.TokensPerSecond))
+	}
+}
+
+// checkPrecision reports a workload precision (as written, or its default:
+// bf16, or the model preset's native precision) that the accelerator
+// cannot run as an error on workload.precision.
+func checkPrecision(w perf.Workload, acc *catalog.Accelerator, diags *diag.Diagnostics) bool {
+	p := strings.ToLower(strings.TrimSpace(w.Precision))
 	note := ""
 	if p == "" {
-		p, note = perf.DefaultPrecision, " (the default)"
+		d := w.WithDefaults()
+		p, note = d.Precision, " (the default)"
+		if d.Model != "" {
+			note = fmt.Sprintf(" (the native precision of model %q)", d.Model)
+		}
 	}
 	if !slices.Contains(catalog.Precisions, p) || acc.PeakTFLOPS[p] > 0 {
 		return true // an unknown precision is the schema validator's error
@@ -291,14 +406,16 @@ func estimateHardware(h perf.Hardware) string {
 
 // notFitDetail says how much memory is missing and what would fit: more
 // GPUs of the same accelerator, or the same count of a larger one.
-func notFitDetail(model *perf.Model, cat *catalog.Catalog, w perf.Workload, h perf.Hardware, est perf.Estimate) string {
+func notFitDetail(prep *perf.Prepared, cat *catalog.Catalog, h perf.Hardware, est perf.Estimate) string {
+	w := prep.Workload()
 	gpn := h.GPUsPerNode
 	if gpn == 0 {
 		gpn = min(h.GPUs, 8)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "The %s workload (%v B parameters, %s) needs %.2f GB per GPU on %s but only %.2f GB is usable: "+
-		"%.2f GB short per GPU. ", w.Kind, w.ModelParamsB, w.Precision, est.MemoryPerGPUGB, estimateHardware(h),
+	what := strings.TrimPrefix(fmt.Sprintf("%s%v B parameters", modelPrefix(w.Model), w.ModelParametersB), ", ")
+	fmt.Fprintf(&b, "The %s workload (%s, %s) needs %.2f GB per GPU on %s but only %.2f GB is usable: "+
+		"%.2f GB short per GPU. ", w.Kind, what, w.Precision, est.MemoryPerGPUGB, estimateHardware(h),
 		est.UsableMemoryPerGPUGB, est.MemoryShortfallGB)
 	// MinGPUsToFit counts nodes of gpus_per_node; use 8 when a small job
 	// defaulted to fewer, so the suggestion is whole standard nodes.
@@ -306,7 +423,7 @@ func notFitDetail(model *perf.Model, cat *catalog.Catalog, w perf.Workload, h pe
 	if h.GPUsPerNode == 0 {
 		suggestGPN = 8
 	}
-	if n := model.MinGPUsToFit(w, h.Accelerator, suggestGPN); n > 0 {
+	if n := prep.MinGPUsToFit(h.Accelerator, suggestGPN); n > 0 {
 		fmt.Fprintf(&b, "It fits on %d× %s (gpu_count = %d). ", n, h.Accelerator.ID, n)
 	} else {
 		fmt.Fprintf(&b, "It does not fit on any count of %s. ", h.Accelerator.ID)
@@ -322,7 +439,7 @@ func notFitDetail(model *perf.Model, cat *catalog.Catalog, w perf.Workload, h pe
 		}
 		hh := h
 		hh.Accelerator = a
-		if e, err := model.Estimate(w, hh); err == nil && e.Fits {
+		if e, err := prep.EstimateBrief(hh); err == nil && e.Fits {
 			alts = append(alts, alt{a.ID, a.MemoryGB})
 		}
 	}
@@ -348,8 +465,13 @@ func notFitDetail(model *perf.Model, cat *catalog.Catalog, w perf.Workload, h pe
 	return strings.TrimSpace(b.String())
 }
 
-// roundMeasure keeps GB, tokens/s and milliseconds to 0.01.
-func roundMeasure(v float64) float64 { return math.Round(v*100) / 100 }
+// modelPrefix names a preset for messages ("model \"x\", "), "" without.
+func modelPrefix(model string) string {
+	if model == "" {
+		return ""
+	}
+	return fmt.Sprintf("model %q, ", model)
+}
 
 type estimateModel struct {
 	Workload        types.Object  `tfsdk:"workload"`
@@ -366,6 +488,8 @@ type estimateModel struct {
 	TPOTMs          types.Float64 `tfsdk:"time_per_output_token_ms"`
 	Replicas        types.Int64   `tfsdk:"replicas"`
 	ReplicasNeeded  types.Int64   `tfsdk:"replicas_needed"`
+	ServingLayout   types.Object  `tfsdk:"serving_layout"`
+	ThroughputCurve types.List    `tfsdk:"throughput_curve"`
 	Binding         types.String  `tfsdk:"binding"`
 	Explanation     types.String  `tfsdk:"explanation"`
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
@@ -35,7 +36,7 @@ import (
 // accuracy.
 func estModel(t *testing.T) (*perf.Model, *catalog.Catalog) {
 	t.Helper()
-	m, err := perf.Default()
+	m, err := perf.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,12 +103,12 @@ const estTrain70B = `    kind               = "training"
 
 func TestAccEstimate_training(t *testing.T) {
 	m, cat := estModel(t)
-	w := perf.Workload{Kind: "training", ModelParamsB: 70, TrainingTokensB: 2000}
+	w := perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 2000}
 	e := estRun(t, m, cat, w, "A100-80GB", 2048, 0, 0)
 	if !e.Fits {
 		t.Fatalf("70B on 2048 A100-80GB must fit: %s", e.Explanation)
 	}
-	wSmall := perf.Workload{Kind: "training", ModelParamsB: 70, TrainingTokensB: 100}
+	wSmall := perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 100}
 	small := estRun(t, m, cat, wSmall, "A100-80GB", 4, 0, 0)
 	if small.Fits {
 		t.Fatal("70B training on 4 A100-80GB must not fit")
@@ -176,10 +177,10 @@ func TestAccEstimate_training(t *testing.T) {
 				ConfigFile: config.TestNameFile("test.tf"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					estCheck("llama2_70b", "fits", knownvalue.Bool(true)),
-					estCheck("llama2_70b", "estimated_hours", knownvalue.Float64Exact(roundHours(e.Hours))),
+					estCheck("llama2_70b", "estimated_hours", knownvalue.Float64Exact(numfmt.Hours(e.Hours))),
 					// Published GPU-hours within the model's accuracy.
 					estCheck("llama2_70b", "estimated_hours", estWithin(publishedGPUHours/2048.0, 0.25)),
-					estCheck("llama2_70b", "tokens_per_second", knownvalue.Float64Exact(roundMeasure(e.TokensPerSecond))),
+					estCheck("llama2_70b", "tokens_per_second", knownvalue.Float64Exact(numfmt.Measure(e.TokensPerSecond))),
 					// 2T tokens in estimated_hours (goodput < 1 makes wall-clock longer).
 					estCheck("llama2_70b", "tokens_per_second", knownvalue.Float64Func(func(tps float64) error {
 						if tokens := tps * e.Hours * 3600; tokens < 2000e9 || tokens > 2000e9/0.8 {
@@ -187,9 +188,9 @@ func TestAccEstimate_training(t *testing.T) {
 						}
 						return nil
 					})),
-					estCheck("llama2_70b", "mfu", knownvalue.Float64Exact(roundRatio(e.MFU))),
+					estCheck("llama2_70b", "mfu", knownvalue.Float64Exact(numfmt.Ratio(e.MFU))),
 					estCheck("llama2_70b", "mfu", estBetween(0.25, 0.65)), // Llama-2-era A100 MFU is ~0.4–0.55
-					estCheck("llama2_70b", "memory_per_gpu_gb", knownvalue.Float64Exact(roundMeasure(e.MemoryPerGPUGB))),
+					estCheck("llama2_70b", "memory_per_gpu_gb", knownvalue.Float64Exact(numfmt.Measure(e.MemoryPerGPUGB))),
 					estCheck("llama2_70b", "memory_per_gpu_gb", estBetween(0, 80)),
 					estCheck("llama2_70b", "time_to_first_token_ms", knownvalue.Null()),
 					estCheck("llama2_70b", "time_per_output_token_ms", knownvalue.Null()),
@@ -200,7 +201,7 @@ func TestAccEstimate_training(t *testing.T) {
 
 					// Does not fit: fits = false, memory says by how much, no performance figures.
 					estCheck("too_small", "fits", knownvalue.Bool(false)),
-					estCheck("too_small", "memory_per_gpu_gb", knownvalue.Float64Exact(roundMeasure(small.MemoryPerGPUGB))),
+					estCheck("too_small", "memory_per_gpu_gb", knownvalue.Float64Exact(numfmt.Measure(small.MemoryPerGPUGB))),
 					estCheck("too_small", "memory_per_gpu_gb", estBetween(80, math.Inf(1))),
 					estCheck("too_small", "estimated_hours", knownvalue.Null()),
 					estCheck("too_small", "tokens_per_second", knownvalue.Null()),
@@ -215,7 +216,7 @@ func TestAccEstimate_training(t *testing.T) {
 func TestAccEstimate_fineTuning(t *testing.T) {
 	m, cat := estModel(t)
 	ft := func(params, tokens float64, method string) perf.Workload {
-		return perf.Workload{Kind: "fine_tuning", ModelParamsB: params, TrainingTokensB: tokens, FineTuningMethod: method}
+		return perf.Workload{Kind: "fine_tuning", ModelParametersB: params, TrainingTokensB: tokens, FineTuningMethod: method}
 	}
 	lora8 := estRun(t, m, cat, ft(8, 1, "lora"), "A100-80GB", 1, 0, 0)
 	qlora70 := estRun(t, m, cat, ft(70, 0.5, "qlora"), "A100-80GB", 1, 0, 0)
@@ -240,18 +241,18 @@ func TestAccEstimate_fineTuning(t *testing.T) {
 				ConfigFile: config.TestNameFile("test.tf"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					estCheck("lora_8b", "fits", knownvalue.Bool(true)),
-					estCheck("lora_8b", "estimated_hours", knownvalue.Float64Exact(roundHours(lora8.Hours))),
-					estCheck("lora_8b", "tokens_per_second", knownvalue.Float64Exact(roundMeasure(lora8.TokensPerSecond))),
-					estCheck("lora_8b", "mfu", knownvalue.Float64Exact(roundRatio(lora8.MFU))),
+					estCheck("lora_8b", "estimated_hours", knownvalue.Float64Exact(numfmt.Hours(lora8.Hours))),
+					estCheck("lora_8b", "tokens_per_second", knownvalue.Float64Exact(numfmt.Measure(lora8.TokensPerSecond))),
+					estCheck("lora_8b", "mfu", knownvalue.Float64Exact(numfmt.Ratio(lora8.MFU))),
 					// Frozen bf16 weights alone are 16 GB.
 					estCheck("lora_8b", "memory_per_gpu_gb", estBetween(16, 80)),
 					estCheck("lora_8b", "replicas", knownvalue.Null()),
 
 					estCheck("qlora_70b", "fits", knownvalue.Bool(true)),
-					estCheck("qlora_70b", "estimated_hours", knownvalue.Float64Exact(roundHours(qlora70.Hours))),
+					estCheck("qlora_70b", "estimated_hours", knownvalue.Float64Exact(numfmt.Hours(qlora70.Hours))),
 					// 4-bit frozen weights are 35 GB; they fit the 80 GB card.
 					estCheck("qlora_70b", "memory_per_gpu_gb", estBetween(35, 80)),
-					estCheck("qlora_70b", "memory_per_gpu_gb", knownvalue.Float64Exact(roundMeasure(qlora70.MemoryPerGPUGB))),
+					estCheck("qlora_70b", "memory_per_gpu_gb", knownvalue.Float64Exact(numfmt.Measure(qlora70.MemoryPerGPUGB))),
 
 					// bf16 frozen weights are 140 GB: no fit, no hours.
 					estCheck("lora_70b", "fits", knownvalue.Bool(false)),
@@ -265,10 +266,10 @@ func TestAccEstimate_fineTuning(t *testing.T) {
 
 func TestAccEstimate_inference(t *testing.T) {
 	m, cat := estModel(t)
-	unl := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParamsB: 70}, "H100", 8, 0, 0)
-	inter := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParamsB: 70, TokensPerSecond: 20000,
-		MaxTTFTMs: 500, MaxTPOTMs: 30}, "H100", 8, 0, 0)
-	small := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParamsB: 8, TokensPerSecond: 50000}, "H100", 8, 8, 3200)
+	unl := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParametersB: 70}, "H100", 8, 0, 0)
+	inter := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 20000,
+		MaxTimeToFirstTokenMs: 500, MaxTimePerOutputTokenMs: 30}, "H100", 8, 0, 0)
+	small := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 50000}, "H100", 8, 8, 3200)
 	if inter.TokensPerSecond > unl.TokensPerSecond {
 		t.Fatalf("latency limits raised throughput: %v > %v", inter.TokensPerSecond, unl.TokensPerSecond)
 	}
@@ -278,13 +279,13 @@ func TestAccEstimate_inference(t *testing.T) {
 	infer := func(name string, e perf.Estimate) []statecheck.StateCheck {
 		return []statecheck.StateCheck{
 			estCheck(name, "fits", knownvalue.Bool(true)),
-			estCheck(name, "tokens_per_second", knownvalue.Float64Exact(roundMeasure(e.TokensPerSecond))),
-			estCheck(name, "time_to_first_token_ms", knownvalue.Float64Exact(roundMeasure(e.TTFTMs))),
-			estCheck(name, "time_per_output_token_ms", knownvalue.Float64Exact(roundMeasure(e.TPOTMs))),
+			estCheck(name, "tokens_per_second", knownvalue.Float64Exact(numfmt.Measure(e.TokensPerSecond))),
+			estCheck(name, "time_to_first_token_ms", knownvalue.Float64Exact(numfmt.Measure(e.TTFTMs))),
+			estCheck(name, "time_per_output_token_ms", knownvalue.Float64Exact(numfmt.Measure(e.TPOTMs))),
 			estCheck(name, "replicas", knownvalue.Int64Exact(int64(e.Replicas))),
-			estCheck(name, "mfu", knownvalue.Float64Exact(roundRatio(e.MFU))),
+			estCheck(name, "mfu", knownvalue.Float64Exact(numfmt.Ratio(e.MFU))),
 			estCheck(name, "mfu", estBetween(0, 1)),
-			estCheck(name, "memory_per_gpu_gb", knownvalue.Float64Exact(roundMeasure(e.MemoryPerGPUGB))),
+			estCheck(name, "memory_per_gpu_gb", knownvalue.Float64Exact(numfmt.Measure(e.MemoryPerGPUGB))),
 			estCheck(name, "estimated_hours", knownvalue.Null()),
 			estCheck(name, "binding", knownvalue.StringExact(e.Binding)),
 		}
@@ -343,11 +344,15 @@ func TestAccEstimate_inference(t *testing.T) {
 func TestEstimateNotFitDetail(t *testing.T) {
 	m, cat := estModel(t)
 	acc, _ := cat.Accelerator("A100-80GB")
-	w := perf.Workload{Kind: "training", ModelParamsB: 70, TrainingTokensB: 100}.WithDefaults()
+	w := perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 100}
+	prep, err := m.Prepare(w, perf.ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := perf.Hardware{Accelerator: acc, GPUs: 4}
 	e := estRun(t, m, cat, w, "A100-80GB", 4, 0, 0)
-	got := notFitDetail(m, cat, w, h, e)
-	need := m.MinGPUsToFit(w, acc, 8)
+	got := notFitDetail(prep, cat, h, e)
+	need := prep.MinGPUsToFit(acc, 8)
 	if need <= 4 {
 		t.Fatalf("MinGPUsToFit = %d", need)
 	}
@@ -365,12 +370,16 @@ func TestEstimateNotFitDetail(t *testing.T) {
 		t.Errorf("suggested a larger accelerator for 280 GB per GPU:\n%s", got)
 	}
 	l4, _ := cat.Accelerator("L4")
-	w2 := perf.Workload{Kind: "fine_tuning", ModelParamsB: 13, TrainingTokensB: 1}.WithDefaults()
+	w2 := perf.Workload{Kind: "fine_tuning", ModelParametersB: 13, TrainingTokensB: 1}
+	prep2, err := m.Prepare(w2, perf.ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e2 := estRun(t, m, cat, w2, "L4", 1, 0, 0)
 	if e2.Fits {
 		t.Fatal("13B LoRA must not fit one L4")
 	}
-	got2 := notFitDetail(m, cat, w2, perf.Hardware{Accelerator: l4, GPUs: 1}, e2)
+	got2 := notFitDetail(prep2, cat, perf.Hardware{Accelerator: l4, GPUs: 1}, e2)
 	if !strings.Contains(got2, "larger-memory accelerator: ") || !strings.Contains(got2, `"qlora"`) {
 		t.Errorf("want a larger accelerator and qlora suggested:\n%s", got2)
 	}
@@ -418,6 +427,8 @@ accelerators:
     tdp_watts: 800
     interconnect: NVLink 4
     interconnect_gbps: 900
+    interconnect_kind: nvlink
+    nvlink_domain_gpus: 8
     form_factor: SXM
     confidence: "test"
     source: "test fixture"
@@ -425,7 +436,7 @@ accelerators:
 	m, _ := estModel(t)
 	x1 := &catalog.Accelerator{ID: "X1-160GB", Family: "hopper", MemoryGB: 160, MemoryBandwidthTBps: 4,
 		PeakTFLOPS: map[string]float64{"bf16": 1000, "fp16": 1000, "fp32": 60}, InterconnectGBps: 900, FormFactor: "SXM"}
-	e, err := m.Estimate(perf.Workload{Kind: "inference", ModelParamsB: 70}, perf.Hardware{Accelerator: x1, GPUs: 1})
+	e, err := m.Estimate(perf.Workload{Kind: "inference", ModelParametersB: 70}, perf.Hardware{Accelerator: x1, GPUs: 1})
 	if err != nil || !e.Fits {
 		t.Fatalf("70B bf16 must fit one 160 GB X1: %v %+v", err, e)
 	}
@@ -456,7 +467,7 @@ data "gpu_estimate" "e" {
 				ConfigStateChecks: []statecheck.StateCheck{
 					estCheck("e", "fits", knownvalue.Bool(true)),
 					estCheck("e", "replicas", knownvalue.Int64Exact(1)),
-					estCheck("e", "tokens_per_second", knownvalue.Float64Exact(roundMeasure(e.TokensPerSecond))),
+					estCheck("e", "tokens_per_second", knownvalue.Float64Exact(numfmt.Measure(e.TokensPerSecond))),
 				},
 			},
 		},

@@ -6,12 +6,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 var _ function.Function = (*hourlyPriceUSDFunction)(nil)
@@ -31,8 +33,8 @@ func (f *hourlyPriceUSDFunction) Definition(_ context.Context, _ function.Defini
 	resp.Definition = function.Definition{
 		Summary: "Hourly list price of a GPU instance in USD",
 		MarkdownDescription: "Returns the hourly list price in USD of one instance of `instance_type` in `region` of `cloud` under " +
-			"`pricing_model` (`on_demand`, `spot`, `reserved_1y`, `reserved_3y`; reserved prices are the effective hourly rate of the " +
-			"commitment), rounded to 1/10,000 USD. Example: `provider::gpu::hourly_price_usd(\"aws\", \"p5.48xlarge\", \"us-east-1\", " +
+			"`pricing_model` (`on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block`; reserved and capacity-block prices are the " +
+			"effective hourly rate of the commitment), rounded to 1/10,000 USD. Example: `provider::gpu::hourly_price_usd(\"aws\", \"p5.48xlarge\", \"us-east-1\", " +
 			"\"on_demand\")`.\n\nTerraform calls provider functions without the provider configuration, so the price comes from the " +
 			"**built-in** catalog: a `catalog_file` overlay and the provider-level `discounts` do **not** apply. Use the `gpu_offers` or " +
 			"`gpu_tco` data sources for discounted or overlaid prices.",
@@ -40,7 +42,7 @@ func (f *hourlyPriceUSDFunction) Definition(_ context.Context, _ function.Defini
 			function.StringParameter{Name: "cloud", MarkdownDescription: "Cloud ID, for example `aws`."},
 			function.StringParameter{Name: "instance_type", MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
 			function.StringParameter{Name: "region", MarkdownDescription: "Region code, for example `us-east-1`."},
-			function.StringParameter{Name: "pricing_model", MarkdownDescription: "`on_demand`, `spot`, `reserved_1y` or `reserved_3y`."},
+			function.StringParameter{Name: "pricing_model", MarkdownDescription: "`on_demand`, `spot`, `reserved_1y`, `reserved_3y` or `capacity_block`."},
 		},
 		Return: function.Float64Return{},
 	}
@@ -54,7 +56,7 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 	}
 	cat, err := builtinCatalog()
 	if err != nil {
-		resp.Error = function.NewFuncError("The provider's built-in catalog failed to load; this is a provider bug: " + err.Error())
+		resp.Error = funcError(fmt.Errorf("the built-in catalog failed to load: %w", err), nil)
 		return
 	}
 	offer, _, _, ok := resolveOffer(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
@@ -64,13 +66,10 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 		return
 	}
 	pm := catalog.PricingModel(model)
-	known := false
-	for _, k := range catalog.PricingModels {
-		known = known || k == pm
-	}
-	if !known {
+	names := instancePricingModelNames()
+	if !slices.Contains(cost.InstancePricingModels, pm) {
 		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Unknown Pricing Model: pricing_model = %q; allowed: %s. Closest: %s",
-			model, catalog.QuoteList(pricingModelNames()), catalog.QuoteList(catalog.Closest(model, pricingModelNames(), 1))))
+			model, catalog.QuoteList(names), catalog.QuoteList(catalog.Closest(model, names, 1))))
 		return
 	}
 	price, ok := offer.Price(pm)
@@ -84,5 +83,5 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 			cloudID, it, regionID, model, catalog.QuoteList(names)))
 		return
 	}
-	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, roundPrice(price)))
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, numfmt.Price(price)))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 func TestAccHourlyPriceUSDFunction(t *testing.T) {
@@ -51,10 +52,10 @@ output "reserved_3y" {
   value = provider::gpu::hourly_price_usd("aws", "g5.xlarge", "us-east-1", "reserved_3y")
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("on_demand", knownvalue.Float64Exact(roundPrice(o.OnDemandUSD))),
-				statecheck.ExpectKnownOutputValue("spot", knownvalue.Float64Exact(roundPrice(o.SpotUSD))),
-				statecheck.ExpectKnownOutputValue("reserved_1y", knownvalue.Float64Exact(roundPrice(o.Reserved1YUSD))),
-				statecheck.ExpectKnownOutputValue("reserved_3y", knownvalue.Float64Exact(roundPrice(o.Reserved3YUSD))),
+				statecheck.ExpectKnownOutputValue("on_demand", knownvalue.Float64Exact(numfmt.Price(o.OnDemandUSD))),
+				statecheck.ExpectKnownOutputValue("spot", knownvalue.Float64Exact(numfmt.Price(o.SpotUSD))),
+				statecheck.ExpectKnownOutputValue("reserved_1y", knownvalue.Float64Exact(numfmt.Price(o.Reserved1YUSD))),
+				statecheck.ExpectKnownOutputValue("reserved_3y", knownvalue.Float64Exact(numfmt.Price(o.Reserved3YUSD))),
 			},
 		},
 		{

@@ -5,9 +5,7 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
@@ -69,7 +67,7 @@ func (f *instanceTypeFunction) Run(ctx context.Context, req function.RunRequest,
 	}
 	cat, err := builtinCatalog()
 	if err != nil {
-		resp.Error = function.NewFuncError("The provider's built-in catalog failed to load; this is a provider bug, please report it: " + err.Error())
+		resp.Error = funcError(fmt.Errorf("the built-in catalog failed to load: %w", err), nil)
 		return
 	}
 	if gpus < 1 || gpus > spec.MaxGPUsPerNode {
@@ -78,22 +76,8 @@ func (f *instanceTypeFunction) Run(ctx context.Context, req function.RunRequest,
 	}
 	it, err := spec.InstanceType(cat, cloud, accelerator, int(gpus))
 	if err != nil {
-		var se *spec.Error
-		if idx, ok := instanceTypeArgs[fieldOf(err, &se)]; ok {
-			// Terraform ends the message with its own period.
-			resp.Error = function.NewArgumentFuncError(idx, se.Summary+": "+strings.TrimSuffix(se.Detail, "."))
-			return
-		}
-		resp.Error = function.NewFuncError(err.Error())
+		resp.Error = funcError(err, instanceTypeArgs)
 		return
 	}
 	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, it))
-}
-
-// fieldOf returns the request field of a *spec.Error ("" for other errors).
-func fieldOf(err error, se **spec.Error) string {
-	if errors.As(err, se) {
-		return (*se).Field
-	}
-	return ""
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 var _ datasource.DataSourceWithConfigure = (*offersDataSource)(nil)
@@ -37,19 +38,23 @@ func (d *offersDataSource) Metadata(_ context.Context, req datasource.MetadataRe
 }
 
 var offerAttrTypes = map[string]attr.Type{
-	"cloud":           types.StringType,
-	"region":          types.StringType,
-	"instance_type":   types.StringType,
-	"accelerator":     types.StringType,
-	"gpus":            types.Int64Type,
-	"gpu_memory_gb":   types.Float64Type,
-	"vcpus":           types.Int64Type,
-	"memory_gb":       types.Float64Type,
-	"network_gbps":    types.Float64Type,
-	"on_demand_usd":   types.Float64Type,
-	"spot_usd":        types.Float64Type,
-	"reserved_1y_usd": types.Float64Type,
-	"reserved_3y_usd": types.Float64Type,
+	"cloud":              types.StringType,
+	"region":             types.StringType,
+	"country":            types.StringType,
+	"instance_type":      types.StringType,
+	"accelerator":        types.StringType,
+	"gpus":               types.Int64Type,
+	"gpu_memory_gb":      types.Float64Type,
+	"vcpus":              types.Int64Type,
+	"memory_gb":          types.Float64Type,
+	"network_gbps":       types.Float64Type,
+	"on_demand_usd":      types.Float64Type,
+	"spot_usd":           types.Float64Type,
+	"reserved_1y_usd":    types.Float64Type,
+	"reserved_3y_usd":    types.Float64Type,
+	"capacity_block_usd": types.Float64Type,
+	"gpu_fraction":       types.Float64Type,
+	"price_source":       types.StringType,
 }
 
 func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -78,11 +83,17 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				Computed:            true,
 				MarkdownDescription: "Matching offers sorted by cloud, instance type and region.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"cloud":           schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
-					"region":          schema.StringAttribute{Computed: true, MarkdownDescription: "Region code."},
-					"instance_type":   schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
-					"accelerator":     schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID."},
-					"gpus":            schema.Int64Attribute{Computed: true, MarkdownDescription: "Accelerators per instance."},
+					"cloud":         schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
+					"region":        schema.StringAttribute{Computed: true, MarkdownDescription: "Region code."},
+					"country":       schema.StringAttribute{Computed: true, MarkdownDescription: "Country of the region, ISO 3166-1 alpha-2; null when the catalog has no metadata for the region."},
+					"instance_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
+					"accelerator":   schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID."},
+					"gpus": schema.Int64Attribute{Computed: true,
+						MarkdownDescription: "Whole accelerators per instance; `0` for a fractional instance (see `gpu_fraction`)."},
+					"gpu_fraction": schema.Float64Attribute{Computed: true,
+						MarkdownDescription: "For a fractional instance, its share of one accelerator (for example `0.25` for Azure's " +
+							"`Standard_NV6ads_A10_v5`), with that share of the GPU's memory in `gpu_memory_gb` and of its throughput; usable " +
+							"for inference only. Null for whole GPUs."},
 					"gpu_memory_gb":   schema.Float64Attribute{Computed: true, MarkdownDescription: "Total accelerator memory of the instance, GB."},
 					"vcpus":           schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs per instance."},
 					"memory_gb":       schema.Float64Attribute{Computed: true, MarkdownDescription: "Host RAM per instance, GB."},
@@ -91,6 +102,11 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"spot_usd":        price("spot"),
 					"reserved_1y_usd": price("1-year commitment"),
 					"reserved_3y_usd": price("3-year commitment"),
+					"capacity_block_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Effective hourly price of one instance in an " +
+						"EC2 Capacity Block (instances booked ahead for a window of whole days or weeks), USD, after the provider's `discounts`; " +
+						"null where none is published. An offer with only this price has a null `on_demand_usd`."},
+					"price_source": schema.StringAttribute{Computed: true,
+						MarkdownDescription: "Where the prices come from: the built-in source file and its date, or the `catalog_file` entry that set them."},
 				}},
 			},
 		},
@@ -158,7 +174,7 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	for _, o := range cat.Offers {
 		if !d.data.AllowsCloud(o.Cloud) || (clouds != nil && !clouds[o.Cloud]) ||
 			(regions != nil && !regions[o.Region]) || (accels != nil && !accels[o.Accelerator]) ||
-			o.GPUs < minGPUs || (o.GPUs > 0 && o.GPUMemoryGB/float64(o.GPUs) < minMem) {
+			o.GPUs < minGPUs || memoryPerGPU(o) < minMem {
 			continue
 		}
 		matched = append(matched, o)
@@ -182,22 +198,26 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 			if !ok {
 				return types.Float64Null()
 			}
-			return types.Float64Value(roundPrice(p * disc))
+			return types.Float64Value(numfmt.Price(p * disc))
 		}
 		obj, diags := types.ObjectValue(offerAttrTypes, map[string]attr.Value{
-			"cloud":           types.StringValue(o.Cloud),
-			"region":          types.StringValue(o.Region),
-			"instance_type":   types.StringValue(o.InstanceType),
-			"accelerator":     types.StringValue(o.Accelerator),
-			"gpus":            types.Int64Value(int64(o.GPUs)),
-			"gpu_memory_gb":   types.Float64Value(o.GPUMemoryGB),
-			"vcpus":           types.Int64Value(int64(o.VCPUs)),
-			"memory_gb":       types.Float64Value(o.MemoryGB),
-			"network_gbps":    types.Float64Value(o.NetworkGbps),
-			"on_demand_usd":   price(catalog.OnDemand),
-			"spot_usd":        price(catalog.Spot),
-			"reserved_1y_usd": price(catalog.Reserved1Y),
-			"reserved_3y_usd": price(catalog.Reserved3Y),
+			"cloud":              types.StringValue(o.Cloud),
+			"region":             types.StringValue(o.Region),
+			"country":            regionCountry(cat, o),
+			"instance_type":      types.StringValue(o.InstanceType),
+			"accelerator":        types.StringValue(o.Accelerator),
+			"gpus":               types.Int64Value(int64(o.GPUs)),
+			"gpu_memory_gb":      types.Float64Value(o.GPUMemoryGB),
+			"vcpus":              types.Int64Value(int64(o.VCPUs)),
+			"memory_gb":          types.Float64Value(o.MemoryGB),
+			"network_gbps":       types.Float64Value(o.NetworkGbps),
+			"on_demand_usd":      price(catalog.OnDemand),
+			"spot_usd":           price(catalog.Spot),
+			"reserved_1y_usd":    price(catalog.Reserved1Y),
+			"reserved_3y_usd":    price(catalog.Reserved3Y),
+			"capacity_block_usd": price(catalog.CapacityBlock),
+			"gpu_fraction":       gpuFraction(o.GPUFraction),
+			"price_source":       types.StringValue(o.Source),
 		})
 		resp.Diagnostics.Append(diags...)
 		objs = append(objs, obj)
@@ -213,4 +233,22 @@ type offersModel struct {
 	MinGPUs        types.Int64   `tfsdk:"min_gpus"`
 	MinGPUMemoryGB types.Float64 `tfsdk:"min_gpu_memory_gb"`
 	Offers         types.List    `tfsdk:"offers"`
+}
+
+// regionCountry is the country of an offer's region, null without region
+// metadata.
+func regionCountry(cat *catalog.Catalog, o *catalog.Offer) types.String {
+	if r, ok := cat.Region(o.Cloud, o.Region); ok && r.Country != "" {
+		return types.StringValue(r.Country)
+	}
+	return types.StringNull()
+}
+
+// memoryPerGPU is the accelerator memory an instance gives each GPU, GB:
+// a fractional instance's share of one GPU.
+func memoryPerGPU(o *catalog.Offer) float64 {
+	if o.Fractional() || o.GPUs == 0 {
+		return o.GPUMemoryGB
+	}
+	return o.GPUMemoryGB / float64(o.GPUs)
 }

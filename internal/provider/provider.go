@@ -12,6 +12,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -26,6 +27,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
 var (
@@ -57,6 +60,29 @@ type providerData struct {
 	// Discounts maps cloud -> fraction off list price.
 	Discounts              map[string]float64
 	CarbonPriceUSDPerTonne float64
+
+	// The planner of Catalog, built on the first recommendation of this
+	// provider configuration (building it costs a few milliseconds, which a
+	// plugin process that never recommends should not pay) and dropped with
+	// the configuration, so a long-lived process does not accumulate one
+	// per catalog overlay.
+	plannerOnce sync.Once
+	planner     *planner.Planner
+	plannerErr  error
+}
+
+// Planner returns the planner of the configured catalog, built once even
+// when many data sources are read concurrently.
+func (d *providerData) Planner() (*planner.Planner, error) {
+	d.plannerOnce.Do(func() {
+		cm, err := cost.DefaultModel()
+		if err != nil {
+			d.plannerErr = err
+			return
+		}
+		d.planner, d.plannerErr = planner.New(d.Catalog, cm)
+	})
+	return d.planner, d.plannerErr
 }
 
 // AllowsCloud reports whether a cloud is in the provider-level allow-list.
@@ -98,7 +124,9 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Optional: true,
 				MarkdownDescription: "Path to a JSON (`.json`) or YAML (`.yaml`, `.yml`) catalog overlay that adds or overrides clouds, " +
 					"regions, accelerators, offers and prices (negotiated rates, private clouds, on-prem clusters). " +
-					"The file is validated as a whole: any error rejects it with the file, entry and field, and nothing is applied. " +
+					"The file is validated as a whole: every problem is reported with the file, line, entry and field, and nothing is applied. " +
+					"A relative path is resolved against the directory Terraform runs in (the root module), not the module that sets it: " +
+					"in a child module use `\"${path.module}/prices.yaml\"`. " +
 					"See the [catalog overlay guide](guides/catalog-overlay.md).",
 			},
 			"clouds": schema.ListAttribute{
@@ -149,12 +177,15 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 	if !cfg.CatalogFile.IsNull() && !cfg.CatalogFile.IsUnknown() {
-		overlaid, err := cat.WithOverlay(cfg.CatalogFile.ValueString())
+		overlaid, warnings, err := cat.WithOverlay(cfg.CatalogFile.ValueString())
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("catalog_file"), "Invalid Catalog File",
 				fmt.Sprintf("The catalog file %q was rejected as a whole; nothing from it was applied.\n\n%s",
 					cfg.CatalogFile.ValueString(), err))
 			return
+		}
+		for _, w := range warnings {
+			resp.Diagnostics.AddAttributeWarning(path.Root("catalog_file"), "Catalog File Adjusted", w.String())
 		}
 		cat = overlaid
 	}
@@ -199,7 +230,9 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		if age > maxAge {
 			resp.Diagnostics.AddAttributeWarning(path.Root("max_catalog_age_days"), "Catalog Is Older Than max_catalog_age_days",
 				fmt.Sprintf("The built-in catalog is dated %s, %d days ago, more than max_catalog_age_days = %d. "+
-					"Prices may have changed: upgrade the provider or overlay current prices with catalog_file.",
+					"Prices may have changed: upgrade the provider, or download the clouds' price lists and run "+
+					"`make overlay AWS_PRICE_LIST=<file> AZURE_RETAIL_PRICES=<file> GCP_BILLING_SKUS=<file> OUT=prices.yaml` "+
+					"(guide: Price-list overlay), then set catalog_file = \"prices.yaml\".",
 					cat.Date.Format(time.DateOnly), age, maxAge))
 		}
 	}

@@ -5,13 +5,8 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"regexp"
-	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -24,10 +19,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
-	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
@@ -52,43 +46,45 @@ func (d *recommendationDataSource) Metadata(_ context.Context, req datasource.Me
 
 var (
 	candidateAttrTypes = map[string]attr.Type{
-		"cloud":              types.StringType,
-		"region":             types.StringType,
-		"instance_type":      types.StringType,
-		"accelerator":        types.StringType,
-		"gpus_per_node":      types.Int64Type,
-		"nodes":              types.Int64Type,
-		"total_gpus":         types.Int64Type,
-		"pricing_model":      types.StringType,
-		"hourly_cost_usd":    types.Float64Type,
-		"estimated_hours":    types.Float64Type,
-		"estimated_cost_usd": types.Float64Type,
-		"estimated_co2e_kg":  types.Float64Type,
-		"tokens_per_second":  types.Float64Type,
-		"memory_per_gpu_gb":  types.Float64Type,
-		"explanation":        types.StringType,
+		"cloud":                     types.StringType,
+		"region":                    types.StringType,
+		"country":                   types.StringType,
+		"instance_type":             types.StringType,
+		"accelerator":               types.StringType,
+		"gpus_per_node":             types.Int64Type,
+		"gpu_fraction":              types.Float64Type,
+		"nodes":                     types.Int64Type,
+		"total_gpus":                types.Int64Type,
+		"pricing_model":             types.StringType,
+		"hourly_cost_usd":           types.Float64Type,
+		"estimated_hours":           types.Float64Type,
+		"estimated_cost_usd":        types.Float64Type,
+		"estimated_co2e_kg":         types.Float64Type,
+		"estimated_carbon_cost_usd": types.Float64Type,
+		"time_per_output_token_ms":  types.Float64Type,
+		"time_to_first_token_ms":    types.Float64Type,
+		"tokens_per_second":         types.Float64Type,
+		"memory_per_gpu_gb":         types.Float64Type,
+		"explanation":               types.StringType,
 	}
 	candidateType = types.ObjectType{AttrTypes: candidateAttrTypes}
 	rejectedType  = types.ObjectType{AttrTypes: map[string]attr.Type{"reason": types.StringType, "count": types.Int64Type}}
 )
 
-// exclusiveJurisdictions are compliance regimes tied to disjoint
-// jurisdictions: asking for two of them can never be met.
-var exclusiveJurisdictions = []string{
-	catalog.ComplianceGDPR, catalog.ComplianceUKGDPR, catalog.ComplianceSwissFADP,
-	catalog.ComplianceMLPS2, catalog.ComplianceFedRAMPHigh,
-}
-
 func candidateAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"cloud":         schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
 		"region":        schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's region code."},
+		"country":       schema.StringAttribute{Computed: true, MarkdownDescription: "Country of the region, ISO 3166-1 alpha-2, for example `DE`."},
 		"instance_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
 		"accelerator":   schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID, for example `H100`."},
-		"gpus_per_node": schema.Int64Attribute{Computed: true, MarkdownDescription: "Accelerators per instance."},
+		"gpus_per_node": schema.Int64Attribute{Computed: true, MarkdownDescription: "Whole accelerators per instance; `0` for a fractional instance."},
+		"gpu_fraction": schema.Float64Attribute{Computed: true, MarkdownDescription: "A fractional instance's share of one accelerator " +
+			"(for example `0.25`), which gives it that share of the accelerator's memory and throughput; null for whole GPUs. Fractional " +
+			"instances serve inference only: a training or fine-tuning job rejects them (`fractional_gpu`)."},
 		"nodes":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Instances (nodes). For inference: nodes per replica × replicas; on spot including the spare nodes that ride out interruptions."},
 		"total_gpus":    schema.Int64Attribute{Computed: true, MarkdownDescription: "`nodes × gpus_per_node`."},
-		"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "`on_demand`, `spot`, `reserved_1y` or `reserved_3y`."},
+		"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "`on_demand`, `spot`, `reserved_1y`, `reserved_3y` or `capacity_block`."},
 		"hourly_cost_usd": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Price of all nodes for one hour under the pricing model, after the provider's `discounts`, USD (cents)."},
 		"estimated_hours": schema.Float64Attribute{Computed: true,
@@ -98,7 +94,16 @@ func candidateAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Training / fine-tuning: the job's compute cost (reserved pricing bills its whole term). " +
 				"Inference: the monthly cost of serving the target, averaged over a 12-month horizon (a 3-year reservation bills all 36 months; " +
 				"spot bills every node, spares included, around the clock, with no rework factor). " +
-				"Includes the carbon cost when the provider sets `carbon_price_usd_per_tonne`. USD, cents."},
+				"What the cloud bills: the carbon cost is `estimated_carbon_cost_usd`. USD, cents."},
+		"estimated_carbon_cost_usd": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "`estimated_co2e_kg` / 1000 × the provider's `carbon_price_usd_per_tonne` (inference: per month), USD; `0` " +
+				"without a carbon price, null when the CO2e is unknown. Not part of `estimated_cost_usd`; the `cost` objective ranks by their sum."},
+		"time_per_output_token_ms": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Inference: the 99th-percentile time per output token the deployment was sized for, milliseconds (what " +
+				"`max_time_per_output_token_ms` bounds); null for training and fine-tuning."},
+		"time_to_first_token_ms": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Inference: the 99th-percentile time to first token at that load, milliseconds (what " +
+				"`max_time_to_first_token_ms` bounds); null for training and fine-tuning."},
 		"estimated_co2e_kg": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Location-based kg CO2e of the job (inference: per month); null when the catalog lacks the accelerator's power or the region's grid intensity."},
 		"tokens_per_second": schema.Float64Attribute{Computed: true,
@@ -118,25 +123,23 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 		return schema.Float64Attribute{Optional: true, MarkdownDescription: desc + " Must be greater than 0; omit for no limit.",
 			Validators: []validator.Float64{float64validator.AtLeast(minPositive)}}
 	}
-	objectives := make([]string, len(planner.Objectives))
-	for i, o := range planner.Objectives {
-		objectives[i] = string(o)
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Recommends where and on what to run a workload: every offer of the catalog × node count × pricing model is " +
 			"checked against the constraints and physics (memory fit, a scale-out fabric for multi-node training, the inference throughput and " +
 			"latency targets), scored by `objective` and explained. The provider's `clouds` allow-list and `discounts` apply. " +
 			"When nothing fits, planning fails with an error naming the binding constraint and the nearest miss.\n\n" +
-			"Rejection reasons (`rejected[*].reason`, stable): " + codeList(planner.Reasons) + ". " +
+			"Rejection reasons (`rejected[*].reason`, stable): " + codeList(planner.Reasons[:]) + ". " +
 			"Each `(offer, pricing model)` pair with no surviving node count is counted once, under the furthest filter one of its node counts reached.\n\n" +
 			"Node counts tried: training and fine-tuning, the fewest nodes that hold the workload, then every power of two above it up to " +
 			"`max_nodes` (default 128) while the job keeps getting faster; inference, the fewest nodes that hold one replica form a serving unit, " +
 			"and units are added until `tokens_per_second` is met.\n\n" +
-			"Spot: training and fine-tuning hours are risk-adjusted for the rework of interruptions (× 1 + λ·L, λ the cloud's interruptions per hour, " +
-			"L = half a checkpoint interval + restart). Serving loses no work but capacity, so an inference deployment on spot instead carries spare serving " +
+			"Spot: a training or fine-tuning job stops when any of its nodes is interrupted, so its hours are risk-adjusted for the rework " +
+			"of interruptions arriving at nodes × λ (λ the cloud's interruptions per instance-hour): about × 1 + nodes·λ·(½ checkpoint interval + restart), " +
+			"exactly (1/Λ + restart)(e^(Λ·interval) − 1)/interval; spot on so many nodes that the job would never finish is rejected (`spot_never_finishes`). " +
+			"Serving loses no work but capacity, so an inference deployment on spot instead carries spare serving " +
 			"units, billed like the others: enough that the units expected down at any time (units × nodes per unit × λ × 0.25 h to replace one) are " +
 			"covered, and at least 1; the explanation says so (\"spot: +1 spare replica … to ride out interruptions\").\n\n" +
-			"Objectives: `cost` (lowest `estimated_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
+			"Objectives: `cost` (lowest `estimated_cost_usd` + `estimated_carbon_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
 			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e). " +
 			"Ties: cloud, region, instance type, nodes, then pricing model.",
 		Attributes: map[string]schema.Attribute{
@@ -144,16 +147,19 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"constraints": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "Limits on the candidates; every attribute is optional.",
 				Attributes: map[string]schema.Attribute{
-					"clouds":       names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
-					"regions":      names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
-					"geographies":  names("Only regions in these geography buckets, for example `[\"eu\", \"uk\"]`."),
+					"clouds":      names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
+					"regions":     names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
+					"geographies": names("Only regions in these geography buckets, for example `[\"eu\", \"uk\"]`."),
+					"countries": names("Only regions in these countries, ISO 3166-1 alpha-2 codes in any case, for example `[\"DE\", \"FR\"]` " +
+						"(`UK` is read as `GB`). Naming a country whose regions are all in a separate-account partition (`CN`) asks for that partition."),
 					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
-					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOf(pricingModelNames()...))),
+					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
+						"(instances booked for a window: whole days to 14 days, whole weeks to 182 days, clusters of 1, 2, 4 … 64 instances).",
+						listvalidator.ValueStringsAre(stringvalidator.OneOf(planner.PricingModelNames()...))),
 					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
 						"The jurisdictions (all but `hipaa`) exclude each other.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOf(planner.ComplianceRegimes...))),
+						listvalidator.ValueStringsAre(stringvalidator.OneOf(catalog.ComplianceRegimes...))),
 					"max_hourly_cost_usd": positive("Most USD per hour for all nodes together."),
 					"max_total_cost_usd":  positive("Most USD for the whole job (inference: per month)."),
 					"deadline_hours":      positive("Latest wall-clock hours for a training or fine-tuning job (spot: risk-adjusted)."),
@@ -170,7 +176,12 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			},
 			"objective": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "What the ranking minimises: `cost` (default), `time`, `carbon` or `balanced`.",
-				Validators:          []validator.String{stringvalidator.OneOf(objectives...)}},
+				Validators:          []validator.String{stringvalidator.OneOf(planner.ObjectiveNames()...)}},
+			"distinct_by": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Which candidates count as one row of the answer: `instance_type` (default: one candidate per cloud and " +
+					"instance type, at its best region, node count and pricing model, like an optimizer table), `region` (one per cloud, " +
+					"instance type and region: to compare regions) or `deployment` (every node count and pricing model of every offer).",
+				Validators: []validator.String{stringvalidator.OneOf(planner.DistinctByValues...)}},
 			"top": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("How many candidates to return, 1–%d. Default %d.", planner.MaxTop, planner.DefaultTop),
 				Validators:          []validator.Int64{int64validator.Between(1, planner.MaxTop)}},
@@ -198,17 +209,13 @@ func (d *recommendationDataSource) Configure(_ context.Context, req datasource.C
 }
 
 // ValidateConfig catches, at `terraform validate`, what needs no catalog:
-// cross-field workload rules and compliance regimes of exclusive
-// jurisdictions.
+// the workload's rules on the values known now and compliance regimes of
+// exclusive jurisdictions.
 func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var wlObj types.Object
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wlObj)...)
-	if !wlObj.IsNull() && !wlObj.IsUnknown() {
-		var wl workloadModel
-		resp.Diagnostics.Append(wlObj.As(ctx, &wl, basetypes.ObjectAsOptions{})...)
-		if !resp.Diagnostics.HasError() {
-			validateWorkload(wl, path.Root("workload"), true, &resp.Diagnostics)
-		}
+	if in, ok := readWorkload(ctx, wlObj, &resp.Diagnostics); ok {
+		in.validate(true, &resp.Diagnostics)
 	}
 	var comp types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("constraints").AtName("compliance"), &comp)...)
@@ -218,76 +225,54 @@ func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datas
 	var seen []string
 	for i, v := range comp.Elements() {
 		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
+		if !ok || s.IsNull() || s.IsUnknown() || !catalog.IsJurisdiction(s.ValueString()) {
 			continue
 		}
 		x := s.ValueString()
-		for _, ex := range exclusiveJurisdictions {
-			if x != ex {
-				continue
-			}
-			for _, prev := range seen {
-				resp.Diagnostics.AddAttributeError(path.Root("constraints").AtName("compliance").AtListIndex(i), "Contradictory Constraints",
-					fmt.Sprintf("compliance lists both %q and %q: a region cannot be in both jurisdictions (%s; %s). Keep one.",
-						prev, x, complianceMeaning(prev), complianceMeaning(x)))
-			}
-			seen = append(seen, x)
+		for _, prev := range seen {
+			resp.Diagnostics.AddAttributeError(path.Root("constraints").AtName("compliance").AtListIndex(i), "Contradictory Constraints",
+				fmt.Sprintf("compliance lists both %q and %q: a region cannot be in both jurisdictions (%s needs %s; %s needs %s). Keep one.",
+					prev, x, prev, catalog.ComplianceNeeds(prev), x, catalog.ComplianceNeeds(x)))
 		}
+		seen = append(seen, x)
 	}
-}
-
-func complianceMeaning(x string) string {
-	return map[string]string{
-		catalog.ComplianceGDPR: "gdpr needs an EU/EEA region", catalog.ComplianceUKGDPR: "uk_gdpr a UK region",
-		catalog.ComplianceSwissFADP: "swiss_fadp a Swiss region", catalog.ComplianceMLPS2: "mlps2 a mainland-China region",
-		catalog.ComplianceFedRAMPHigh: "fedramp_high a US government partition",
-	}[x]
-}
-
-// planners caches one planner per catalog (the built-in one, or an overlay).
-var planners sync.Map // *catalog.Catalog -> *planner.Planner
-
-func plannerFor(cat *catalog.Catalog) (*planner.Planner, error) {
-	if p, ok := planners.Load(cat); ok {
-		return p.(*planner.Planner), nil //nolint:forcetypeassert // only *planner.Planner is stored
-	}
-	cm, err := cost.DefaultModel()
-	if err != nil {
-		return nil, err
-	}
-	p, err := planner.New(cat, cm)
-	if err != nil {
-		return nil, err
-	}
-	actual, _ := planners.LoadOrStore(cat, p)
-	return actual.(*planner.Planner), nil //nolint:forcetypeassert // only *planner.Planner is stored
 }
 
 func (d *recommendationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m recommendationModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || d.data == nil || m.Workload == nil {
+	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
-	pl, err := plannerFor(d.data.Catalog)
+	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	pl, err := d.data.Planner()
 	if err != nil {
-		resp.Diagnostics.AddError("Planner Failed To Start", "This is a provider bug, please report it: "+err.Error())
+		addBug(&resp.Diagnostics, "the planner failed to start", err)
 		return
 	}
-	pm, err := perf.Default()
+	model, err := perf.Builtin()
 	if err != nil {
-		resp.Diagnostics.AddError("Benchmark Model Failed To Load", "This is a provider bug, please report it: "+err.Error())
+		addBug(&resp.Diagnostics, "the embedded benchmark model failed to load", err)
 		return
 	}
-	if !validateWorkload(*m.Workload, path.Root("workload"), true, &resp.Diagnostics) {
+	policy, err := planner.BuiltinPolicy()
+	if err != nil {
+		addBug(&resp.Diagnostics, "the embedded planner policy failed to load", err)
 		return
 	}
-	w := m.Workload.toPerf()
-	est, pw := planner.NewPerfEstimator(pm, w)
+	in.workload = policy.WithServingDefaults(in.workload)
+	prep, ok := in.prepare(model, true, &resp.Diagnostics)
+	if !ok {
+		return
+	}
 	preq := planner.Request{
-		Workload: pw, Estimator: est,
+		Estimator:              prep,
 		Objective:              planner.Objective(m.Objective.ValueString()),
 		Top:                    int(m.Top.ValueInt64()),
+		DistinctBy:             planner.DistinctBy(m.DistinctBy.ValueString()),
 		AllowedClouds:          d.data.Clouds,
 		Discounts:              d.data.Discounts,
 		CarbonPriceUSDPerTonne: d.data.CarbonPriceUSDPerTonne,
@@ -300,7 +285,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	res, err := pl.Recommend(preq)
 	if err != nil {
-		addPlannerError(&resp.Diagnostics, err)
+		addError(&resp.Diagnostics, err)
 		return
 	}
 	m.Best = candidateValue(&res.Best, &resp.Diagnostics)
@@ -321,77 +306,41 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 }
 
 func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object {
-	co2 := types.Float64Null()
+	co2, carbon := types.Float64Null(), types.Float64Null()
 	if c.CO2eKnown {
-		co2 = types.Float64Value(roundUSD(c.EstimatedCO2eKg))
+		co2 = types.Float64Value(numfmt.Measure(c.EstimatedCO2eKg))
+		carbon = types.Float64Value(numfmt.USD(c.CarbonCostUSD))
+	}
+	latency := func(ms float64) types.Float64 {
+		if ms > 0 {
+			return types.Float64Value(numfmt.Measure(ms))
+		}
+		return types.Float64Null()
 	}
 	obj, dd := types.ObjectValue(candidateAttrTypes, map[string]attr.Value{
-		"cloud":              types.StringValue(c.Cloud),
-		"region":             types.StringValue(c.Region),
-		"instance_type":      types.StringValue(c.InstanceType),
-		"accelerator":        types.StringValue(c.Accelerator),
-		"gpus_per_node":      types.Int64Value(int64(c.GPUsPerNode)),
-		"nodes":              types.Int64Value(int64(c.Nodes)),
-		"total_gpus":         types.Int64Value(int64(c.TotalGPUs)),
-		"pricing_model":      types.StringValue(string(c.PricingModel)),
-		"hourly_cost_usd":    types.Float64Value(roundUSD(c.HourlyCostUSD)),
-		"estimated_hours":    types.Float64Value(roundHours(c.EstimatedHours)),
-		"estimated_cost_usd": types.Float64Value(roundUSD(c.EstimatedCostUSD)),
-		"estimated_co2e_kg":  co2,
-		"tokens_per_second":  types.Float64Value(roundHours(c.TokensPerSecond)),
-		"memory_per_gpu_gb":  types.Float64Value(roundHours(c.MemoryPerGPUGB)),
-		"explanation":        types.StringValue(c.Explanation),
+		"cloud":                     types.StringValue(c.Cloud),
+		"region":                    types.StringValue(c.Region),
+		"country":                   types.StringValue(c.Country),
+		"instance_type":             types.StringValue(c.InstanceType),
+		"accelerator":               types.StringValue(c.Accelerator),
+		"gpus_per_node":             types.Int64Value(int64(c.GPUsPerNode)),
+		"gpu_fraction":              gpuFraction(c.GPUFraction),
+		"nodes":                     types.Int64Value(int64(c.Nodes)),
+		"total_gpus":                types.Int64Value(int64(c.TotalGPUs)),
+		"pricing_model":             types.StringValue(string(c.PricingModel)),
+		"hourly_cost_usd":           types.Float64Value(numfmt.USD(c.HourlyCostUSD)),
+		"estimated_hours":           types.Float64Value(numfmt.Hours(c.EstimatedHours)),
+		"estimated_cost_usd":        types.Float64Value(numfmt.USD(c.EstimatedCostUSD)),
+		"estimated_co2e_kg":         co2,
+		"tokens_per_second":         types.Float64Value(numfmt.Measure(c.TokensPerSecond)),
+		"memory_per_gpu_gb":         types.Float64Value(numfmt.Measure(c.MemoryPerGPUGB)),
+		"explanation":               types.StringValue(c.Explanation),
+		"estimated_carbon_cost_usd": carbon,
+		"time_per_output_token_ms":  latency(c.TPOTMs),
+		"time_to_first_token_ms":    latency(c.TTFTMs),
 	})
 	diags.Append(dd...)
 	return obj
-}
-
-// fieldPath turns a planner field ("constraints.regions[2]") into a path.
-var fieldPart = regexp.MustCompile(`^([a-z0-9_]+)(?:\[(\d+)\])?$`)
-
-func fieldPath(field string) (path.Path, bool) {
-	if field == "" {
-		return path.Empty(), false
-	}
-	var p path.Path
-	for i, part := range strings.Split(field, ".") {
-		m := fieldPart.FindStringSubmatch(part)
-		if m == nil {
-			return path.Empty(), false
-		}
-		if i == 0 {
-			p = path.Root(m[1])
-		} else {
-			p = p.AtName(m[1])
-		}
-		if m[2] != "" {
-			n, _ := strconv.Atoi(m[2])
-			p = p.AtListIndex(n)
-		}
-	}
-	return p, true
-}
-
-func addPlannerError(diags *diag.Diagnostics, err error) {
-	add := func(field, summary, detail string) {
-		if p, ok := fieldPath(field); ok {
-			diags.AddAttributeError(p, summary, detail)
-		} else {
-			diags.AddError(summary, detail)
-		}
-	}
-	var ie planner.InputErrors
-	var nc *planner.NoCandidateError
-	switch {
-	case errors.As(err, &ie):
-		for _, e := range ie {
-			add(e.Field, e.Summary, e.Detail)
-		}
-	case errors.As(err, &nc):
-		add(nc.Field, "No GPU Offer Satisfies The Constraints", nc.Detail)
-	default:
-		diags.AddError("Recommendation Failed", "This is a provider bug, please report it: "+err.Error())
-	}
 }
 
 func (c *constraintsModel) toPlanner(ctx context.Context, out *planner.Constraints) diag.Diagnostics {
@@ -407,6 +356,7 @@ func (c *constraintsModel) toPlanner(ctx context.Context, out *planner.Constrain
 	out.Clouds = list(c.Clouds)
 	out.Regions = list(c.Regions)
 	out.Geographies = list(c.Geographies)
+	out.Countries = list(c.Countries)
 	out.Accelerators = list(c.Accelerators)
 	for _, s := range list(c.PricingModels) {
 		out.PricingModels = append(out.PricingModels, catalog.PricingModel(s))
@@ -450,6 +400,7 @@ type constraintsModel struct {
 	Clouds           types.List    `tfsdk:"clouds"`
 	Regions          types.List    `tfsdk:"regions"`
 	Geographies      types.List    `tfsdk:"geographies"`
+	Countries        types.List    `tfsdk:"countries"`
 	Accelerators     types.List    `tfsdk:"accelerators"`
 	PricingModels    types.List    `tfsdk:"pricing_models"`
 	MaxHourlyCostUSD types.Float64 `tfsdk:"max_hourly_cost_usd"`
@@ -464,12 +415,21 @@ type constraintsModel struct {
 }
 
 type recommendationModel struct {
-	Workload    *workloadModel    `tfsdk:"workload"`
+	Workload    types.Object      `tfsdk:"workload"`
 	Constraints *constraintsModel `tfsdk:"constraints"`
 	Objective   types.String      `tfsdk:"objective"`
+	DistinctBy  types.String      `tfsdk:"distinct_by"`
 	Top         types.Int64       `tfsdk:"top"`
 	Best        types.Object      `tfsdk:"best"`
 	Candidates  types.List        `tfsdk:"candidates"`
 	Rejected    types.List        `tfsdk:"rejected"`
 	CatalogDate types.String      `tfsdk:"catalog_date"`
+}
+
+// gpuFraction is a fractional instance's share of one GPU, null otherwise.
+func gpuFraction(f float64) types.Float64 {
+	if f > 0 {
+		return types.Float64Value(numfmt.Ratio(f))
+	}
+	return types.Float64Null()
 }

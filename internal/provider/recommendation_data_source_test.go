@@ -158,7 +158,7 @@ var euEEA = map[string]bool{
 	"IS": true, "LI": true, "NO": true,
 }
 
-func regionCountry(cat *catalog.Catalog, c map[string]any) (string, error) {
+func catalogCountry(cat *catalog.Catalog, c map[string]any) (string, error) {
 	cl, _ := c["cloud"].(string)
 	rg, _ := c["region"].(string)
 	r, ok := cat.Region(cl, rg)
@@ -215,11 +215,11 @@ func TestAccRecommendation_gdpr(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: recConfig("", recLoRA70B, `compliance = ["gdpr"]`, "top = 100"),
+			Config: recConfig("", recLoRA70B, `compliance = ["gdpr"]`, "top = 100\n  distinct_by = \"deployment\""),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("candidates"), knownvalue.ListSizeExact(100)),
 				candidatesCheck{fn: func(c map[string]any) error {
-					country, err := regionCountry(cat, c)
+					country, err := catalogCountry(cat, c)
 					if err != nil {
 						return err
 					}
@@ -247,7 +247,7 @@ func TestAccRecommendation_mlps2(t *testing.T) {
   }`, `compliance = ["mlps2"]`, "top = 100"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				candidatesCheck{fn: func(c map[string]any) error {
-					country, err := regionCountry(cat, c)
+					country, err := catalogCountry(cat, c)
 					if err != nil {
 						return err
 					}

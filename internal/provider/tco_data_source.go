@@ -5,10 +5,8 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -17,13 +15,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 var _ datasource.DataSourceWithConfigure = (*tcoDataSource)(nil)
@@ -51,14 +49,6 @@ var (
 		"break_even_months":        types.Float64Type,
 	}
 )
-
-func pricingModelNames() []string {
-	s := make([]string, len(catalog.PricingModels))
-	for i, pm := range catalog.PricingModels {
-		s[i] = string(pm)
-	}
-	return s
-}
 
 func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	size := func(desc string) schema.Float64Attribute {
@@ -91,11 +81,13 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				Validators: []validator.Float64{float64validator.Between(0, 1)}},
 			"pricing_mix": schema.MapAttribute{Optional: true, ElementType: types.Float64Type,
 				MarkdownDescription: "Map pricing model → share of the running GPU-hours; the shares sum to 1. Keys: `on_demand`, `spot`, " +
-					"`reserved_1y`, `reserved_3y`. Default `{ on_demand = 1 }`. A reserved share `s` is served by `ceil(s × instance_count)` " +
-					"reserved instances billed for whole terms (renewed when `months` outlasts the term); spot hours are multiplied by the " +
-					"cloud's interruption risk factor. Example: `{ reserved_1y = 0.6, spot = 0.4 }`.",
+					"`reserved_1y`, `reserved_3y`, `capacity_block`. Default `{ on_demand = 1 }`. A reserved share `s` is served by `ceil(s × instance_count)` " +
+					"reserved instances billed for whole terms (renewed when `months` outlasts the term); a capacity-block share books whole windows " +
+					"(1-day increments to 14 days, 7-day increments to 182 days) on whole cluster sizes (1, 2, 4 … 64 instances) for the hours its " +
+					"instances run; spot hours are multiplied by the interruption risk factor of the spot instances as one synchronous job. " +
+					"Example: `{ reserved_1y = 0.6, spot = 0.4 }`.",
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(stringvalidator.OneOf(pricingModelNames()...)),
+					mapvalidator.KeysAre(stringvalidator.OneOf(instancePricingModelNames()...)),
 					mapvalidator.ValueFloat64sAre(float64validator.Between(0, 1)),
 					sharesSumToOne{},
 				}},
@@ -147,7 +139,9 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 						"Null for on-demand, spot, zero utilization, or an instance without an on-demand price."},
 				}}},
 			"energy_kwh": schema.Float64Attribute{Computed: true,
-				MarkdownDescription: "Facility energy, kWh: running GPU-hours × TDP × load factor (0.8, training) × PUE (region's, else cloud's)."},
+				MarkdownDescription: "Facility energy, kWh: running instance-hours × node power × PUE (region's, else cloud's). Node power = " +
+					"GPUs × TDP × (load factor 0.8 for training + 0.575 for the host: CPUs, memory, NICs, fans), derived from measured " +
+					"8-GPU servers (an 8× H100 node: 7.7 kW)."},
 			"co2e_kg": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Location-based emissions, kg CO2e: `energy_kwh` × the region's grid intensity (0 when unknown, with a warning)."},
 			"carbon_cost_usd": schema.Float64Attribute{Computed: true,
@@ -213,7 +207,7 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 
 	res, err := cost.TCO(in)
 	if err != nil {
-		addCostError(&resp.Diagnostics, err)
+		addError(&resp.Diagnostics, err)
 		return
 	}
 	for _, w := range res.Warnings {
@@ -225,31 +219,31 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	lines := make([]attr.Value, len(res.Breakdown))
 	var total float64
 	for i, l := range res.Breakdown {
-		usd := roundUSD(l.USD)
+		usd := numfmt.USD(l.USD)
 		total += usd
 		lines[i] = types.ObjectValueMust(tcoLineAttrTypes, map[string]attr.Value{
 			"category": types.StringValue(l.Category), "cost_usd": types.Float64Value(usd),
 		})
 	}
-	total = roundUSD(total)
+	total = numfmt.USD(total)
 	var odTotal float64
 	for _, c := range res.Comparison {
 		if c.PricingModel == catalog.OnDemand {
-			odTotal = roundUSD(c.TotalUSD)
+			odTotal = numfmt.USD(c.TotalUSD)
 		}
 	}
 	comp := make([]attr.Value, len(res.Comparison))
 	for i, c := range res.Comparison {
-		t := roundUSD(c.TotalUSD)
+		t := numfmt.USD(c.TotalUSD)
 		savings := 0.0
 		if _, hasOD := offer.Price(catalog.OnDemand); hasOD {
-			savings = roundUSD(odTotal - t)
+			savings = numfmt.USD(odTotal - t)
 		}
 		beUtil, beMonths := types.Float64Null(), types.Float64Null()
 		if be, ok := res.BreakEven[c.PricingModel]; ok {
-			beUtil = types.Float64Value(roundRatio(be.Utilization))
+			beUtil = types.Float64Value(numfmt.Ratio(be.Utilization))
 			if !math.IsInf(be.Months, 0) {
-				beMonths = types.Float64Value(roundHours(be.Months))
+				beMonths = types.Float64Value(numfmt.Hours(be.Months))
 			}
 		}
 		comp[i] = types.ObjectValueMust(tcoComparisonAttrTypes, map[string]attr.Value{
@@ -261,22 +255,19 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		})
 	}
 	m.TotalCostUSD = types.Float64Value(total)
-	m.MonthlyCostUSD = types.Float64Value(roundUSD(total / in.Months))
+	m.MonthlyCostUSD = types.Float64Value(numfmt.USD(total / in.Months))
 	perGPUh := 0.0
 	if res.GPUHours > 0 {
-		perGPUh = roundUSD(total / res.GPUHours)
+		perGPUh = numfmt.USD(total / res.GPUHours)
 	}
 	m.CostPerGPUHourUSD = types.Float64Value(perGPUh)
 	m.Breakdown = types.ListValueMust(types.ObjectType{AttrTypes: tcoLineAttrTypes}, lines)
 	m.PricingModelComparison = types.ListValueMust(types.ObjectType{AttrTypes: tcoComparisonAttrTypes}, comp)
-	m.EnergyKWh = types.Float64Value(roundQuantity(res.EnergyKWh))
-	m.CO2eKg = types.Float64Value(roundQuantity(res.CO2eKg))
-	m.CarbonCostUSD = types.Float64Value(roundUSD(res.CarbonCostUSD))
+	m.EnergyKWh = types.Float64Value(numfmt.Measure(res.EnergyKWh))
+	m.CO2eKg = types.Float64Value(numfmt.Measure(res.CO2eKg))
+	m.CarbonCostUSD = types.Float64Value(numfmt.USD(res.CarbonCostUSD))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
-
-// roundQuantity keeps physical quantities (kWh, kg) to 0.01.
-func roundQuantity(v float64) float64 { return math.Round(v*100) / 100 }
 
 // resolveOffer finds the cloud, offer and region of (cloud, instance type,
 // region), reporting each unknown name with the closest valid ones through
@@ -316,30 +307,6 @@ func resolveOffer(cat *catalog.Catalog, cloudID, it, regionID string, fail func(
 	return offer, cl, region, true
 }
 
-// addCostError turns a cost error into a diagnostic on the attribute it names.
-func addCostError(diags *diag.Diagnostics, err error) {
-	var ie *cost.InputError
-	if !errors.As(err, &ie) {
-		diags.AddError("TCO Failed", err.Error())
-		return
-	}
-	switch ie.Field {
-	case "discount", "carbon_price_usd_per_tonne":
-		// Provider-level settings: no attribute of the data source to point at.
-		diags.AddError(ie.Summary, "Provider configuration: "+ie.Detail)
-		return
-	}
-	parts := strings.Split(ie.Field, ".")
-	p := path.Root(parts[0])
-	for _, name := range parts[1:] {
-		p = p.AtName(name)
-	}
-	if ie.MapKey != "" {
-		p = p.AtMapKey(ie.MapKey)
-	}
-	diags.AddAttributeError(p, ie.Summary, ie.Detail)
-}
-
 // sharesSumToOne checks at validate time that pricing_mix shares sum to 1
 // within the cost model's tolerance.
 type sharesSumToOne struct{}
@@ -371,7 +338,7 @@ func (sharesSumToOne) ValidateMap(ctx context.Context, req validator.MapRequest,
 	if math.Abs(sum-1) > tol {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Pricing Mix",
 			fmt.Sprintf("The %s shares sum to %v; they must sum to 1 (within %v), for example { on_demand = 0.3, reserved_1y = 0.7 }.",
-				req.Path, roundRatio(sum), tol))
+				req.Path, numfmt.Ratio(sum), tol))
 	}
 }
 

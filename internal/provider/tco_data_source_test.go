@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // errRe compiles a diagnostic pattern in which each space matches any run
@@ -82,10 +83,11 @@ func TestAccTCODataSource(t *testing.T) {
 	egress := (1100 - cl.EgressTiers[0].UpToGB) * cl.EgressTiers[1].USDPerGB * 12 * d
 	inter := 100 * cl.InterRegionUSDPerGB * 12 * d // 100 × 0.02 × 12 × 0.9 = 21.6
 	eks := 73.0 * 12                               // 876, not discounted
-	// energy: all 8,760 useful hours run (reserved idle hours draw nothing):
-	// 8,760 × 1 GPU × 0.3 kW × 0.8 (training) × 1.15 = 2,417.76 kWh;
-	// × 379.069 g = 916.50 kg; × $100/t = 91.65.
-	kwhPerHour := float64(o.GPUs) * acc.TDPWatts / 1000 * 0.8 * rg.PUE
+	// energy: all 8,760 useful hours run (reserved idle hours draw nothing);
+	// a node draws its GPU at the training load plus the host:
+	// 8,760 × 1 GPU × 0.3 kW × (0.8 training + 0.575 host) × 1.15 = 4,155.5 kWh;
+	// × 379.069 g = 1,575.2 kg; × $100/t = 157.52.
+	kwhPerHour := float64(o.GPUs) * acc.TDPWatts / 1000 * (0.8 + 0.575) * rg.PUE
 	kwh := D * kwhPerHour
 	co2 := kwh * rg.GridGCO2ePerKWh / 1000
 	carbon := co2 / 1000 * 100
@@ -94,16 +96,23 @@ func TestAccTCODataSource(t *testing.T) {
 	for _, l := range lines {
 		total += math.Round(l*100) / 100
 	}
-	// total = 8,962.37 + 432 + 496.8 + 972 + 21.6 + 876 + 91.65 = 11,852.42;
-	// monthly 987.70; per GPU-hour 11,852.42 / 8,760 = 1.35.
+	// total = 8,962.37 + 432 + 496.8 + 972 + 21.6 + 876 + 157.52 = 11,918.29;
+	// monthly 993.19; per GPU-hour 11,918.29 / 8,760 = 1.36.
 	hidden := block + object + egress + inter + eks // 2,798.40
 	// Comparison, all compute one way (+ hidden 2,798.40 + carbon):
 	//  on_demand   8,760 × 0.9054 = 7,931.30 + 91.65          → 10,821.35
-	//  spot        8,760 × R (1 + 0.01/24 × 0.75 = 1.0003125) = 8,762.74 h × 0.37917
+	//  spot        both instances as one synchronous job, Λ = 2 × 0.01/24:
+	//              R = (1/Λ + 0.25)(e^Λ − 1) = 1.00063, 8,765.5 h × 0.37917
 	//              = 3,322.57; carbon on 8,762.74 h = 91.68   →  6,212.65, saves 4,608.70
 	//  reserved_1y 2 × 8,760 h × 0.570402 = 9,993.44 + 91.65  → 12,883.49, saves −2,062.14
 	//  reserved_3y 2 × 36 × 730 h × 0.391131 = 20,557.85      → 23,447.90, saves −12,626.55
-	R := 1 + cl.Spot.InterruptionsPerDay/24*0.75
+	// spotR is the rework factor of n spot instances as one synchronous job
+	// (τ = 1 h checkpoints, 0.25 h restart): (1/Λ + 0.25)(e^Λ − 1), Λ = n·λ.
+	spotR := func(n float64) float64 {
+		l := n * cl.Spot.InterruptionsPerDay / 24
+		return (1/l + 0.25) * math.Expm1(l)
+	}
+	R := spotR(2)
 	cmp := map[string]float64{
 		"on_demand":   D*o.OnDemandUSD*d + hidden + carbon,
 		"spot":        D*R*o.SpotUSD*d + hidden + D*R*kwhPerHour*rg.GridGCO2ePerKWh/1e6*100,
@@ -125,8 +134,8 @@ func TestAccTCODataSource(t *testing.T) {
 			return knownvalue.Null(), knownvalue.Null()
 		}
 		terms := math.Ceil(months / term)
-		return knownvalue.Float64Exact(roundRatio(terms * term * r / (months * o.OnDemandUSD))),
-			knownvalue.Float64Exact(roundHours(term * r / (util * o.OnDemandUSD)))
+		return knownvalue.Float64Exact(numfmt.Ratio(terms * term * r / (months * o.OnDemandUSD))),
+			knownvalue.Float64Exact(numfmt.Hours(term * r / (util * o.OnDemandUSD)))
 	}
 	cmpCheck := func(pm string) knownvalue.Check {
 		beU, beM := breakEven(pm, 12, 0.5)
@@ -148,10 +157,10 @@ func TestAccTCODataSource(t *testing.T) {
 
 	// --- defaults.tf: 1 instance, 1 month, on-demand, utilization 1, no carbon price. ---
 	// compute 730 h × 1.006 = 734.38; per GPU-hour 1.006 → 1.01;
-	// energy 730 × 0.3 × 0.8 × 1.15 = 201.48 kWh; CO2e × 0.379069 = 76.37 kg; carbon 0.
+	// energy 730 × 0.3 × 1.375 × 1.15 = 346.29 kWh; CO2e × 0.379069 = 131.27 kg; carbon 0.
 	defCompute := 730 * o.OnDemandUSD
 	defKWh := 730 * kwhPerHour
-	defR := 1 + cl.Spot.InterruptionsPerDay/24*0.75
+	defR := spotR(1)
 
 	ds := "data.gpu_tco.full"
 	def := "data.gpu_tco.defaults"

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
@@ -85,7 +86,7 @@ func (f *trainingHoursFunction) Run(ctx context.Context, req function.RunRequest
 	}
 	cat, err := builtinCatalog()
 	if err != nil {
-		resp.Error = function.NewFuncError("The provider's built-in catalog failed to load; this is a provider bug: " + err.Error())
+		resp.Error = funcError(fmt.Errorf("the built-in catalog failed to load: %w", err), nil)
 		return
 	}
 	acc, ok := cat.Accelerator(accel)
@@ -99,21 +100,26 @@ func (f *trainingHoursFunction) Run(ctx context.Context, req function.RunRequest
 			"set to one of those, or an accelerator with bf16", acc.ID, catalog.QuoteList(perf.SupportedPrecisions(acc))))
 		return
 	}
-	model, err := perf.Default()
+	model, err := perf.Builtin()
 	if err != nil {
-		resp.Error = function.NewFuncError("The provider's benchmark model failed to load; this is a provider bug: " + err.Error())
+		resp.Error = funcError(fmt.Errorf("the embedded benchmark model failed to load: %w", err), nil)
 		return
 	}
-	w := perf.Workload{Kind: perf.KindTraining, ModelParamsB: params, TrainingTokensB: tokens}.WithDefaults()
-	gpn := int(min(gpus, 8))
-	est, err := model.Estimate(w, perf.Hardware{Accelerator: acc, GPUs: int(gpus), GPUsPerNode: gpn})
+	prep, err := model.Prepare(perf.Workload{Kind: perf.KindTraining, ModelParametersB: params, TrainingTokensB: tokens}, perf.ValidateOptions{})
 	if err != nil {
-		resp.Error = function.NewFuncError("Estimate Failed: " + err.Error())
+		resp.Error = funcError(err, nil)
+		return
+	}
+	search := model.Params().Search
+	gpn := min(int(gpus), search.DefaultGPUsPerNode)
+	est, err := prep.Estimate(perf.Hardware{Accelerator: acc, GPUs: int(gpus), GPUsPerNode: gpn})
+	if err != nil {
+		resp.Error = funcError(err, nil)
 		return
 	}
 	if !est.Fits {
-		need := "more than 4,096 nodes of 8"
-		if n := model.MinGPUsToFit(w, acc, 8); n > 0 {
+		need := fmt.Sprintf("more than %s nodes of %d", numfmt.Int(float64(search.MaxNodes)), search.DefaultGPUsPerNode)
+		if n := prep.MinGPUsToFit(acc, search.DefaultGPUsPerNode); n > 0 {
 			need = fmt.Sprintf("at least %d× %s", n, acc.ID)
 		}
 		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Model Does Not Fit: training a %vB-parameter model in bf16 "+
@@ -121,5 +127,5 @@ func (f *trainingHoursFunction) Run(ctx context.Context, req function.RunRequest
 			params, est.MemoryPerGPUGB, gpus, acc.ID, est.UsableMemoryPerGPUGB, est.MemoryShortfallGB, need))
 		return
 	}
-	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, roundHours(est.Hours)))
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, numfmt.Hours(est.Hours)))
 }

@@ -12,20 +12,25 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
 func TestAccTrainingHoursFunction(t *testing.T) {
 	m, cat := estModel(t)
 	train := func(params, tokens float64) perf.Workload {
-		return perf.Workload{Kind: "training", ModelParamsB: params, TrainingTokensB: tokens}
+		return perf.Workload{Kind: "training", ModelParametersB: params, TrainingTokensB: tokens}
 	}
 	// The function's documented assumptions: bf16, nodes of min(gpu_count, 8),
 	// the model's default network.
 	llama := estRun(t, m, cat, train(70, 2000), "A100-80GB", 2048, 8, 0)
 	small := estRun(t, m, cat, train(1, 20), "H100", 4, 4, 0)
 	acc, _ := cat.Accelerator("A100-80GB")
-	need := m.MinGPUsToFit(train(405, 100).WithDefaults(), acc, 8)
+	prep, err := m.Prepare(train(405, 100), perf.ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := prep.MinGPUsToFit(acc, 8)
 	if need <= 8 {
 		t.Fatalf("405B must need more than 8 A100-80GB, got %d", need)
 	}
@@ -73,11 +78,11 @@ output "small" {
   value = provider::gpu::training_hours(1, 20, "h100-sxm", 4)
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownOutputValue("llama2_70b", knownvalue.Float64Exact(roundHours(llama.Hours))),
+					statecheck.ExpectKnownOutputValue("llama2_70b", knownvalue.Float64Exact(numfmt.Hours(llama.Hours))),
 					// Llama 2 70B: 1,720,320 A100-80GB GPU-hours (Touvron et al. 2023,
 					// table 2), within the model's 25 % accuracy bound.
 					statecheck.ExpectKnownOutputValue("llama2_70b", estWithin(1720320/2048.0, 0.25)),
-					statecheck.ExpectKnownOutputValue("small", knownvalue.Float64Exact(roundHours(small.Hours))),
+					statecheck.ExpectKnownOutputValue("small", knownvalue.Float64Exact(numfmt.Hours(small.Hours))),
 				},
 			},
 		},

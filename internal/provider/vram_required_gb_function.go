@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
@@ -74,17 +75,17 @@ func (f *vramRequiredGBFunction) Run(ctx context.Context, req function.RunReques
 		resp.Error = err
 		return
 	}
-	model, err := perf.Default()
+	model, err := perf.Builtin()
 	if err != nil {
-		resp.Error = function.NewFuncError("The provider's benchmark model failed to load; this is a provider bug: " + err.Error())
+		resp.Error = funcError(fmt.Errorf("the embedded benchmark model failed to load: %w", err), nil)
 		return
 	}
 	gb, err := model.VRAMRequiredGB(params, strings.ToLower(precision), strings.ToLower(kind))
 	if err != nil {
-		resp.Error = function.NewFuncError("Invalid Arguments: " + err.Error())
+		resp.Error = funcError(err, nil)
 		return
 	}
-	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, roundMeasure(gb)))
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, numfmt.Measure(gb)))
 }
 
 // checkParamsArg rejects a non-positive or non-finite parameter count.

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 func TestAccVRAMRequiredGBFunction(t *testing.T) {
@@ -20,7 +22,7 @@ func TestAccVRAMRequiredGBFunction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return roundMeasure(gb)
+		return numfmt.Measure(gb)
 	}
 	call := func(params, precision, kind string) string {
 		return fmt.Sprintf(`

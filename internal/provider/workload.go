@@ -7,29 +7,32 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
-// The workload object is shared by gpu_estimate and gpu_recommendation
-// (DESIGN.md). Field-level rules are schema validators, so `terraform
-// validate` reports them; cross-field rules (training needs
-// training_tokens_b, ...) run in each data source's ValidateConfig through
-// validateWorkload, which reuses perf.Workload.Validate.
+// The workload object is shared by gpu_estimate and gpu_recommendation.
+// Field-level rules are schema validators, so `terraform validate` reports
+// them; the rules of perf.Workload.Validate (training needs
+// training_tokens_b, ...) run in each data source's ValidateConfig on the
+// values known then, and when the workload is prepared in Read.
 
 // workloadModel is the Terraform shape of the workload object.
 type workloadModel struct {
 	Kind                    types.String  `tfsdk:"kind"`
+	Model                   types.String  `tfsdk:"model"`
 	ModelParametersB        types.Float64 `tfsdk:"model_parameters_b"`
 	ActiveParametersB       types.Float64 `tfsdk:"active_parameters_b"`
 	Precision               types.String  `tfsdk:"precision"`
@@ -44,6 +47,15 @@ type workloadModel struct {
 	Layers                  types.Int64   `tfsdk:"layers"`
 	HiddenSize              types.Int64   `tfsdk:"hidden_size"`
 	KVHeads                 types.Int64   `tfsdk:"kv_heads"`
+	SpeculativeDecoding     types.Object  `tfsdk:"speculative_decoding"`
+}
+
+// speculativeModel is the workload's speculative_decoding object.
+type speculativeModel struct {
+	Method                types.String  `tfsdk:"method"`
+	AcceptanceRate        types.Float64 `tfsdk:"acceptance_rate"`
+	DraftTokens           types.Int64   `tfsdk:"draft_tokens"`
+	DraftModelParametersB types.Float64 `tfsdk:"draft_model_parameters_b"`
 }
 
 // workloadAttribute is the `workload` schema. tokensPerSecondRequired
@@ -52,6 +64,13 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 	positive := []validator.Float64{positiveFloat64{}}
 	positiveInt := []validator.Int64{int64validator.AtLeast(1)}
 	tps := "Inference: aggregate output tokens per second to serve across all users, for example `5000`."
+	tpotDefault := "Default: no limit (the estimate reports what the GPUs sustain)."
+	if tokensPerSecondRequired {
+		if pol, err := planner.BuiltinPolicy(); err == nil {
+			tpotDefault = fmt.Sprintf("Default `%v`, the MLPerf Inference bar for interactive chat (p99 TPOT of its Interactive scenario), "+
+				"so a serving recommendation is interactive; set a looser limit for batch or offline work.", pol.DefaultMaxTimePerOutputTokenMs)
+		}
+	}
 	if tokensPerSecondRequired {
 		tps += " Required when `kind = \"inference\"`."
 	} else {
@@ -61,20 +80,10 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 		Required: true,
 		MarkdownDescription: "What to run. Sizes are in billions (`_b`) of parameters or tokens; " +
 			"unset optional fields take the defaults below.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: withModelAttributes(map[string]schema.Attribute{
 			"kind": schema.StringAttribute{Required: true,
 				MarkdownDescription: "`training` (pre-training from scratch), `fine_tuning` or `inference`.",
 				Validators:          []validator.String{stringvalidator.OneOf(perf.Kinds...)}},
-			"model_parameters_b": schema.Float64Attribute{Required: true,
-				MarkdownDescription: "Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for Mixtral 8x7B.",
-				Validators:          positive},
-			"active_parameters_b": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B). Default: `model_parameters_b`.",
-				Validators:          positive},
-			"precision": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Numeric precision of weights and math: `fp32`, `tf32`, `bf16`, `fp16`, `fp8`, `fp4`, `int8` or `int4`. " +
-					"Default `bf16`. The accelerator must support it (A100 has no `fp8`).",
-				Validators: []validator.String{stringvalidator.OneOf(catalog.Precisions...)}},
 			"sequence_length": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Training / fine-tuning sequence length in tokens. Default `4096`.",
 				Validators:          positiveInt},
@@ -90,85 +99,216 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 			"output_tokens": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Inference: mean generated length in tokens. Default `256`.", Validators: positiveInt},
 			"max_time_to_first_token_ms": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Inference: latency limit on time to first token, milliseconds. Default: no limit.", Validators: positive},
+				MarkdownDescription: "Inference: limit on the **99th percentile** time to first token, milliseconds (as MLPerf Server " +
+					"and InferenceX p99). The model computes means and holds the mean to the limit divided by the p99/mean ratio " +
+					"fitted on InferenceX (" + latencyRatioDoc("ttft") + "). Default: no limit.", Validators: positive},
 			"max_time_per_output_token_ms": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Inference: latency limit per generated token, milliseconds (50 ms ≈ 20 tokens/s per user). Default: no limit.", Validators: positive},
+				MarkdownDescription: "Inference: limit on the **99th percentile** time per generated token, milliseconds (50 ms ≈ 20 " +
+					"tokens/s per user). The mean is held to the limit over the fitted p99/mean ratio (" + latencyRatioDoc("tpot") +
+					"). " + tpotDefault, Validators: positive},
 			"layers": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Architecture override: transformer layers. Default: derived from the parameter count.", Validators: positiveInt},
+				MarkdownDescription: "Architecture override: transformer layers. Default: the preset's, or derived from the parameter count.", Validators: positiveInt},
 			"hidden_size": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Architecture override: model width. Default: derived from the parameter count.", Validators: positiveInt},
+				MarkdownDescription: "Architecture override: model width. Default: the preset's, or derived from the parameter count.", Validators: positiveInt},
 			"kv_heads": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Architecture override: key/value heads (grouped-query attention). Default: derived.", Validators: positiveInt},
+				MarkdownDescription: "Architecture override: key/value heads (grouped-query attention). Default: the preset's, or derived.", Validators: positiveInt},
+			"speculative_decoding": speculativeAttribute(),
+		}),
+	}
+}
+
+// withModelAttributes adds the workload's model attributes (the preset,
+// its size overrides and the precision) to attrs.
+func withModelAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
+	positive := []validator.Float64{positiveFloat64{}}
+	for name, a := range map[string]schema.Attribute{
+		"model": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "A model preset from the catalog, by ID or alias (case-insensitive): its published architecture " +
+				"(parameters, active parameters and experts of a mixture of experts, layers, width, KV heads or MLA ranks, native " +
+				"precision) sizes the workload, and the size and architecture attributes below become optional overrides. " +
+				"Presets: " + modelPresetList() + ". An unknown name is an error that lists the closest presets; for another " +
+				"model omit `model` and set `model_parameters_b`.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+		"model_parameters_b": schema.Float64Attribute{Optional: true,
+			MarkdownDescription: "Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for Mixtral 8x7B. " +
+				"Required without `model`; with it, an override of the preset's count.",
+			Validators: positive},
+		"active_parameters_b": schema.Float64Attribute{Optional: true,
+			MarkdownDescription: "Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B). " +
+				"Default: the preset's, or `model_parameters_b`.",
+			Validators: positive},
+		"precision": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "Numeric precision of weights and math: `fp32`, `tf32`, `bf16`, `fp16`, `fp8`, `fp4`, `int8` or `int4`. " +
+				"Default `bf16`; with `model`, the preset's native weight precision (`fp8` for DeepSeek-R1, `bf16` for Llama; a " +
+				"preset whose routed experts ship narrower, such as gpt-oss MXFP4 or Kimi K2.5 INT4, keeps them so). The " +
+				"accelerator must support it (A100 has no `fp8`; `fp4` needs Blackwell or MI355X). Serving at `fp8` or `fp4` " +
+				"keeps an FP8 KV cache.",
+			Validators: []validator.String{stringvalidator.OneOf(catalog.Precisions...)}},
+	} {
+		attrs[name] = a
+	}
+	return attrs
+}
+
+// speculativeAttribute is the workload's speculative_decoding object.
+func speculativeAttribute() schema.SingleNestedAttribute {
+	mtp, draft := speculativeDefaultsDoc(perf.SpeculativeMTP), speculativeDefaultsDoc(perf.SpeculativeDraftModel)
+	return schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: "Inference: speculative decoding, off when omitted. Each decode step drafts `draft_tokens` tokens per " +
+			"request and the model verifies them in one pass, emitting (1 − a^(k+1)) / (1 − a) tokens per step on average for " +
+			"acceptance rate a and k draft tokens, at the cost of the larger verification pass and the drafting. Example: " +
+			"`speculative_decoding = { method = \"mtp\" }`.",
+		Attributes: map[string]schema.Attribute{
+			"method": schema.StringAttribute{Required: true,
+				MarkdownDescription: "`mtp`: the model's multi-token-prediction head (DeepSeek-V3/R1, GLM, Qwen3.5, MiniMax) or an " +
+					"EAGLE-style one-layer head, run once per draft token; `draft_model`: a separate small model of " +
+					"`draft_model_parameters_b`.",
+				Validators: []validator.String{stringvalidator.OneOf(perf.SpeculativeMethods...)}},
+			"acceptance_rate": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "Probability that a draft token is accepted (given the previous one was), between 0 and 1. " +
+					"Defaults: " + mtp.rate + " for `mtp`, " + draft.rate + " for `draft_model` (sources in the catalog's SOURCES.md).",
+				Validators: []validator.Float64{positiveFloat64{}}},
+			"draft_tokens": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Tokens drafted per step. Defaults: " + mtp.tokens + " for `mtp` (one MTP module), " +
+					draft.tokens + " for `draft_model`.",
+				Validators: []validator.Int64{int64validator.Between(1, 16)}},
+			"draft_model_parameters_b": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "`draft_model` only (and required there): the draft model's parameters, billions, for example `1`.",
+				Validators:          []validator.Float64{positiveFloat64{}}},
 		},
 	}
 }
 
-// toPerf converts the model (null = zero = default) to the planning type.
-func (m workloadModel) toPerf() perf.Workload {
-	return perf.Workload{
-		Kind:             m.Kind.ValueString(),
-		ModelParamsB:     m.ModelParametersB.ValueFloat64(),
-		ActiveParamsB:    m.ActiveParametersB.ValueFloat64(),
-		Precision:        m.Precision.ValueString(),
-		SequenceLength:   int(m.SequenceLength.ValueInt64()),
-		TrainingTokensB:  m.TrainingTokensB.ValueFloat64(),
-		FineTuningMethod: m.FineTuningMethod.ValueString(),
-		TokensPerSecond:  m.TokensPerSecond.ValueFloat64(),
-		InputTokens:      int(m.InputTokens.ValueInt64()),
-		OutputTokens:     int(m.OutputTokens.ValueInt64()),
-		MaxTTFTMs:        m.MaxTimeToFirstTokenMs.ValueFloat64(),
-		MaxTPOTMs:        m.MaxTimePerOutputTokenMs.ValueFloat64(),
-		Layers:           int(m.Layers.ValueInt64()),
-		HiddenSize:       int(m.HiddenSize.ValueInt64()),
-		KVHeads:          int(m.KVHeads.ValueInt64()),
-	}.WithDefaults()
+// speculativeDoc is a method's defaults, formatted for the schema text.
+type speculativeDoc struct{ rate, tokens string }
+
+func speculativeDefaultsDoc(method string) speculativeDoc {
+	m, err := perf.Builtin()
+	if err != nil {
+		return speculativeDoc{"the model's", "the model's"}
+	}
+	d := m.Params().Inference.Speculative[method]
+	return speculativeDoc{fmt.Sprintf("`%v`", d.AcceptanceRate), fmt.Sprintf("`%d`", d.DraftTokens)}
 }
 
-// unknownFields names the workload attributes whose value is not known yet
-// (during validate or plan with values from other resources).
-func (m workloadModel) unknownFields() map[string]bool {
-	vals := map[string]attr.Value{
-		"kind": m.Kind, "model_parameters_b": m.ModelParametersB, "active_parameters_b": m.ActiveParametersB,
-		"precision": m.Precision, "sequence_length": m.SequenceLength, "training_tokens_b": m.TrainingTokensB,
-		"fine_tuning_method": m.FineTuningMethod, "tokens_per_second": m.TokensPerSecond,
-		"input_tokens": m.InputTokens, "output_tokens": m.OutputTokens,
-		"max_time_to_first_token_ms": m.MaxTimeToFirstTokenMs, "max_time_per_output_token_ms": m.MaxTimePerOutputTokenMs,
-		"layers": m.Layers, "hidden_size": m.HiddenSize, "kv_heads": m.KVHeads,
+// latencyRatioDoc is a fitted p99/mean ratio for the schema text.
+func latencyRatioDoc(which string) string {
+	m, err := perf.Builtin()
+	if err != nil {
+		return "see the accuracy guide"
 	}
-	unknown := map[string]bool{}
-	for k, v := range vals {
-		if v.IsUnknown() {
-			unknown[k] = true
-		}
+	l := m.Params().Inference.Latency
+	if which == "ttft" {
+		return fmt.Sprintf("%v: queueing for prefill gives time to first token a long tail", l.TTFTP99OverMean)
 	}
-	return unknown
+	return fmt.Sprintf("%v, %v with speculative decoding", l.TPOTP99OverMean, l.TPOTP99OverMeanSpeculative)
 }
 
-// validateWorkload reports cross-field workload problems as attribute
-// errors under root (for example workload.training_tokens_b). Problems with
-// a field whose value is unknown are left for the next phase. It returns
-// false when an error was reported.
-func validateWorkload(m workloadModel, root path.Path, requireTokensPerSecond bool, diags *diag.Diagnostics) bool {
-	unknown := m.unknownFields()
-	ok := true
-	for _, fe := range m.toPerfRaw().Validate(perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond}) {
-		if unknown[fe.Field] || (unknown["kind"] && (fe.Field == "training_tokens_b" || fe.Field == "tokens_per_second")) {
-			continue
-		}
-		diags.AddAttributeError(root.AtName(fe.Field), "Invalid Workload",
-			fmt.Sprintf("workload.%s = %s: %s.", fe.Field, fe.Value, fe.Message))
-		ok = false
+// modelPresetList is the built-in preset IDs as Markdown code spans.
+func modelPresetList() string {
+	presets, err := catalog.BuiltinModelPresets()
+	if err != nil {
+		return "see the catalog"
 	}
-	return ok
+	ids := presets.IDs()
+	for i, id := range ids {
+		ids[i] = "`" + id + "`"
+	}
+	return strings.Join(ids, ", ")
 }
 
-// toPerfRaw is toPerf without defaults, so Validate sees what the user wrote.
-func (m workloadModel) toPerfRaw() perf.Workload {
-	w := m.toPerf()
-	w.ActiveParamsB = m.ActiveParametersB.ValueFloat64()
-	w.Precision = m.Precision.ValueString()
-	w.FineTuningMethod = m.FineTuningMethod.ValueString()
+// toWorkload converts the Terraform object to the workload as the user
+// wrote it: a null attribute is the zero value, which means its default.
+// Defaults are applied once, when the workload is prepared.
+func (m workloadModel) toWorkload(ctx context.Context, diags *diag.Diagnostics) perf.Workload {
+	w := perf.Workload{
+		Kind:                    m.Kind.ValueString(),
+		Model:                   m.Model.ValueString(),
+		ModelParametersB:        m.ModelParametersB.ValueFloat64(),
+		ActiveParametersB:       m.ActiveParametersB.ValueFloat64(),
+		Precision:               m.Precision.ValueString(),
+		SequenceLength:          int(m.SequenceLength.ValueInt64()),
+		TrainingTokensB:         m.TrainingTokensB.ValueFloat64(),
+		FineTuningMethod:        m.FineTuningMethod.ValueString(),
+		TokensPerSecond:         m.TokensPerSecond.ValueFloat64(),
+		InputTokens:             int(m.InputTokens.ValueInt64()),
+		OutputTokens:            int(m.OutputTokens.ValueInt64()),
+		MaxTimeToFirstTokenMs:   m.MaxTimeToFirstTokenMs.ValueFloat64(),
+		MaxTimePerOutputTokenMs: m.MaxTimePerOutputTokenMs.ValueFloat64(),
+		Layers:                  int(m.Layers.ValueInt64()),
+		HiddenSize:              int(m.HiddenSize.ValueInt64()),
+		KVHeads:                 int(m.KVHeads.ValueInt64()),
+	}
+	if obj := m.SpeculativeDecoding; !obj.IsNull() && !obj.IsUnknown() {
+		var sd speculativeModel
+		diags.Append(obj.As(ctx, &sd, basetypes.ObjectAsOptions{})...)
+		w.SpeculativeDecoding = perf.SpeculativeDecoding{Method: sd.Method.ValueString(), AcceptanceRate: sd.AcceptanceRate.ValueFloat64(),
+			DraftTokens: int(sd.DraftTokens.ValueInt64()), DraftModelParametersB: sd.DraftModelParametersB.ValueFloat64()}
+	}
 	return w
+}
+
+// workloadInput is the workload object of a configuration: the workload
+// as written and which of its attributes are known yet.
+type workloadInput struct {
+	workload perf.Workload
+	attrs    map[string]attr.Value
+}
+
+// readWorkload reads the workload object; ok is false while it is null or
+// unknown (nothing to check yet) or cannot be read.
+func readWorkload(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (workloadInput, bool) {
+	if obj.IsNull() || obj.IsUnknown() {
+		return workloadInput{}, false
+	}
+	var m workloadModel
+	diags.Append(obj.As(ctx, &m, basetypes.ObjectAsOptions{})...)
+	if diags.HasError() {
+		return workloadInput{}, false
+	}
+	w := m.toWorkload(ctx, diags)
+	if diags.HasError() {
+		return workloadInput{}, false
+	}
+	return workloadInput{workload: w, attrs: obj.Attributes()}, true
+}
+
+// known reports whether an attribute's value is known (for an object,
+// every value in it).
+func (in workloadInput) known(name string) bool {
+	v, ok := in.attrs[name]
+	if !ok || v.IsNull() {
+		return true
+	}
+	if o, isObj := v.(types.Object); isObj && !o.IsUnknown() {
+		for _, a := range o.Attributes() {
+			if a.IsUnknown() {
+				return false
+			}
+		}
+	}
+	return !v.IsUnknown()
+}
+
+// validate reports the workload's problems on their attributes, leaving
+// rules on values not known yet for the next phase. It returns false when
+// an error was reported.
+func (in workloadInput) validate(requireTokensPerSecond bool, diags *diag.Diagnostics) bool {
+	errs := in.workload.Validate(perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond, Known: in.known})
+	addError(diags, errs.Err())
+	return len(errs) == 0
+}
+
+// prepare validates the workload and applies its defaults, once per read:
+// ValidateConfig may have seen some values unknown, and physics must never
+// see an invalid workload.
+func (in workloadInput) prepare(model *perf.Model, requireTokensPerSecond bool, diags *diag.Diagnostics) (*perf.Prepared, bool) {
+	p, err := model.Prepare(in.workload, perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond})
+	if err != nil {
+		addError(diags, err)
+		return nil, false
+	}
+	return p, true
 }
 
 // positiveFloat64 requires a number greater than 0 (and finite), with a

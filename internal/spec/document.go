@@ -67,8 +67,11 @@ type Cluster struct {
 	GPUsPerNode int    `json:"gpusPerNode"`
 	Nodes       int    `json:"nodes"`
 	// GPUMemoryGB is the memory of one GPU (the accelerator's), in GB.
-	GPUMemoryGB  float64      `json:"gpuMemoryGB"`
-	Interconnect Interconnect `json:"interconnect"`
+	// It and Interconnect are derived from the catalog: a rendered document
+	// always has them, a parsed one may omit them, and JSON then omits them
+	// too, so every parsed document renders to JSON that parses back.
+	GPUMemoryGB  float64      `json:"gpuMemoryGB,omitzero"`
+	Interconnect Interconnect `json:"interconnect,omitzero"`
 	PricingModel string       `json:"pricingModel"`
 	Storage      Storage      `json:"storage"`
 }

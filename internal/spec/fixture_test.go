@@ -24,9 +24,9 @@ func fixture(t *testing.T) *catalog.Catalog {
 	fsys := fstest.MapFS{
 		catalog.FileMeta: {Data: []byte(`{"catalog_date":"2026-01-01","catalog_date_source":"test","exchange_rates":[],"offer_sources":{}}`)},
 		catalog.FileAccelerators: {Data: []byte(`{"accelerators":[
-{"id":"X100","name":"Test X100","vendor":"T","family":"hopper","aliases":["x100-sxm"],"memory_gb":80,"memory_bandwidth_tbps":3,"peak_tflops":{"bf16":900},"tdp_watts":700,"interconnect":"NVLink 4","interconnect_gbps":900},
-{"id":"Y10","name":"Test Y10","vendor":"T","family":"ada","aliases":[],"memory_gb":24,"memory_bandwidth_tbps":0.3,"peak_tflops":{"bf16":100},"tdp_watts":70,"interconnect":"PCIe Gen4 x16 (no NVLink)","interconnect_gbps":64},
-{"id":"Z1","name":"Test Z1","vendor":"T","family":"ada","aliases":[],"memory_gb":16,"memory_bandwidth_tbps":0.3,"peak_tflops":{"bf16":50},"tdp_watts":70,"interconnect":"Infinity Fabric","interconnect_gbps":64}
+{"id":"X100","name":"Test X100","vendor":"T","family":"hopper","aliases":["x100-sxm"],"memory_gb":80,"memory_bandwidth_tbps":3,"peak_tflops":{"bf16":900},"tdp_watts":700,"interconnect":"NVLink 4","interconnect_gbps":900,"interconnect_kind":"nvlink","nvlink_domain_gpus":8},
+{"id":"Y10","name":"Test Y10","vendor":"T","family":"ada","aliases":[],"memory_gb":24,"memory_bandwidth_tbps":0.3,"peak_tflops":{"bf16":100},"tdp_watts":70,"interconnect":"PCIe Gen4 x16 (no NVLink)","interconnect_gbps":64,"interconnect_kind":"pcie","nvlink_domain_gpus":1},
+{"id":"Z1","name":"Test Z1","vendor":"T","family":"ada","aliases":[],"memory_gb":16,"memory_bandwidth_tbps":0.3,"peak_tflops":{"bf16":50},"tdp_watts":70,"interconnect":"Infinity Fabric","interconnect_gbps":64,"interconnect_kind":"infinity_fabric","nvlink_domain_gpus":8}
 ]}`)},
 		catalog.FileClouds: {Data: []byte(`{"clouds":[
 {"id":"alpha","name":"Alpha","pue":1.1,"block_storage_usd_per_gb_month":0.1,"object_storage_usd_per_gb_month":0.02,"pricing_models":["on_demand","spot"]},

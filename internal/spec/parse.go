@@ -45,6 +45,11 @@ const (
 	MaxGPUsPerNode = 1024
 	MaxNodes       = 100000
 	MaxLabels      = 64
+	// MaxDocumentBytes bounds the text Parse reads (an import ID): a valid
+	// document with 64 long labels is a few kilobytes.
+	MaxDocumentBytes = 1 << 20
+	// MaxDepth bounds nesting: a document nests 3 levels (spec.interconnect.scaleUp).
+	MaxDepth = 10
 )
 
 // ScaleOutPattern is the regular expression a scale-out class matches.
@@ -56,10 +61,17 @@ var scaleOutRE = regexp.MustCompile(ScaleOutPattern)
 // keys, a wrong apiVersion or kind, missing required fields and values of
 // the wrong type or range are errors naming the field (a *FieldError).
 // It checks the form only; Resolve checks the document against a catalog.
+// Memory and time are linear in the input: it is at most MaxDocumentBytes
+// and nests at most MaxDepth levels.
 func Parse(data []byte) (*Document, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, fieldErr("", "the document is %d bytes; at most %d are allowed (a GPUCluster document is a few kilobytes)",
+			len(data), MaxDocumentBytes)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	root, err := readValue(dec, "")
+	r := reader{dec: dec}
+	root, err := r.value()
 	if err != nil {
 		return nil, err
 	}
@@ -264,57 +276,77 @@ type member struct {
 // object is a JSON object with its members in document order.
 type object []member
 
-func readValue(dec *json.Decoder, path string) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, jsonErr(path, err)
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			var obj object
-			seen := map[string]bool{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, jsonErr(path, err)
-				}
-				k, _ := kt.(string)
-				kp := join(path, k)
-				if seen[k] {
-					return nil, fieldErr(kp, "duplicate key")
-				}
-				seen[k] = true
-				v, err := readValue(dec, kp)
-				if err != nil {
-					return nil, err
-				}
-				obj = append(obj, member{k, v})
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, jsonErr(path, err)
-			}
-			if obj == nil {
-				obj = object{}
-			}
-			return obj, nil
-		case '[':
-			var arr []any
-			for i := 0; dec.More(); i++ {
-				v, err := readValue(dec, fmt.Sprintf("%s[%d]", path, i))
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, jsonErr(path, err)
-			}
-			return arr, nil
+// reader reads JSON values keeping the path to the current one as a stack
+// of parts, joined only for an error message, so memory stays linear in
+// the input whatever its nesting.
+type reader struct {
+	dec  *json.Decoder
+	path []string // keys and "[i]" from the top
+}
+
+func (r *reader) where() string {
+	var b strings.Builder
+	for _, p := range r.path {
+		if b.Len() > 0 && !strings.HasPrefix(p, "[") {
+			b.WriteByte('.')
 		}
+		b.WriteString(p)
 	}
-	return tok, nil
+	return b.String()
+}
+
+func (r *reader) value() (any, error) {
+	tok, err := r.dec.Token()
+	if err != nil {
+		return nil, jsonErr(r.where(), err)
+	}
+	t, isDelim := tok.(json.Delim)
+	if !isDelim {
+		return tok, nil
+	}
+	if len(r.path) >= MaxDepth {
+		return nil, fieldErr(r.where(), "nested more than %d levels deep; a GPUCluster document nests 3 (spec.interconnect.scaleUp)", MaxDepth)
+	}
+	if t == '[' {
+		var arr []any
+		for i := 0; r.dec.More(); i++ {
+			r.path = append(r.path, "["+strconv.Itoa(i)+"]")
+			v, err := r.value()
+			r.path = r.path[:len(r.path)-1]
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+		if _, err := r.dec.Token(); err != nil {
+			return nil, jsonErr(r.where(), err)
+		}
+		return arr, nil
+	}
+	obj := object{}
+	seen := map[string]bool{}
+	for r.dec.More() {
+		kt, err := r.dec.Token()
+		if err != nil {
+			return nil, jsonErr(r.where(), err)
+		}
+		k, _ := kt.(string)
+		r.path = append(r.path, k)
+		if seen[k] {
+			return nil, fieldErr(r.where(), "duplicate key")
+		}
+		seen[k] = true
+		v, err := r.value()
+		r.path = r.path[:len(r.path)-1]
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, member{k, v})
+	}
+	if _, err := r.dec.Token(); err != nil {
+		return nil, jsonErr(r.where(), err)
+	}
+	return obj, nil
 }
 
 func jsonErr(path string, err error) error {

@@ -14,9 +14,11 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 )
 
-// Request fields named by Error.Field (the DESIGN.md identifiers).
+// Request fields, the root attribute of a rendering error's path (the
+// Terraform attribute names of gpu_cluster_spec).
 const (
 	FieldName         = "name"
 	FieldCloud        = "cloud"
@@ -42,19 +44,11 @@ var DocumentField = map[string]string{
 	FieldLabels:       "metadata.labels",
 }
 
-// Error is a request the catalog cannot satisfy exactly. Field is the
-// request field at fault (Field* constants); Summary is a Title-Case
-// headline for diagnostics; Detail says what is allowed instead.
-type Error struct {
-	Field   string
-	Summary string
-	Detail  string
-}
-
-func (e *Error) Error() string { return e.Field + ": " + e.Detail }
-
-func reqErr(field, summary, format string, args ...any) *Error {
-	return &Error{Field: field, Summary: summary, Detail: fmt.Sprintf(format, args...)}
+// A request the catalog cannot satisfy exactly is an *inputerr.Error on
+// the request field at fault (a Field* constant as the root attribute),
+// with a Title-Case summary and a detail that says what is allowed instead.
+func reqErr(field, summary, format string, args ...any) *inputerr.Error {
+	return inputerr.New(inputerr.Root(field), summary, format, args...)
 }
 
 // Request is a cluster to render onto one cloud.
@@ -113,31 +107,13 @@ type Rendering struct {
 // price, ties by instance type then region; for more than one node,
 // instance types with an RDMA fabric (EFA, InfiniBand, RoCE) come first
 // when the cloud sells any. It never substitutes hardware: when the cloud
-// lacks it the *Error names what exists.
+// lacks it the *inputerr.Error names what exists.
 func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error) {
 	if req.PricingModel == "" {
 		req.PricingModel = catalog.OnDemand
 	}
-	if fe := checkName(FieldName, req.Name); fe != nil {
-		return nil, reqErr(FieldName, "Invalid Cluster Name", "name %s", fe.Msg)
-	}
-	for _, k := range slices.Sorted(maps.Keys(req.Labels)) {
-		if fe := checkLabelKey(FieldLabels, k); fe != nil {
-			return nil, reqErr(FieldLabels, "Invalid Label", "%s", fe.Msg)
-		}
-	}
-	if len(req.Labels) > MaxLabels {
-		return nil, reqErr(FieldLabels, "Too Many Labels", "at most %d labels are allowed, got %d", MaxLabels, len(req.Labels))
-	}
-	if req.Nodes < 1 || req.Nodes > MaxNodes {
-		return nil, reqErr(FieldNodes, "Invalid Node Count", "nodes must be between 1 and %d, got %d", MaxNodes, req.Nodes)
-	}
-	if req.Storage.BlockGB < 0 || req.Storage.ObjectGB < 0 || req.Storage.BlockGB > math.MaxInt32 || req.Storage.ObjectGB > math.MaxInt32 {
-		return nil, reqErr(FieldStorage, "Invalid Storage", "block_gb and object_gb must be between 0 and %d GB, got %d and %d",
-			math.MaxInt32, req.Storage.BlockGB, req.Storage.ObjectGB)
-	}
-	if !(opts.HoursPerMonth > 0) {
-		return nil, fmt.Errorf("spec: Options.HoursPerMonth must be > 0, got %v", opts.HoursPerMonth)
+	if err := checkRequest(&req, opts); err != nil {
+		return nil, err
 	}
 	acc, err := resolveAccelerator(cat, req.Accelerator)
 	if err != nil {
@@ -161,14 +137,44 @@ func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error)
 		}
 		r.Equivalents = append(r.Equivalents, eq.Placement)
 	}
-	var labels map[string]string
-	if len(req.Labels) > 0 {
-		labels = make(map[string]string, len(req.Labels))
-		for k, v := range req.Labels {
-			labels[k] = v
+	r.Document = document(&req, acc, main)
+	return r, nil
+}
+
+// checkRequest checks the request's name, labels, node count, storage and
+// the options.
+func checkRequest(req *Request, opts Options) error {
+	if fe := checkName(FieldName, req.Name); fe != nil {
+		return reqErr(FieldName, "Invalid Cluster Name", "name %s", fe.Msg)
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.Labels)) {
+		if fe := checkLabelKey(FieldLabels, k); fe != nil {
+			return reqErr(FieldLabels, "Invalid Label", "%s", fe.Msg)
 		}
 	}
-	r.Document = Document{
+	if len(req.Labels) > MaxLabels {
+		return reqErr(FieldLabels, "Too Many Labels", "at most %d labels are allowed, got %d", MaxLabels, len(req.Labels))
+	}
+	if req.Nodes < 1 || req.Nodes > MaxNodes {
+		return reqErr(FieldNodes, "Invalid Node Count", "nodes must be between 1 and %d, got %d", MaxNodes, req.Nodes)
+	}
+	if req.Storage.BlockGB < 0 || req.Storage.ObjectGB < 0 || req.Storage.BlockGB > math.MaxInt32 || req.Storage.ObjectGB > math.MaxInt32 {
+		return reqErr(FieldStorage, "Invalid Storage", "block_gb and object_gb must be between 0 and %d GB, got %d and %d",
+			math.MaxInt32, req.Storage.BlockGB, req.Storage.ObjectGB)
+	}
+	if !(opts.HoursPerMonth > 0) {
+		return fmt.Errorf("spec: Options.HoursPerMonth must be > 0, got %v", opts.HoursPerMonth)
+	}
+	return nil
+}
+
+// document is the neutral spec of a request placed at main.
+func document(req *Request, acc *catalog.Accelerator, main *placed) Document {
+	var labels map[string]string
+	if len(req.Labels) > 0 {
+		labels = maps.Clone(req.Labels)
+	}
+	return Document{
 		APIVersion: APIVersion,
 		Kind:       Kind,
 		Metadata: Metadata{
@@ -192,7 +198,6 @@ func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error)
 			Storage:      req.Storage,
 		},
 	}
-	return r, nil
 }
 
 // RequestFromDocument turns a parsed document back into a request. cloud
@@ -279,26 +284,23 @@ func CloudsOffering(cat *catalog.Catalog, acc *catalog.Accelerator) []string {
 	return slices.Sorted(maps.Keys(set))
 }
 
-// ScaleUpClass is the neutral class of an accelerator's in-node interconnect.
+// scaleUpClasses maps the catalog's structured interconnect kind to the
+// neutral scale-up class of the spec.
+var scaleUpClasses = map[catalog.InterconnectKind]string{
+	catalog.InterconnectNVLink:         ScaleUpNVLink,
+	catalog.InterconnectNVLinkBridge:   ScaleUpNVLinkBridge,
+	catalog.InterconnectPCIe:           ScaleUpPCIe,
+	catalog.InterconnectInfinityFabric: ScaleUpInfinityFabric,
+	catalog.InterconnectICI:            ScaleUpICI,
+	catalog.InterconnectNeuronLink:     ScaleUpNeuronLink,
+	catalog.InterconnectRoCE:           ScaleUpRoCE,
+}
+
+// ScaleUpClass is the neutral class of an accelerator's in-node
+// interconnect, from its catalog interconnect_kind.
 func ScaleUpClass(a *catalog.Accelerator) string {
-	s := strings.ToLower(a.Interconnect)
-	switch {
-	case strings.Contains(s, "no nvlink"):
-		return ScaleUpPCIe
-	case strings.Contains(s, "nvlink bridge"):
-		return ScaleUpNVLinkBridge
-	case strings.Contains(s, "nvlink"):
-		return ScaleUpNVLink
-	case strings.Contains(s, "infinity fabric"), strings.Contains(s, "xgmi"):
-		return ScaleUpInfinityFabric
-	case strings.HasPrefix(s, "ici"):
-		return ScaleUpICI
-	case strings.Contains(s, "neuronlink"):
-		return ScaleUpNeuronLink
-	case strings.Contains(s, "roce"):
-		return ScaleUpRoCE
-	case strings.Contains(s, "pcie"):
-		return ScaleUpPCIe
+	if c, ok := scaleUpClasses[a.InterconnectKind]; ok {
+		return c
 	}
 	return ScaleUpOther
 }
@@ -355,11 +357,11 @@ func checkCommon(gpus int, pm catalog.PricingModel) error {
 }
 
 // sizedOffers are the cloud's offers of the accelerator with exactly that
-// many GPUs per node, or an *Error naming the clouds or sizes that exist.
+// many GPUs per node, or an *inputerr.Error naming the clouds or sizes that exist.
 func sizedOffers(cat *catalog.Catalog, cloud string, acc *catalog.Accelerator, gpus int) ([]*catalog.Offer, error) {
 	var ofAcc, sized []*catalog.Offer
 	for _, o := range cat.Offers {
-		if o.Cloud == cloud && o.Accelerator == acc.ID {
+		if o.Cloud == cloud && o.Accelerator == acc.ID && !o.Fractional() {
 			ofAcc = append(ofAcc, o)
 			if o.GPUs == gpus {
 				sized = append(sized, o)
@@ -407,6 +409,9 @@ func sizes(offers []*catalog.Offer) string {
 	return strings.Join(parts, ", ")
 }
 
+// place chooses the offer of a cloud for the hardware: in the region asked
+// for or the cheapest, an RDMA fabric first for a multi-node cluster, and
+// prices the cluster with the provider's discount.
 func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator, gpus, nodes int,
 	pm catalog.PricingModel, st Storage, opts Options,
 ) (*placed, error) {
@@ -418,68 +423,13 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 	if err != nil {
 		return nil, err
 	}
-	cands := sized
-	if region != "" {
-		if _, ok := cat.Region(cloud, region); !ok && !slices.ContainsFunc(sized, func(o *catalog.Offer) bool { return o.Region == region }) {
-			return nil, reqErr(FieldRegion, "Unknown Region", "%q is not a region of cloud %q. Closest: %s. Regions where %s with %d GPUs per node is offered: %s.",
-				region, cloud, catalog.QuoteList(catalog.Closest(region, cat.RegionIDs(cloud), 3)), acc.ID, gpus, catalog.QuoteList(regionsOf(sized)))
-		}
-		cands = nil
-		for _, o := range sized {
-			if o.Region == region {
-				cands = append(cands, o)
-			}
-		}
-		if len(cands) == 0 {
-			return nil, reqErr(FieldRegion, "Hardware Not Offered In Region",
-				"cloud %q does not offer %s with %d GPUs per node in %q. Regions that have it: %s.",
-				cloud, acc.ID, gpus, region, catalog.QuoteList(regionsOf(sized)))
-		}
+	cands, err := inRegion(cat, sized, cloud, region, acc, gpus)
+	if err != nil {
+		return nil, err
 	}
-	// A multi-node cluster needs its scale-out network: prefer instance
-	// types with an RDMA fabric when the cloud sells one for the hardware.
-	rank := func(o *catalog.Offer) int {
-		if nodes > 1 && !isRDMA(o.Fabric) {
-			return 1
-		}
-		return 0
-	}
-	var best *catalog.Offer
-	var bestPrice float64
-	models := map[catalog.PricingModel]bool{}
-	for _, o := range cands {
-		for _, m := range catalog.PricingModels {
-			if _, ok := o.Price(m); ok {
-				models[m] = true
-			}
-		}
-		p, ok := o.Price(pm)
-		if !ok {
-			continue
-		}
-		if best == nil || rank(o) < rank(best) || (rank(o) == rank(best) && (p < bestPrice ||
-			(p == bestPrice && (o.InstanceType < best.InstanceType || (o.InstanceType == best.InstanceType && o.Region < best.Region))))) {
-			best, bestPrice = o, p
-		}
-	}
+	best, bestPrice := cheapestOffer(cands, nodes, pm)
 	if best == nil {
-		var avail []string
-		for _, m := range catalog.PricingModels {
-			if models[m] {
-				avail = append(avail, string(m))
-			}
-		}
-		where := "in any region"
-		if region != "" {
-			where = "in " + strconv.Quote(region)
-		}
-		if len(avail) == 0 {
-			return nil, reqErr(FieldPricingModel, "Pricing Model Not Sold",
-				"cloud %q publishes no price for %s with %d GPUs per node %s.", cloud, acc.ID, gpus, where)
-		}
-		return nil, reqErr(FieldPricingModel, "Pricing Model Not Sold",
-			"cloud %q does not sell %s with %d GPUs per node as %q %s. Pricing models available: %s.",
-			cloud, acc.ID, gpus, pm, where, catalog.QuoteList(avail))
+		return nil, notSold(cands, cloud, region, acc, gpus, pm)
 	}
 	keep := 1 - opts.Discounts[cl.ID]
 	node := bestPrice * keep
@@ -499,6 +449,76 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 		},
 		offer: best,
 	}, nil
+}
+
+// inRegion keeps the offers in region ("" = every region), or says which
+// regions have the hardware.
+func inRegion(cat *catalog.Catalog, sized []*catalog.Offer, cloud, region string, acc *catalog.Accelerator, gpus int) ([]*catalog.Offer, error) {
+	if region == "" {
+		return sized, nil
+	}
+	if _, ok := cat.Region(cloud, region); !ok && !slices.ContainsFunc(sized, func(o *catalog.Offer) bool { return o.Region == region }) {
+		return nil, reqErr(FieldRegion, "Unknown Region", "%q is not a region of cloud %q. Closest: %s. Regions where %s with %d GPUs per node is offered: %s.",
+			region, cloud, catalog.QuoteList(catalog.Closest(region, cat.RegionIDs(cloud), 3)), acc.ID, gpus, catalog.QuoteList(regionsOf(sized)))
+	}
+	var cands []*catalog.Offer
+	for _, o := range sized {
+		if o.Region == region {
+			cands = append(cands, o)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, reqErr(FieldRegion, "Hardware Not Offered In Region",
+			"cloud %q does not offer %s with %d GPUs per node in %q. Regions that have it: %s.",
+			cloud, acc.ID, gpus, region, catalog.QuoteList(regionsOf(sized)))
+	}
+	return cands, nil
+}
+
+// cheapestOffer is the cheapest offer sold under pm (ties: instance type,
+// region); a multi-node cluster needs its scale-out network, so instance
+// types with an RDMA fabric come first when the cloud sells one.
+func cheapestOffer(cands []*catalog.Offer, nodes int, pm catalog.PricingModel) (*catalog.Offer, float64) {
+	rank := func(o *catalog.Offer) int {
+		if nodes > 1 && !isRDMA(o.Fabric) {
+			return 1
+		}
+		return 0
+	}
+	var best *catalog.Offer
+	var bestPrice float64
+	for _, o := range cands {
+		p, ok := o.Price(pm)
+		if !ok {
+			continue
+		}
+		if best == nil || rank(o) < rank(best) || (rank(o) == rank(best) && (p < bestPrice ||
+			(p == bestPrice && (o.InstanceType < best.InstanceType || (o.InstanceType == best.InstanceType && o.Region < best.Region))))) {
+			best, bestPrice = o, p
+		}
+	}
+	return best, bestPrice
+}
+
+// notSold says which pricing models the hardware is sold under instead.
+func notSold(cands []*catalog.Offer, cloud, region string, acc *catalog.Accelerator, gpus int, pm catalog.PricingModel) error {
+	var avail []string
+	for _, m := range catalog.PricingModels {
+		if slices.ContainsFunc(cands, func(o *catalog.Offer) bool { _, ok := o.Price(m); return ok }) {
+			avail = append(avail, string(m))
+		}
+	}
+	where := "in any region"
+	if region != "" {
+		where = "in " + strconv.Quote(region)
+	}
+	if len(avail) == 0 {
+		return reqErr(FieldPricingModel, "Pricing Model Not Sold",
+			"cloud %q publishes no price for %s with %d GPUs per node %s.", cloud, acc.ID, gpus, where)
+	}
+	return reqErr(FieldPricingModel, "Pricing Model Not Sold",
+		"cloud %q does not sell %s with %d GPUs per node as %q %s. Pricing models available: %s.",
+		cloud, acc.ID, gpus, pm, where, catalog.QuoteList(avail))
 }
 
 func regionsOf(offers []*catalog.Offer) []string {

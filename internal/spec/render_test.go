@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 	"github.com/gpuplan/terraform-provider-gpu/internal/spec"
 )
 
@@ -190,12 +191,12 @@ func TestRenderErrorsNameWhatExists(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := spec.Render(cat, tt.req, opts())
-			var se *spec.Error
+			var se *inputerr.Error
 			if !errors.As(err, &se) {
-				t.Fatalf("error = %v, want a *spec.Error", err)
+				t.Fatalf("error = %v, want an *inputerr.Error", err)
 			}
-			if se.Field != tt.wantField {
-				t.Errorf("field = %q, want %q (%v)", se.Field, tt.wantField, err)
+			if se.Path.String() != tt.wantField {
+				t.Errorf("path = %q, want %q (%v)", se.Path, tt.wantField, err)
 			}
 			if !regexp.MustCompile(tt.wantRE).MatchString(se.Detail) {
 				t.Errorf("detail = %q, want match %q", se.Detail, tt.wantRE)
@@ -227,11 +228,11 @@ func TestInstanceType(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := spec.InstanceType(cat, tt.cloud, tt.acc, tt.gpus)
-		var se *spec.Error
+		var se *inputerr.Error
 		switch {
 		case tt.wantField == "" && (err != nil || got != tt.want):
 			t.Errorf("InstanceType(%s, %s, %d) = %q, %v; want %q", tt.cloud, tt.acc, tt.gpus, got, err, tt.want)
-		case tt.wantField != "" && (!errors.As(err, &se) || se.Field != tt.wantField):
+		case tt.wantField != "" && (!errors.As(err, &se) || se.Path.String() != tt.wantField):
 			t.Errorf("InstanceType(%s, %s, %d) error = %v; want field %s", tt.cloud, tt.acc, tt.gpus, err, tt.wantField)
 		}
 	}
@@ -250,7 +251,7 @@ func TestInstanceTypeMatchesOnDemandRendering(t *testing.T) {
 	seen := map[key]bool{}
 	for _, o := range cat.Offers {
 		k := key{o.Cloud, o.Accelerator, o.GPUs}
-		if seen[k] {
+		if seen[k] || o.Fractional() {
 			continue
 		}
 		seen[k] = true

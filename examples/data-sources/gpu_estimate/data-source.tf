@@ -50,6 +50,38 @@ output "serve" {
   }
 }
 
+# DeepSeek-R1 from its model preset (671B parameters, 37B active, native
+# FP8, MLA cache) served at FP4 with multi-token prediction on a GB200 NVL72
+# rack (72 GPUs in one NVLink domain, trays of 4): whether it serves
+# aggregated or disaggregated, and the throughput curve to pick an
+# operating point from.
+data "gpu_estimate" "deepseek" {
+  workload = {
+    kind                         = "inference"
+    model                        = "deepseek-r1"
+    precision                    = "fp4"
+    input_tokens                 = 8192
+    output_tokens                = 1024
+    max_time_per_output_token_ms = 40 # p99
+    speculative_decoding         = { method = "mtp" }
+  }
+  accelerator   = "GB200"
+  gpu_count     = 72
+  gpus_per_node = 4
+}
+
+output "deepseek_serving" {
+  value = {
+    tokens_per_second = data.gpu_estimate.deepseek.tokens_per_second
+    serving_layout    = data.gpu_estimate.deepseek.serving_layout
+    # Output tokens/s per GPU at 10 … 200 tokens/s per user.
+    curve = {
+      for p in data.gpu_estimate.deepseek.throughput_curve :
+      p.interactivity => p.tokens_per_second_per_gpu
+    }
+  }
+}
+
 # Fail the plan when a QLoRA fine-tune does not fit one 24 GB GPU.
 data "gpu_estimate" "qlora" {
   workload = {

@@ -1,23 +1,11 @@
 // Copyright (c) gpuplan contributors
 // SPDX-License-Identifier: MPL-2.0
 
-// Package planner recommends GPU infrastructure for a workload: it
-// enumerates every catalog offer × node count × pricing model, filters the
-// candidates by the user's constraints and by physics (memory fit, a
-// scale-out fabric for multi-node training, the inference throughput and
-// latency targets), scores the survivors by an objective and explains the
-// ranking. It is pure Go: no terraform-plugin imports.
-//
-// The benchmark model and the cost model are reached through two small
-// interfaces, Estimator and Coster, so the planner can be tested with fakes
-// and bound to internal/perf and internal/cost by the adapters in perf.go
-// and cost.go.
 package planner
 
 import (
-	"fmt"
-
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 )
 
 // Objective is what the ranking minimises.
@@ -34,43 +22,47 @@ const (
 	// ObjectiveCarbon ranks by estimated kg CO2e.
 	ObjectiveCarbon Objective = "carbon"
 	// ObjectiveBalanced ranks by a weighted blend of cost, time and carbon,
-	// each normalised to the best feasible value (see BalancedWeights).
+	// each normalised to the best feasible value (see Policy.BalancedWeights).
 	ObjectiveBalanced Objective = "balanced"
 )
 
 // Objectives lists every objective, in documentation order.
 var Objectives = []Objective{ObjectiveCost, ObjectiveTime, ObjectiveCarbon, ObjectiveBalanced}
 
-// BalancedWeights are the weights of the balanced objective, from
-// planner_policy.json (balanced_weights; 0.5, 0.3 and 0.2 built in). A
-// candidate's balanced score is
-//
-//	w_cost·cost/min_cost + w_time·time/min_time + w_carbon·co2e/min_co2e
-//
-// over the feasible candidates (a value of 1 means "as good as the best on
-// that axis"); lower is better. The planner scores with its Policy; this
-// variable reports the built-in one.
-var BalancedWeights = mustPolicy().BalancedWeights
-
-// Workload kinds.
-const (
-	KindTraining   = "training"
-	KindFineTuning = "fine_tuning"
-	KindInference  = "inference"
-)
-
-// Compliance regimes understood by Constraints.Compliance.
-var ComplianceRegimes = []string{
-	catalog.ComplianceGDPR, catalog.ComplianceUKGDPR, catalog.ComplianceSwissFADP,
-	catalog.ComplianceMLPS2, catalog.ComplianceFedRAMPHigh, catalog.ComplianceHIPAA,
+// ObjectiveNames lists the objectives as strings, in documentation order.
+func ObjectiveNames() []string {
+	out := make([]string, len(Objectives))
+	for i, o := range Objectives {
+		out[i] = string(o)
+	}
+	return out
 }
 
+// DistinctBy says which candidates count as one row of the answer.
+type DistinctBy string
+
+// The ways candidates are made distinct.
+const (
+	// DistinctInstanceType: one candidate per (cloud, instance type), at its
+	// best region, node count and pricing model (the default), as an
+	// optimizer table shows one row per instance type.
+	DistinctInstanceType DistinctBy = "instance_type"
+	// DistinctRegion: one candidate per (cloud, instance type, region).
+	DistinctRegion DistinctBy = "region"
+	// DistinctDeployment: every (offer, node count, pricing model).
+	DistinctDeployment DistinctBy = "deployment"
+)
+
+// DistinctByValues lists the ways candidates are made distinct, default first.
+var DistinctByValues = []string{string(DistinctInstanceType), string(DistinctRegion), string(DistinctDeployment)}
+
 // Constraints restrict the candidates. Zero values and nil slices mean
-// "no constraint".
+// "no constraint"; an empty non-nil PricingModels allows none.
 type Constraints struct {
 	Clouds        []string
 	Regions       []string
 	Geographies   []string
+	Countries     []string // ISO 3166-1 alpha-2, any case
 	Accelerators  []string // canonical IDs or aliases
 	PricingModels []catalog.PricingModel
 
@@ -85,26 +77,14 @@ type Constraints struct {
 	MaxCO2eKg        float64
 }
 
-// Workload is what the planner needs to know about the workload itself; the
-// benchmark questions go through the Estimator bound to the same workload.
-type Workload struct {
-	Kind string // training, fine_tuning, inference
-	// TokensPerSecond is the aggregate output tokens/s target (inference).
-	TokensPerSecond float64
-	// TrainingTokensB is the number of training tokens in billions
-	// (training, fine-tuning), used in explanations only.
-	TrainingTokensB float64
-	// ModelParametersB is the model size in billions, used in messages only.
-	ModelParametersB float64
-}
-
-// Request is one recommendation question.
+// Request is one recommendation question. The workload is the
+// estimator's: validated and given its defaults before it gets here.
 type Request struct {
-	Workload    Workload
 	Estimator   Estimator
 	Constraints Constraints
-	Objective   Objective // default cost
-	Top         int       // default 5
+	Objective   Objective  // default cost
+	Top         int        // default Policy.DefaultTop
+	DistinctBy  DistinctBy // default DistinctInstanceType
 
 	// Provider-level settings.
 	AllowedClouds          []string           // nil = every cloud
@@ -116,9 +96,12 @@ type Request struct {
 type Candidate struct {
 	Cloud        string
 	Region       string
+	Country      string // ISO 3166-1 alpha-2 of the region
 	InstanceType string
 	Accelerator  string
-	GPUsPerNode  int
+	GPUsPerNode  int // whole GPUs per node; 0 for a fractional instance
+	// GPUFraction is a fractional instance's share of one GPU (0 for whole GPUs).
+	GPUFraction  float64
 	Nodes        int
 	TotalGPUs    int
 	PricingModel catalog.PricingModel
@@ -126,12 +109,17 @@ type Candidate struct {
 	HourlyCostUSD float64
 	// EstimatedHours is the wall-clock of the job (spot: risk-adjusted);
 	// for inference it is the serving period priced, one month.
-	EstimatedHours   float64
+	EstimatedHours float64
+	// EstimatedCostUSD is what the cloud bills: the job's compute
+	// (inference: per month), without the carbon cost.
 	EstimatedCostUSD float64
 	EstimatedCO2eKg  float64
 	// CO2eKnown is false when the catalog lacks the accelerator's power or
 	// the region's grid intensity: EstimatedCO2eKg is then 0 and meaningless.
-	CO2eKnown       bool
+	CO2eKnown bool
+	// CarbonCostUSD is EstimatedCO2eKg at the provider's carbon price
+	// (inference: per month); the cost objective ranks by
+	// EstimatedCostUSD + CarbonCostUSD.
 	CarbonCostUSD   float64
 	TokensPerSecond float64
 	MemoryPerGPUGB  float64
@@ -143,14 +131,17 @@ type Candidate struct {
 	// spot_serving_min_spare_units. 0 otherwise.
 	SpareNodes    int
 	SpareReplicas int
-	TTFTMs        float64
-	TPOTMs        float64
-	Explanation   string
+	// TTFTMs and TPOTMs are the 99th percentiles of the latencies the
+	// deployment was sized for (inference), what the limits bound.
+	TTFTMs      float64
+	TPOTMs      float64
+	Explanation string
 
 	// Score is the objective's value (lower is better).
 	Score float64
-	bound string
-	offer *offerInfo
+	// binding is the benchmark model's binding resource (perf.Bind*).
+	binding string
+	offer   *offerInfo
 }
 
 // Rejection counts the (offer, pricing model) pairs rejected for one reason.
@@ -169,35 +160,11 @@ type Result struct {
 	CatalogDate string
 }
 
-// InputError is a bad input tied to the constraint attribute carrying it
-// (Field in dotted form, relative to the data source: "constraints.regions[2]",
-// "workload.tokens_per_second", "objective").
-type InputError struct {
-	Field   string
-	Summary string
-	Detail  string
-}
-
-func (e *InputError) Error() string { return e.Field + ": " + e.Detail }
-
-// InputErrors is a list of input errors, reported together.
-type InputErrors []*InputError
-
-func (e InputErrors) Error() string {
-	if len(e) == 0 {
-		return "no error"
-	}
-	if len(e) == 1 {
-		return e[0].Error()
-	}
-	return fmt.Sprintf("%s (and %d more)", e[0].Error(), len(e)-1)
-}
-
-// NoCandidateError is returned when no candidate survives: it names the
-// binding constraint (Field, e.g. "constraints.deadline_hours") and the
-// nearest miss in Detail.
+// NoCandidateError is returned when no candidate survives: Path is the
+// attribute of the binding constraint (constraints.deadline_hours, say),
+// Reason its rejection reason, and Detail names the nearest miss.
 type NoCandidateError struct {
-	Field    string
+	Path     inputerr.Path
 	Reason   string
 	Detail   string
 	Rejected []Rejection

@@ -1,0 +1,118 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package main
+
+import (
+	"log"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// aws reads the AWS commercial and gov regions: on-demand and spot from
+// gpu_prices.csv (SkyPilot v9), best no-upfront commitments from
+// aws_reserved.csv (vantage), which also adds the regions SkyPilot lacks.
+func (g *gen) aws() {
+	rows := readRecs(src("gpu_prices.csv"))
+	groups, order := collapse(rows, "aws", false, func(r rec) string { return r["instance_type"] + "/" + r["region"] })
+	specs := map[string]rec{}
+	for _, k := range order {
+		zg := groups[k]
+		r := zg.first
+		specs[r["instance_type"]] = r
+		od, ok := g.onlyOD(zg, "aws/"+k)
+		if !ok {
+			g.awsNoOD[k] = zg // capacity-block-only or unpriced: see awsCoverage
+			continue
+		}
+		gpus, frac := gpusOf(r["accelerator_count"], "gpu_prices.csv aws/"+k)
+		g.put(&catalog.Offer{Cloud: "aws", Region: r["region"], InstanceType: r["instance_type"],
+			Accelerator: g.accel("aws", r["instance_type"], r["accelerator"]), GPUs: gpus, GPUFraction: frac,
+			VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["memory_gib"]),
+			OnDemandUSD: od, SpotUSD: spotOf(zg.spots, od), Source: "aws"}, "aws: accelerator not in catalog (inf1 Inferentia v1)")
+	}
+	// Regions with metadata: regions.csv plus the curated extra regions
+	// (AWS ap-southeast-5, eu-central-2, il-central-1 are only in
+	// regions_extra.csv).
+	known := map[string]bool{}
+	for _, p := range []string{src("regions.csv"), cur("regions_extra.csv")} {
+		for _, r := range readRecs(p) {
+			known[r["cloud"]+"/"+r["region"]] = true
+		}
+	}
+	for _, r := range readRecs(src("aws_reserved.csv")) {
+		it, region := r["instance_type"], r["region"]
+		if !known["aws/"+region] {
+			g.drops["aws_reserved.csv: Local/Wavelength zone (no region metadata)"]++
+			continue
+		}
+		od := num(r["on_demand_usd_per_hour"])
+		if r["method"] != "vantage_snapshot_via_tsaol" {
+			g.drops["aws_reserved.csv: secondary_hand_read row not used (unverified)"]++
+			continue
+		}
+		b1, b3 := num(r["best_1y_no_upfront"]), num(r["best_3y_no_upfront"])
+		g.commitmentRate("aws", od, b1, b3)
+		o, ok := g.offers["aws/"+it+"/"+region]
+		if !ok {
+			sp, known := specs[it]
+			if !known || od <= 0 {
+				g.drops["aws_reserved.csv: instance type without specs or on-demand"]++
+				continue
+			}
+			gpus, frac := gpusOf(sp["accelerator_count"], "aws_reserved.csv "+it)
+			o = &catalog.Offer{Cloud: "aws", Region: region, InstanceType: it,
+				Accelerator: g.accel("aws", it, sp["accelerator"]), GPUs: gpus, GPUFraction: frac,
+				VCPUs: int(num(r["vcpu"])), MemoryGB: num(r["memory_gib"]), OnDemandUSD: od, Source: "aws-vantage"}
+			if s := num(r["spot_avg_usd_per_hour"]); s > 0 && s < od {
+				o.SpotUSD = s
+			}
+			g.put(o, "aws_reserved.csv: accelerator not in catalog")
+		} else {
+			o.Source = "aws+vantage"
+		}
+		if b1 > 0 && b1 < o.OnDemandUSD {
+			o.Reserved1YUSD = b1
+		}
+		if b3 > 0 && b3 < o.OnDemandUSD {
+			o.Reserved3YUSD = b3
+		}
+	}
+}
+
+// awsChina reads the AWS China regions (cn_gpu_prices.csv, CNY) and converts
+// the prices at the dated rate of curated/meta.json.
+func (g *gen) awsChina() {
+	rate := 0.0
+	for _, x := range g.meta.ExchangeRates {
+		if x.Currency == "CNY" {
+			rate = x.CNYPerUSD
+		}
+	}
+	if rate <= 0 {
+		log.Fatal("meta.json: no CNY rate")
+	}
+	for _, r := range readRecs(src("cn_gpu_prices.csv")) {
+		if r["provider"] != "aws-china" {
+			g.drops["cn_gpu_prices.csv: marker row (no public price list: alibaba/tencent/huawei)"]++
+			continue
+		}
+		if r["region"] != "cn-north-1" && r["region"] != "cn-northwest-1" {
+			g.drops["cn_gpu_prices.csv: local zone cn-north-1-pkx-1 (parent region already priced)"]++
+			continue
+		}
+		od := num(r["on_demand_per_hour"])
+		c1, c3 := num(r["commit_1y_no_upfront_per_hour"]), num(r["commit_3y_no_upfront_per_hour"])
+		o := &catalog.Offer{Cloud: "aws", Region: r["region"], InstanceType: r["instance_type"],
+			Accelerator: g.accel("aws", r["instance_type"], r["accelerator_model"]), GPUs: int(num(r["accelerator_count"])),
+			VCPUs: int(num(r["vcpu"])), MemoryGB: num(r["memory_gib"]), Currency: r["currency"],
+			NativeOnDemand: od, OnDemandUSD: round(od/rate, pricePrecision), Source: "aws-cn"}
+		if c1 > 0 && c1 < od {
+			o.NativeReserved1Y, o.Reserved1YUSD = c1, round(c1/rate, pricePrecision)
+		}
+		if c3 > 0 && c3 < od {
+			o.NativeReserved3Y, o.Reserved3YUSD = c3, round(c3/rate, pricePrecision)
+		}
+		g.put(o, "cn_gpu_prices.csv: accelerator not in catalog (K80 p2, M60 g3/g3s, Inferentia v1 inf1)")
+	}
+}

@@ -1,0 +1,91 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package main
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// put adds an offer, filling GPU memory (GPUs, or the GPU fraction, x
+// datasheet memory), and network and fabric from curated/network.csv unless
+// the source already gave them (o.Fabric set); an offer without a catalog
+// accelerator is counted as dropped for the reason why.
+func (g *gen) put(o *catalog.Offer, why string) {
+	if o.Accelerator == "" {
+		g.drops[why]++
+		return
+	}
+	k := o.Cloud + "/" + o.InstanceType + "/" + o.Region
+	if _, dup := g.offers[k]; dup {
+		log.Fatalf("duplicate offer %s", k)
+	}
+	o.GPUMemoryGB = round(o.GPUCount()*g.accelMem[o.Accelerator], 2)
+	if o.Fabric == "" {
+		o.NetworkGbps, o.Fabric = g.net(o.Cloud, o.InstanceType)
+	}
+	if o.Currency == "" {
+		o.Currency = "USD"
+	}
+	g.offers[k] = o
+	g.order = append(g.order, k)
+}
+
+// commitmentRate records the discounts of a source row's published 1- and
+// 3-year commitment rates (0 = none) for the cloud's median reserved
+// discount. The guard, the same for every cloud: a rate counts only when the
+// row has an on-demand price and the rate is strictly below it, so a missing
+// on-demand price (division by zero) or a rate at or above on-demand (a
+// source error, not a discount) never skews the median.
+func (g *gen) commitmentRate(cloud string, od, r1y, r3y float64) {
+	if od <= 0 {
+		return
+	}
+	if r1y > 0 && r1y < od {
+		g.disc1[cloud] = append(g.disc1[cloud], 1-r1y/od)
+	}
+	if r3y > 0 && r3y < od {
+		g.disc3[cloud] = append(g.disc3[cloud], 1-r3y/od)
+	}
+}
+
+// finishOffers fills derived reserved prices and computes the discounts.
+func (g *gen) finishOffers() {
+	for _, c := range g.clouds {
+		if !c.ReservedDiscountFromData {
+			continue
+		}
+		d1, d3 := median(g.disc1[c.ID]), median(g.disc3[c.ID])
+		if d1 <= 0 || d3 <= 0 {
+			log.Fatalf("cloud %s: no commitment rates to derive a discount from", c.ID)
+		}
+		c.Reserved1YDiscount, c.Reserved3YDiscount = round(d1, 4), round(d3, 4)
+		c.Source += fmt.Sprintf("; reserved_1y_discount/reserved_3y_discount = median (1 - published commitment rate / on-demand) over %d / %d source rows with per-SKU rates (DERIVED)", len(g.disc1[c.ID]), len(g.disc3[c.ID]))
+	}
+	byID := map[string]*cloudIn{}
+	for _, c := range g.clouds {
+		byID[c.ID] = c
+	}
+	for _, k := range g.order {
+		o := g.offers[k]
+		c := byID[o.Cloud]
+		if o.OnDemandUSD == 0 || g.noDerive[k] {
+			continue // capacity-block only, or a product whose commitments are not the cloud's (TPU)
+		}
+		if c.Reserved1YDiscount <= 0 {
+			continue
+		}
+		if o.Reserved1YUSD == 0 || o.Reserved3YUSD == 0 {
+			if o.Reserved1YUSD == 0 {
+				o.Reserved1YUSD = round(o.OnDemandUSD*(1-c.Reserved1YDiscount), pricePrecision)
+			}
+			if o.Reserved3YUSD == 0 {
+				o.Reserved3YUSD = round(o.OnDemandUSD*(1-c.Reserved3YDiscount), pricePrecision)
+			}
+			o.ReservedDerived = true
+		}
+	}
+}

@@ -1,0 +1,133 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package main
+
+import (
+	"log"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
+)
+
+// priceListDir is the folder of testdata/sources holding the clouds' own
+// price-list files (AWS EC2 offer file, Azure Retail Prices pages, GCP
+// Billing Catalog SKUs), in any number and in any of the three formats.
+const priceListDir = "pricelists"
+
+// OffersOf and InstanceTypes let the price-list readers see the offers
+// built so far (pricelist.Known).
+func (g *gen) OffersOf(cloud, it string) []*catalog.Offer {
+	var out []*catalog.Offer
+	for _, k := range g.order {
+		if o := g.offers[k]; o.Cloud == cloud && o.InstanceType == it {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// InstanceTypes lists the instance types of a cloud built so far.
+func (g *gen) InstanceTypes(cloud string) []string {
+	set := map[string]bool{}
+	for _, k := range g.order {
+		if o := g.offers[k]; o.Cloud == cloud {
+			set[o.InstanceType] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for it := range set {
+		out = append(out, it)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// priceLists applies the price-list files of testdata/sources/pricelists on
+// top of the offers of the other sources (a maintainers' refresh: drop the
+// downloaded files there, go generate, review the diff). Their prices
+// replace the offer's on-demand price and the spot and reserved prices the
+// file gives; a spot or reserved price it does not give is kept when it is
+// still below the new on-demand price, else dropped. A known instance type
+// in a region with metadata but no offer yet becomes a new offer with the
+// instance's specs. A newer file moves catalog_date.
+func (g *gen) priceLists() {
+	files, err := filepath.Glob(filepath.Join(*srcDir, priceListDir, "*.json"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		res, err := pricelist.ReadFile(f, pricelist.Read, g)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, u := range res.Unknown {
+			log.Printf("%s: not in the catalog: %s", f, u)
+		}
+		for _, n := range res.Notes {
+			log.Printf("%s: %s", f, n)
+		}
+		key := "pricelist:" + res.File
+		g.offerSources[key] = res.Source + " (dated " + res.Date + ")"
+		for _, p := range res.Prices {
+			g.applyPrice(&p, key)
+		}
+		if res.Date > g.meta.CatalogDate {
+			g.meta.CatalogDate = res.Date
+			g.meta.CatalogDateSource = "newest primary source: " + res.Source
+		}
+	}
+}
+
+// applyPrice merges one price-list price into the offers.
+func (g *gen) applyPrice(p *pricelist.Price, source string) {
+	k := p.Cloud + "/" + p.InstanceType + "/" + p.Region
+	o, ok := g.offers[k]
+	if !ok {
+		tmpl := g.OffersOf(p.Cloud, p.InstanceType)
+		if len(tmpl) == 0 || !g.regionKnown(p.Cloud, p.Region) {
+			g.drops["pricelists: region without metadata (add it to curated/regions_extra.csv)"]++
+			return
+		}
+		o = &catalog.Offer{Cloud: p.Cloud, Region: p.Region, InstanceType: p.InstanceType, Accelerator: tmpl[0].Accelerator,
+			GPUs: tmpl[0].GPUs, GPUFraction: tmpl[0].GPUFraction, VCPUs: tmpl[0].VCPUs, MemoryGB: tmpl[0].MemoryGB}
+		g.put(o, "")
+	}
+	o.OnDemandUSD, o.Source = p.OnDemandUSD, source
+	o.Currency, o.NativeOnDemand, o.NativeSpot, o.NativeReserved1Y, o.NativeReserved3Y = "USD", 0, 0, 0, 0
+	for _, f := range []struct {
+		dst *float64
+		v   float64
+	}{{&o.SpotUSD, p.SpotUSD}, {&o.Reserved1YUSD, p.Reserved1YUSD}, {&o.Reserved3YUSD, p.Reserved3YUSD}} {
+		switch {
+		case f.v > 0:
+			*f.dst = f.v
+		case *f.dst >= o.OnDemandUSD:
+			*f.dst = 0
+		}
+	}
+	if p.Reserved1YUSD > 0 || p.Reserved3YUSD > 0 {
+		o.ReservedDerived = false
+	} else if o.ReservedDerived {
+		// Derived from the old on-demand price: derive again.
+		o.Reserved1YUSD, o.Reserved3YUSD = 0, 0
+	}
+}
+
+// regionKnown reports whether regions.csv or curated/regions_extra.csv has
+// metadata for the region.
+func (g *gen) regionKnown(cloud, region string) bool {
+	if g.knownRegions == nil {
+		g.knownRegions = map[string]bool{}
+		for _, p := range []string{src("regions.csv"), cur("regions_extra.csv")} {
+			for _, r := range readRecs(p) {
+				g.knownRegions[strings.TrimSpace(r["cloud"])+"/"+r["region"]] = true
+			}
+		}
+	}
+	return g.knownRegions[cloud+"/"+region]
+}

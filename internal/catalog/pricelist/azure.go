@@ -1,0 +1,148 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package pricelist
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Field values of the Azure Retail Prices API (learn.microsoft.com,
+// "Azure Retail Prices overview").
+const (
+	azureVMService      = "Virtual Machines"
+	azureConsumption    = "Consumption"
+	azureReservation    = "Reservation"
+	azureUSD            = "USD"
+	azureHour           = "1 Hour"
+	azureSpotSuffix     = " Spot"
+	azureLowPriority    = "Low Priority"
+	azureWindows        = "Windows"
+	azureGPUSKUPrefix   = "Standard_N" // the N-series: GPU VMs, reported when unknown
+	azureOneYearTerm    = "1 Year"
+	azureThreeYearsTerm = "3 Years"
+)
+
+// Hours of a reservation term: a Reservation item's unitPrice is the price
+// of the whole term (365-day years).
+const (
+	hoursPerYear = 365 * 24
+	hours1Y      = 1 * hoursPerYear
+	hours3Y      = 3 * hoursPerYear
+)
+
+type azurePage struct {
+	Items []azureItem `json:"Items"`
+}
+
+type azureItem struct {
+	CurrencyCode       string  `json:"currencyCode"`
+	UnitPrice          float64 `json:"unitPrice"`
+	ArmRegionName      string  `json:"armRegionName"`
+	ArmSkuName         string  `json:"armSkuName"`
+	SkuName            string  `json:"skuName"`
+	MeterName          string  `json:"meterName"`
+	ProductName        string  `json:"productName"`
+	ServiceName        string  `json:"serviceName"`
+	Type               string  `json:"type"`
+	ReservationTerm    string  `json:"reservationTerm"`
+	UnitOfMeasure      string  `json:"unitOfMeasure"`
+	EffectiveStartDate string  `json:"effectiveStartDate"`
+}
+
+// ReadAzure reads Azure Retail Prices API responses — one page (an object
+// with Items) or a JSON array of pages — for the Linux prices of the VM SKUs
+// k knows: type Consumption is on-demand, or spot when skuName ends in
+// "Spot"; type Reservation is a 1- or 3-year reservation whose unitPrice is
+// the whole term (hourly = unitPrice / hours of the term). Windows and Low
+// Priority meters and DevTestConsumption are ignored. Prices must be USD.
+func ReadAzure(file string, data []byte, k Known) (*Result, error) {
+	if err := checkFormat(file, FormatAzure, data); err != nil {
+		return nil, err
+	}
+	ps, err := pages[azurePage](file, data)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{File: file, Format: FormatAzure, Cloud: "azure"}
+	prices := map[[2]string]*Price{}
+	unknown, notes := map[string]bool{}, map[string]bool{}
+	latest := ""
+	for pi, p := range ps {
+		for ii, it := range p.Items {
+			if it.ServiceName != azureVMService || it.ArmSkuName == "" || it.ArmRegionName == "" {
+				continue
+			}
+			if it.CurrencyCode != azureUSD {
+				return nil, &FileError{File: file, Msg: fmt.Sprintf("page %d item %d (%s): prices in %s; download with currencyCode='USD'", pi, ii, it.ArmSkuName, it.CurrencyCode)}
+			}
+			if !known(k, res.Cloud, it.ArmSkuName) {
+				if strings.HasPrefix(it.ArmSkuName, azureGPUSKUPrefix) {
+					unknown[it.ArmSkuName] = true
+				}
+				continue
+			}
+			if strings.Contains(it.ProductName, azureWindows) || strings.Contains(it.SkuName, azureLowPriority) ||
+				strings.Contains(it.MeterName, azureLowPriority) {
+				continue
+			}
+			key := [2]string{it.ArmSkuName, it.ArmRegionName}
+			pr := prices[key]
+			if pr == nil {
+				pr = &Price{Cloud: res.Cloud, InstanceType: it.ArmSkuName, Region: it.ArmRegionName}
+			}
+			if !azureItemPrice(pr, &it, notes) {
+				continue
+			}
+			prices[key] = pr
+			if d := dateOf(it.EffectiveStartDate); d > latest {
+				latest = d
+			}
+		}
+	}
+	for _, p := range prices {
+		if p.OnDemandUSD <= 0 {
+			notes[fmt.Sprintf("%s in %s: no Linux on-demand price in the file; left out", p.InstanceType, p.Region)] = true
+			continue
+		}
+		p.SpotUSD = belowOnDemand(p.SpotUSD, p.OnDemandUSD, p, "spot", notes)
+		p.Reserved1YUSD = belowOnDemand(p.Reserved1YUSD, p.OnDemandUSD, p, "reserved_1y", notes)
+		p.Reserved3YUSD = belowOnDemand(p.Reserved3YUSD, p.OnDemandUSD, p, "reserved_3y", notes)
+		res.Prices = append(res.Prices, *p)
+	}
+	sortPrices(res.Prices)
+	res.Unknown, res.Notes, res.Date = sortedKeys(unknown), sortedKeys(notes), latest
+	res.Source = fmt.Sprintf("Azure Retail Prices API %s (latest effectiveStartDate %s): Linux Consumption = on-demand, skuName '… Spot' = spot, Reservation unitPrice / hours of the term = reserved_1y/3y; Windows and Low Priority meters ignored", file, latest)
+	return res, nil
+}
+
+// azureItemPrice sets the price an item carries; false when the item is
+// not one of the prices read.
+func azureItemPrice(p *Price, it *azureItem, notes map[string]bool) bool {
+	switch it.Type {
+	case azureConsumption:
+		if it.UnitOfMeasure != azureHour {
+			notes[fmt.Sprintf("%s in %s: unit %q, not %q; skipped", it.ArmSkuName, it.ArmRegionName, it.UnitOfMeasure, azureHour)] = true
+			return false
+		}
+		if strings.HasSuffix(it.SkuName, azureSpotSuffix) {
+			p.SpotUSD = it.UnitPrice
+		} else {
+			p.OnDemandUSD = it.UnitPrice
+		}
+	case azureReservation:
+		switch it.ReservationTerm {
+		case azureOneYearTerm:
+			p.Reserved1YUSD = it.UnitPrice / hours1Y
+		case azureThreeYearsTerm:
+			p.Reserved3YUSD = it.UnitPrice / hours3Y
+		default:
+			notes[fmt.Sprintf("%s in %s: reservation term %q; skipped", it.ArmSkuName, it.ArmRegionName, it.ReservationTerm)] = true
+			return false
+		}
+	default:
+		return false // DevTestConsumption and others
+	}
+	return true
+}

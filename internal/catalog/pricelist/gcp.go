@@ -1,0 +1,227 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package pricelist
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/csv"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// gcpMachinesCSV maps GCP machine families to the SKU names their price is
+// composed of (source per row).
+//
+//go:embed gcp_machines.csv
+var gcpMachinesCSV []byte
+
+// GCP usage types (Cloud Billing Catalog API, category.usageType).
+const (
+	gcpOnDemand    = "OnDemand"
+	gcpPreemptible = "Preemptible" // Spot VMs
+	gcpCommit1Y    = "Commit1Yr"
+	gcpCommit3Y    = "Commit3Yr"
+	gcpUSD         = "USD"
+	gcpHour        = "h"
+	gcpGiBHour     = "GiBy.h"
+	gcpGPUGroup    = "GPU"
+)
+
+// nanosPerUnit converts a Money value's nanos to units.
+const nanosPerUnit = 1e9
+
+// gcpResource strips the usage wording from a SKU description, leaving the
+// resource: "Spot Preemptible A3 Instance Core running in Americas" → "A3
+// Instance Core"; "Commitment v1: Nvidia L4 GPU in Frankfurt for 1 Year" →
+// "Nvidia L4 GPU"; "Nvidia H100 80GB GPU attached to Spot Preemptible VMs
+// running in Americas" → "Nvidia H100 80GB GPU".
+var gcpResource = regexp.MustCompile(`^(?:Commitment v1: )?(?:Spot Preemptible |Preemptible |Spot )?(.+?)(?: attached to (?:Spot Preemptible |Preemptible )?VMs)?(?: running)? in .+$`)
+
+type gcpPage struct {
+	SKUs []gcpSKU `json:"skus"`
+}
+
+type gcpSKU struct {
+	SKUID       string `json:"skuId"`
+	Description string `json:"description"`
+	Category    struct {
+		ResourceGroup string `json:"resourceGroup"`
+		UsageType     string `json:"usageType"`
+	} `json:"category"`
+	ServiceRegions []string `json:"serviceRegions"`
+	PricingInfo    []struct {
+		EffectiveTime     string `json:"effectiveTime"`
+		PricingExpression struct {
+			UsageUnit   string `json:"usageUnit"`
+			TieredRates []struct {
+				StartUsageAmount float64 `json:"startUsageAmount"`
+				UnitPrice        struct {
+					CurrencyCode string `json:"currencyCode"`
+					Units        string `json:"units"`
+					Nanos        int64  `json:"nanos"`
+				} `json:"unitPrice"`
+			} `json:"tieredRates"`
+		} `json:"pricingExpression"`
+	} `json:"pricingInfo"`
+}
+
+// gcpMachine is a row of gcp_machines.csv.
+type gcpMachine struct{ prefix, host, gpu string }
+
+// gcpRate is one SKU's price of a resource in a region for a usage type.
+type gcpRate struct {
+	usd  float64
+	unit string
+}
+
+// ReadGCP reads Google Cloud Billing Catalog SKU lists of the Compute
+// Engine service — one page (an object with skus) or a JSON array of pages —
+// and composes the hourly price of each machine type k knows from its
+// family's SKUs (gcp_machines.csv): vCPUs x the host core SKU + GiB x the
+// host RAM SKU + GPUs x the GPU SKU, per region in serviceRegions and usage
+// type (OnDemand = on-demand, Preemptible = spot, Commit1Yr/Commit3Yr =
+// reserved). A price is units + nanos / 1e9 of the first tier.
+func ReadGCP(file string, data []byte, k Known) (*Result, error) {
+	if err := checkFormat(file, FormatGCP, data); err != nil {
+		return nil, err
+	}
+	machines, err := gcpMachines()
+	if err != nil {
+		return nil, err
+	}
+	ps, err := pages[gcpPage](file, data)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{File: file, Format: FormatGCP, Cloud: "gcp"}
+	rates := map[string]gcpRate{} // resource|usage|region
+	gpuNames := map[string]bool{}
+	notes := map[string]bool{}
+	latest := ""
+	for pi, p := range ps {
+		for si := range p.SKUs {
+			s := &p.SKUs[si]
+			m := gcpResource.FindStringSubmatch(s.Description)
+			if m == nil || len(s.PricingInfo) == 0 {
+				continue
+			}
+			resource := m[1]
+			if s.Category.ResourceGroup == gcpGPUGroup {
+				gpuNames[resource] = true
+			}
+			pi2 := s.PricingInfo[len(s.PricingInfo)-1]
+			if len(pi2.PricingExpression.TieredRates) == 0 {
+				continue
+			}
+			tr := pi2.PricingExpression.TieredRates[0]
+			if tr.UnitPrice.CurrencyCode != gcpUSD {
+				return nil, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: prices in %s; list the SKUs with currencyCode=USD", pi, s.SKUID, tr.UnitPrice.CurrencyCode)}
+			}
+			units, err := strconv.ParseInt(tr.UnitPrice.Units, 10, 64)
+			if tr.UnitPrice.Units == "" {
+				units, err = 0, nil
+			}
+			if err != nil {
+				return nil, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: units %q is not an integer", pi, s.SKUID, tr.UnitPrice.Units)}
+			}
+			usd := float64(units) + float64(tr.UnitPrice.Nanos)/nanosPerUnit
+			for _, region := range s.ServiceRegions {
+				rates[resource+"|"+s.Category.UsageType+"|"+region] = gcpRate{usd, pi2.PricingExpression.UsageUnit}
+			}
+			if d := dateOf(pi2.EffectiveTime); d > latest {
+				latest = d
+			}
+		}
+	}
+	regions := map[string]bool{}
+	for key := range rates {
+		regions[key[strings.LastIndexByte(key, '|')+1:]] = true
+	}
+	usedGPU := map[string]bool{}
+	for _, it := range k.InstanceTypes(res.Cloud) {
+		mach, ok := machineOf(machines, it)
+		if !ok {
+			continue // TPUs and families without a row: their prices are not composed here
+		}
+		usedGPU[mach.gpu] = true
+		tmpl := k.OffersOf(res.Cloud, it)[0]
+		for _, region := range sortedKeys(regions) {
+			p := Price{Cloud: res.Cloud, InstanceType: it, Region: region}
+			get := func(usage string) float64 {
+				return composeGCP(rates, mach, usage, region, float64(tmpl.VCPUs), tmpl.MemoryGB, tmpl.GPUCount(), notes)
+			}
+			p.OnDemandUSD = get(gcpOnDemand)
+			if p.OnDemandUSD <= 0 {
+				continue
+			}
+			p.SpotUSD = belowOnDemand(get(gcpPreemptible), p.OnDemandUSD, &p, "spot", notes)
+			p.Reserved1YUSD = belowOnDemand(get(gcpCommit1Y), p.OnDemandUSD, &p, "reserved_1y", notes)
+			p.Reserved3YUSD = belowOnDemand(get(gcpCommit3Y), p.OnDemandUSD, &p, "reserved_3y", notes)
+			res.Prices = append(res.Prices, p)
+		}
+	}
+	unknown := map[string]bool{}
+	for g := range gpuNames {
+		if !usedGPU[g] {
+			unknown[g] = true
+		}
+	}
+	sortPrices(res.Prices)
+	res.Unknown, res.Notes, res.Date = sortedKeys(unknown), sortedKeys(notes), latest
+	res.Source = fmt.Sprintf("Google Cloud Billing Catalog SKUs %s (latest effectiveTime %s): machine price = vCPUs x host core SKU + GiB x host RAM SKU + GPUs x GPU SKU; OnDemand = on-demand, Preemptible = spot, Commit1Yr/Commit3Yr = reserved", file, latest)
+	return res, nil
+}
+
+// composeGCP prices one machine for one usage type in one region; 0 when a
+// component SKU is missing.
+func composeGCP(rates map[string]gcpRate, m gcpMachine, usage, region string, vcpus, memGiB, gpus float64, notes map[string]bool) float64 {
+	find := func(unit string, names ...string) (float64, bool) {
+		for _, n := range names {
+			if r, ok := rates[n+"|"+usage+"|"+region]; ok {
+				if r.unit != unit {
+					notes[fmt.Sprintf("SKU %q in %s: unit %q, want %q; not used", n, region, r.unit, unit)] = true
+					return 0, false
+				}
+				return r.usd, true
+			}
+		}
+		return 0, false
+	}
+	core, ok1 := find(gcpHour, m.host+" Instance Core", m.host+" Cpu")
+	ram, ok2 := find(gcpGiBHour, m.host+" Instance Ram", m.host+" Ram")
+	gpu, ok3 := find(gcpHour, m.gpu)
+	if !ok1 || !ok2 || !ok3 {
+		return 0
+	}
+	return vcpus*core + memGiB*ram + gpus*gpu
+}
+
+// machineOf returns the family row of a machine type.
+func machineOf(ms []gcpMachine, it string) (gcpMachine, bool) {
+	for _, m := range ms {
+		if strings.HasPrefix(it, m.prefix) {
+			return m, true
+		}
+	}
+	return gcpMachine{}, false
+}
+
+// gcpMachines parses the embedded family table.
+func gcpMachines() ([]gcpMachine, error) {
+	rows, err := csv.NewReader(bytes.NewReader(gcpMachinesCSV)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		return nil, fmt.Errorf("pricelist: gcp_machines.csv: %v", err)
+	}
+	var out []gcpMachine
+	for _, r := range rows[1:] {
+		out = append(out, gcpMachine{r[0], r[1], r[2]})
+	}
+	// Longer prefixes first, so the most specific family wins.
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].prefix) > len(out[j].prefix) })
+	return out, nil
+}

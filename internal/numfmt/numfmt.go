@@ -1,0 +1,89 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package numfmt rounds numbers where they leave the planning packages, so
+// the same configuration plans identically on every machine, and formats
+// numbers for messages and explanations. It is the only place either is
+// done (ARCHITECTURE.md, "Numbers").
+package numfmt
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Decimals kept at the output boundary: money to cents and hours to 0.01
+// (ARCHITECTURE.md, "Numbers"), other measures (GB, tokens/s,
+// milliseconds, kWh, kg) likewise to 0.01, ratios and hourly list prices
+// to 4 decimals (the sources quote sub-cent rates such as 0.7582 $/h).
+const (
+	hundredths     = 100
+	tenThousandths = 1e4
+)
+
+// USD rounds money to cents.
+func USD(v float64) float64 { return math.Round(v*hundredths) / hundredths }
+
+// Hours rounds durations in hours to 0.01.
+func Hours(v float64) float64 { return math.Round(v*hundredths) / hundredths }
+
+// Measure rounds a physical quantity (GB, tokens/s, ms, kWh, kg) to 0.01.
+func Measure(v float64) float64 { return math.Round(v*hundredths) / hundredths }
+
+// Ratio rounds a fraction or score to 4 decimals.
+func Ratio(v float64) float64 { return math.Round(v*tenThousandths) / tenThousandths }
+
+// Price rounds an hourly list price to 1/10,000 USD.
+func Price(v float64) float64 { return math.Round(v*tenThousandths) / tenThousandths }
+
+// Thousands formats v with the given decimals and comma separators:
+// Thousands(1234567.891, 2) = "1,234,567.89".
+func Thousands(v float64, decimals int) string {
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i:]
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, ch := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(ch)
+	}
+	b.WriteString(frac)
+	return b.String()
+}
+
+// Int formats v rounded half away from zero to a whole number, with comma
+// separators: Int(27971.1) = "27,971".
+func Int(v float64) string { return Thousands(math.Round(v), 0) }
+
+// Trim formats v with at most decimals digits, dropping trailing zeros:
+// Trim(1.50, 2) = "1.5", Trim(3, 2) = "3".
+func Trim(v float64, decimals int) string {
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// Short formats a measure with a precision that suits its size: whole
+// numbers with separators from 100, one decimal from 10, two below:
+// Short(1234.5) = "1,235", Short(41.19) = "41.2", Short(2.395) = "2.40".
+func Short(v float64) string {
+	switch {
+	case v >= 100:
+		return Int(v)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}

@@ -1,0 +1,35 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package perf
+
+import "testing"
+
+// TestBalancedPrefillWorkers checks the split arithmetic by hand: 72 GPUs,
+// prefill workers of 4 GPUs, decode workers of 8, decode at 1,000 output
+// tok/s per GPU and prefill at 3,000 (output tokens its prompts lead to)
+// per GPU. A share 1,000 / (1,000 + 3,000) = 1/4 of the GPUs prefills:
+// 18 GPUs, 4.5 prefill workers (4 or 5); the other 54 GPUs are 6.75
+// decode workers, 6 or 7, which leave (72 − 48) / 4 = 6 or (72 − 56) / 4
+// = 4 prefill workers. Candidates 4, 5, 6, 4: 4 × 4 × 3,000 = 48,000
+// prefill vs 7 × 8 × 1,000 = 56,000 decode; 5 → 60,000 vs 6 × 8,000 =
+// 48,000; 6 → 72,000 vs 48,000.
+func TestBalancedPrefillWorkers(t *testing.T) {
+	cases := []struct {
+		g, rp, rd int
+		od, op    float64
+		want      [4]int
+	}{
+		{72, 4, 8, 1000, 3000, [4]int{4, 5, 6, 4}},
+		{72, 8, 8, 1000, 1000, [4]int{4, 5, 5, 4}},   // 36 GPUs each side: 4.5 workers
+		{16, 8, 8, 1000, 100000, [4]int{1, 1, 1, 1}}, // prefill nearly free: still one worker
+		{64, 16, 16, 3000, 1000, [4]int{3, 3, 3, 3}}, // 3/4 of 64 = 48 GPUs = 3 workers exactly
+		{12, 4, 4, 1000, 1000, [4]int{1, 2, 2, 1}},   // 6 GPUs = 1.5 workers each side
+		{100, 4, 8, 1, 1e6, [4]int{1, 1, 1, 1}},      // decode-bound: one prefill worker; 12 or 13 decode workers leave 1 (or none)
+	}
+	for _, c := range cases {
+		if got := balancedPrefillWorkers(c.g, c.rp, c.rd, c.od, c.op); got != c.want {
+			t.Errorf("balancedPrefillWorkers(%d, %d, %d, %v, %v) = %v, want %v", c.g, c.rp, c.rd, c.od, c.op, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,79 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package perf
+
+// FixedServing is a serving deployment given rather than searched, for
+// the accuracy report (InferenceX rows state theirs). TP is the GPUs of a
+// replica (or decode worker); EP selects data-parallel attention with
+// expert parallelism over them. PrefillWorkers > 0 makes it
+// disaggregated.
+type FixedServing struct {
+	TP             int
+	EP             bool
+	Replicas       int
+	PrefillTP      int
+	PrefillEP      bool
+	PrefillWorkers int
+}
+
+// EstimateFixed estimates the prepared inference workload on the
+// deployment f.
+func (p *Prepared) EstimateFixed(h Hardware, f FixedServing) (Estimate, error) {
+	x, err := p.m.normalizeWith(h, p.w.Precision, p)
+	if err != nil {
+		return Estimate{}, err
+	}
+	fs := fixedServing{decode: servingLayout{tp: f.TP, pp: 1, ep: f.EP}, replicas: f.Replicas,
+		prefill: servingLayout{tp: max(1, f.PrefillTP), pp: 1, ep: f.PrefillEP}, prefillWorkers: f.PrefillWorkers}
+	return p.m.inferenceFixed(p.w, x, &p.shape, p.spec, fs), nil
+}
+
+// PrefillSeconds is one prompt's prefill time on a worker of tp GPUs.
+func (p *Prepared) PrefillSeconds(h Hardware, tp int, ep bool) float64 {
+	x, err := p.m.normalizeWith(h, p.w.Precision, p)
+	if err != nil {
+		return 0
+	}
+	return p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1, ep: ep}, p.spec).prefill
+}
+
+// KVBytesPerToken is the cache bytes one token of context adds (all
+// layers, at the workload's cache precision).
+func (p *Prepared) KVBytesPerToken() float64 {
+	return (p.shape.kvPerToken + p.shape.indexPerToken) * p.m.kvBytesPerElement(p.w.Precision)
+}
+
+// WeightBytes is the routed-expert and other weight bytes of the model.
+func (p *Prepared) WeightBytes() (experts, other float64) {
+	return p.shape.expertTotal, p.shape.weightBytes - p.shape.expertTotal
+}
+
+// WeightsPerGPU is the weight bytes one GPU of a replica of tp GPUs holds
+// (ep: data-parallel attention with expert parallelism).
+func (p *Prepared) WeightsPerGPU(tp int, ep bool) float64 {
+	return p.m.memory(&p.w, &p.shape, servingLayout{tp: tp, pp: 1, ep: ep}).weights
+}
+
+// TokensPerStep is the output tokens a sequence emits per decode step.
+func (p *Prepared) TokensPerStep() float64 { return p.spec.perStep }
+
+// SplitDetail is the disaggregated split the search keeps on h.
+type SplitDetail struct {
+	PrefillWorkers, PrefillGPUs, DecodeWorkers, DecodeGPUs int
+	PrefillSeconds, DecodeTokensPerSecond, TokensPerSecond float64
+}
+
+// Split returns the best disaggregated split on h (ok false when none).
+func (p *Prepared) Split(h Hardware) (SplitDetail, bool) {
+	x, err := p.m.normalizeWith(h, p.w.Precision, p)
+	if err != nil {
+		return SplitDetail{}, false
+	}
+	c := servingCtx{m: p.m, w: &p.w, s: &p.shape, x: &x, sp: p.spec, kvBytes: p.m.kvBytesPerElement(p.w.Precision)}
+	var buf [maxServingLayouts]servingLayout
+	c.layouts = p.m.servingLayouts(&x, &p.shape, buf[:0])
+	d, ok := c.bestDisaggregated(0)
+	return SplitDetail{PrefillWorkers: d.prefill.workers, PrefillGPUs: d.prefill.l.gpus(), DecodeWorkers: d.decode.replicas,
+		DecodeGPUs: d.decode.l.gpus(), PrefillSeconds: d.prefill.prefill, DecodeTokensPerSecond: d.decode.tps, TokensPerSecond: d.tps}, ok
+}

@@ -1,0 +1,170 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package perf_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+)
+
+func prepare(t *testing.T, w perf.Workload) *perf.Prepared {
+	t.Helper()
+	p, err := model(t).Prepare(w, perf.ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func near(t *testing.T, what string, got, want, rel float64) {
+	t.Helper()
+	if math.Abs(got-want) > rel*math.Abs(want) {
+		t.Errorf("%s = %.6g, want %.6g (±%.2g%%)", what, got, want, rel*100)
+	}
+}
+
+// TestKVCachePerToken checks the cache size per token of context against
+// hand-computed figures: MLA caches one latent of kv_lora_rank +
+// qk_rope_head_dim per layer; GQA 2·kv_heads·head_dim per layer; FP8 and
+// FP4 serving keep an FP8 cache.
+func TestKVCachePerToken(t *testing.T) {
+	cases := []struct {
+		name string
+		w    perf.Workload
+		want float64 // bytes per token
+	}{
+		// DeepSeek-R1: 61 layers × (512 + 64) = 35,136 elements, FP8.
+		{"deepseek-r1 fp8 (MLA)", perf.Workload{Kind: "inference", Model: "deepseek-r1"}, 35136},
+		{"deepseek-r1 bf16 (MLA)", perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "bf16"}, 70272},
+		{"deepseek-r1 fp4 (MLA, FP8 cache)", perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "fp4"}, 35136},
+		// Llama 3.1 70B: 2 × 80 layers × 8 KV heads × 128 = 163,840, bf16.
+		{"llama-3.1-70b bf16 (GQA)", perf.Workload{Kind: "inference", Model: "llama-3.1-70b"}, 327680},
+		// A kv_heads override of a GQA preset scales the cache.
+		{"llama-3.1-70b with 16 KV heads", perf.Workload{Kind: "inference", Model: "llama-3.1-70b", KVHeads: 16}, 655360},
+		// Without a preset: the derived 70B shape, 8 KV heads of 128.
+		{"70B by parameters", perf.Workload{Kind: "inference", ModelParametersB: 70, Layers: 80}, 327680},
+	}
+	for _, c := range cases {
+		near(t, c.name, prepare(t, c.w).KVBytesPerToken(), c.want, 1e-9)
+	}
+}
+
+// TestMoEMemory: a mixture of experts keeps every expert's weights in
+// memory, and expert parallelism spreads the routed experts while
+// data-parallel attention replicates the attention weights.
+func TestMoEMemory(t *testing.T) {
+	p := prepare(t, perf.Workload{Kind: "inference", Model: "deepseek-r1"})
+	experts, other := p.WeightBytes()
+	// DeepSeek-R1 recount: 58 MoE layers × 256 experts × 3 × 7,168 ×
+	// 2,048 = 653.909e9 routed-expert parameters of 671.025e9, scaled to
+	// the published 671e9; FP8 is one byte each.
+	const scale = 671.0 / 671.025397760
+	near(t, "routed-expert bytes", experts, 653.908770816e9*scale, 1e-9)
+	near(t, "all weight bytes", experts+other, 671e9, 1e-9)
+	// TP8: every weight split 8 ways.
+	near(t, "TP8 weights per GPU", p.WeightsPerGPU(8, false), 671e9/8, 1e-9)
+	// EP8: routed experts / 8, attention (61 × 187,105,280 = 11.413e9)
+	// whole on every GPU, the rest (embeddings, head, dense layers, shared
+	// experts, routers: 5.703e9) / 8.
+	attention := 11.413422080e9 * scale
+	rest := (671.025397760e9 - 653.908770816e9 - 11.413422080e9) * scale
+	near(t, "EP8 weights per GPU", p.WeightsPerGPU(8, true), experts/8+attention+rest/8, 1e-9)
+	near(t, "EP8 weights per GPU (rounded by hand)", p.WeightsPerGPU(8, true), 93.86e9, 1e-3)
+	// Active parameters drive compute: 37B, not 671B.
+	if w := p.Workload(); w.ActiveParametersB != 37 || w.ModelParametersB != 671 || w.Precision != "fp8" {
+		t.Errorf("preset defaults: %+v", w)
+	}
+}
+
+// TestNVL72TensorParallelOverTrays: GB200 NVL72 puts 72 GPUs in one
+// NVLink domain across trays of 4, so a tensor-parallel group of 8 spans
+// two trays without the scale-out network; the same part without the
+// domain must pipeline across nodes instead.
+func TestNVL72TensorParallelOverTrays(t *testing.T) {
+	m := model(t)
+	gb200 := acc(t, "GB200")
+	if gb200.NVLinkDomainGPUs != 72 {
+		t.Fatalf("fixture GB200 nvlink_domain_gpus = %d, want 72", gb200.NVLinkDomainGPUs)
+	}
+	// Llama 3.1 405B at bf16: 811.7 GB of weights need more than 4 ×
+	// 171 GB usable, so one tray cannot hold a replica. Under a latency
+	// limit the NVLink group is the faster layout: a pipeline pass reads
+	// half the weights per GPU twice.
+	w := perf.Workload{Kind: "inference", Model: "llama-3.1-405b", MaxTimePerOutputTokenMs: 40}
+	e, err := m.Estimate(w, perf.Hardware{Accelerator: gb200, GPUs: 8, GPUsPerNode: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.TensorParallel != 8 || e.PipelineParallel != 1 || !strings.Contains(e.Explanation, "over 2 nodes of one NVLink domain") {
+		t.Errorf("GB200 NVL72: TP=%d PP=%d, want TP=8 PP=1 across 2 trays: %s", e.TensorParallel, e.PipelineParallel, e.Explanation)
+	}
+	plain := *gb200
+	plain.NVLinkDomainGPUs = 0
+	e2, err := m.Estimate(w, perf.Hardware{Accelerator: &plain, GPUs: 8, GPUsPerNode: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e2.TensorParallel != 4 || e2.PipelineParallel != 2 {
+		t.Errorf("without the domain: TP=%d PP=%d, want TP=4 PP=2", e2.TensorParallel, e2.PipelineParallel)
+	}
+	if e.TokensPerSecond <= e2.TokensPerSecond {
+		t.Errorf("NVLink TP over trays %.0f tok/s not faster than pipelining over the network %.0f", e.TokensPerSecond, e2.TokensPerSecond)
+	}
+}
+
+// TestSpeculativeTokensPerStep: k draft tokens accepted with probability
+// a each (given the previous one) emit (1 − a^(k+1)) / (1 − a) tokens per
+// step.
+func TestSpeculativeTokensPerStep(t *testing.T) {
+	cases := []struct {
+		sd   perf.SpeculativeDecoding
+		want float64
+	}{
+		{perf.SpeculativeDecoding{}, 1},
+		{perf.SpeculativeDecoding{Method: "mtp", AcceptanceRate: 0.8, DraftTokens: 1}, 1.8},
+		{perf.SpeculativeDecoding{Method: "mtp", AcceptanceRate: 0.5, DraftTokens: 3}, 1.875},
+		{perf.SpeculativeDecoding{Method: "draft_model", AcceptanceRate: 0.7, DraftTokens: 4, DraftModelParametersB: 1}, (1 - math.Pow(0.7, 5)) / 0.3},
+	}
+	for _, c := range cases {
+		p := prepare(t, perf.Workload{Kind: "inference", Model: "deepseek-r1", SpeculativeDecoding: c.sd})
+		near(t, "tokens per step of "+c.sd.Method, p.TokensPerStep(), c.want, 1e-12)
+	}
+}
+
+// TestDisaggregatedSplit: on a GB200 NVL72 rack, DeepSeek-R1 with 8k-token
+// prompts under a p99 TPOT limit is served disaggregated: the split
+// balances the prefill workers' prompt rate against the decode workers'
+// output rate to within one worker, and the estimate reports it.
+func TestDisaggregatedSplit(t *testing.T) {
+	w := perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "fp4", InputTokens: 8192, OutputTokens: 1024, MaxTimePerOutputTokenMs: 50}
+	p := prepare(t, w)
+	h := perf.Hardware{Accelerator: acc(t, "GB200"), GPUs: 72, GPUsPerNode: 4}
+	e, err := p.Estimate(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := p.Split(h)
+	if !ok || e.ServingLayout != perf.ServingDisaggregated {
+		t.Fatalf("want disaggregated serving, got %s: %s", e.ServingLayout, e.Explanation)
+	}
+	if e.PrefillGPUs != d.PrefillWorkers*d.PrefillGPUs || e.DecodeGPUs != d.DecodeWorkers*d.DecodeGPUs ||
+		e.PrefillGPUs+e.DecodeGPUs != e.GPUsUsed || e.GPUsUsed > 72 || e.TokensPerSecond != d.TokensPerSecond {
+		t.Errorf("accounting: estimate %+v, split %+v", e, d)
+	}
+	// Throughput is the slower pool: prompts/s × output tokens, or decode.
+	perWorker := float64(w.OutputTokens) / d.PrefillSeconds
+	prefill := float64(d.PrefillWorkers) * perWorker
+	near(t, "throughput", d.TokensPerSecond, math.Min(prefill, d.DecodeTokensPerSecond), 1e-9)
+	// Balanced to within one worker of either pool.
+	decodePerWorker := d.DecodeTokensPerSecond / float64(d.DecodeWorkers)
+	if gap := math.Abs(prefill - d.DecodeTokensPerSecond); gap > math.Max(perWorker, decodePerWorker)*(1+1e-9) {
+		t.Errorf("unbalanced split: prefill %.0f vs decode %.0f tok/s (one worker: %.0f / %.0f)", prefill, d.DecodeTokensPerSecond, perWorker, decodePerWorker)
+	}
+	if e.TTFTMs <= d.PrefillSeconds*1e3 {
+		t.Errorf("TTFT %.1f ms must include the %.1f ms prefill, the KV transfer and a decode step", e.TTFTMs, d.PrefillSeconds*1e3)
+	}
+}

@@ -1,0 +1,253 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package perf
+
+import "math"
+
+// Serving layouts of an inference estimate.
+const (
+	// ServingAggregated: every replica prefills prompts and decodes.
+	ServingAggregated = "aggregated"
+	// ServingDisaggregated: prefill workers process prompts and hand the
+	// KV cache to decode workers.
+	ServingDisaggregated = "disaggregated"
+)
+
+// servingCtx holds one inference estimate's inputs.
+type servingCtx struct {
+	m       *Model
+	w       *Workload
+	s       *shape
+	x       *hw
+	sp      spec
+	kvBytes float64
+	layouts []servingLayout
+	// steps caches the step model of each layout evaluated (the
+	// aggregated and disaggregated searches share them).
+	steps  [maxServingLayouts + 2]cachedStep
+	nSteps int
+}
+
+type cachedStep struct {
+	l  servingLayout
+	st stepModel
+}
+
+// stepFor returns the step model of layout l, built once per estimate.
+func (c *servingCtx) stepFor(l servingLayout) *stepModel {
+	for i := 0; i < c.nSteps; i++ {
+		if c.steps[i].l == l {
+			return &c.steps[i].st
+		}
+	}
+	st := c.m.newStepModel(c.w, c.s, c.x, l, c.sp)
+	if c.nSteps == len(c.steps) {
+		c.steps[0] = cachedStep{l: l, st: st}
+		return &c.steps[0].st
+	}
+	c.steps[c.nSteps] = cachedStep{l: l, st: st}
+	c.nSteps++
+	return &c.steps[c.nSteps-1].st
+}
+
+// replicaPerf is the verdict on one replica (or decode-worker) layout.
+type replicaPerf struct {
+	l              servingLayout
+	st             stepModel
+	fits           bool
+	minBytesPerGPU float64
+	batch          int     // sequences in flight (beams included)
+	requests       float64 // requests in flight across the replicas counted
+	tps            float64 // output tokens/s of all the replicas counted
+	ttft, tpot     float64 // mean seconds
+	parts          stepParts
+	iteration      float64
+	replicas       int
+	// latencyBound: the limits cap the batch; latencyImpossible: even one
+	// request misses them; kvBound: cache memory caps the batch.
+	latencyBound, latencyImpossible, kvBound bool
+}
+
+// inference estimates serving on the hardware: the best aggregated
+// replica layout and, with enough GPUs, the best disaggregated split;
+// the disaggregated one is kept when it sustains more.
+func (m *Model) inference(w Workload, x hw, s *shape, sp spec, explain bool) Estimate {
+	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision)}
+	var buf [maxServingLayouts]servingLayout
+	c.layouts = m.servingLayouts(&x, s, buf[:0])
+	agg, smallest, ok := c.bestAggregated()
+	if !ok {
+		return inferenceMiss(&w, &x, &smallest, explain)
+	}
+	if dis, ok := c.bestDisaggregated(agg.tps); ok && dis.tps > agg.tps*(1+m.p.Search.RelativeTolerance) {
+		return c.fit(&dis.decode, &dis, explain)
+	}
+	return c.fit(&agg, nil, explain)
+}
+
+// bestAggregated returns the aggregated layout sustaining the most output
+// tokens/s over all the GPUs, or, when none fits, the layout needing the
+// least memory per GPU.
+func (c *servingCtx) bestAggregated() (best, smallest replicaPerf, ok bool) {
+	tol := c.m.p.Search.RelativeTolerance
+	haveSmallest := false
+	for _, l := range c.layouts {
+		rp := c.replica(l, c.x.gpus/l.gpus(), nil)
+		if !rp.fits {
+			if !haveSmallest || rp.minBytesPerGPU < smallest.minBytesPerGPU {
+				smallest, haveSmallest = rp, true
+			}
+			continue
+		}
+		if !ok || rp.tps > best.tps*(1+tol) {
+			best, ok = rp, true
+		}
+	}
+	return best, smallest, ok
+}
+
+// replica evaluates layout l run as `replicas` replicas: aggregated when
+// pf is nil, as decode workers fed by the prefill workers pf otherwise.
+// The batch is the largest that memory, the engine, the concurrency cap
+// and the latency limits allow.
+func (c *servingCtx) replica(l servingLayout, replicas int, pf *prefillPool) replicaPerf {
+	rp := replicaPerf{l: l, replicas: replicas}
+	rp.minBytesPerGPU = c.m.minBytesPerGPU(c.w, c.s, l, c.kvBytes)
+	if rp.minBytesPerGPU > c.x.usableGB*1e9 || replicas < 1 {
+		return rp
+	}
+	rp.fits = true
+	rp.st = *c.stepFor(l)
+	beam := c.w.BeamWidth
+	bMem, engine := c.m.batchCapacity(c.w, c.s, c.x, l, c.kvBytes)
+	bMax := min(bMem, engine)
+	rp.kvBound = bMem <= engine
+	if conc := c.w.MaxConcurrency; conc > 0 {
+		if capped := ceilDivInt(conc, replicas) * beam; capped < bMax {
+			bMax, rp.kvBound = capped, false
+		}
+	}
+	bMax = max(beam, bMax-bMax%beam)
+	b := c.latencyBatch(&rp, bMax, pf)
+	c.settle(&rp, b, pf)
+	return rp
+}
+
+// settle fills the replica's figures at batch b.
+func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
+	st := &rp.st
+	rp.batch = b
+	rp.parts = st.step(float64(b))
+	_, rp.iteration, rp.ttft = c.meets(st, b, pf)
+	rp.tpot = rp.iteration / st.spec.perStep
+	perReplica := float64(b) / float64(c.w.BeamWidth)
+	rp.requests = perReplica * float64(rp.replicas)
+	if conc := float64(c.w.MaxConcurrency); conc > 0 && rp.requests > conc {
+		rp.requests = conc
+	}
+	rp.tps = rp.requests * st.spec.perStep / rp.iteration
+	if rp.latencyImpossible {
+		rp.tps = 0
+	}
+}
+
+// meets reports whether b sequences in flight per replica meet the
+// latency limits (mean targets), with the iteration time and the time to
+// first token. Aggregated replicas interleave the prompts of joining
+// requests with decoding; decode workers only decode, and a request's
+// first token waits for its prefill worker and the KV transfer.
+func (c *servingCtx) meets(st *stepModel, b int, pf *prefillPool) (bool, float64, float64) {
+	load, it, ttft := c.latencyLoad(st, b, pf)
+	return load <= 1, it, ttft
+}
+
+// latencyLoad is the larger of the mean latencies over their targets at
+// b sequences per replica (≤ 1 meets the limits; 0 without limits), with
+// the iteration time and the time to first token.
+func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, it, ttft float64) {
+	if pf == nil {
+		it = st.iteration(float64(b))
+		ttft = st.prefill + it
+	} else {
+		it = st.step(float64(b)).total()
+		ttft = pf.prefill + pf.transfer + it
+	}
+	if t := st.limits; t.tpot > 0 {
+		load = it / st.spec.perStep / t.tpot
+	}
+	if t := st.limits; t.ttft > 0 {
+		load = math.Max(load, ttft/t.ttft)
+	}
+	return load, it, ttft
+}
+
+// latencyBatch returns the largest batch up to bMax (a multiple of the
+// beam width) that meets the latency limits; it marks rp latency-bound
+// or, when even one request misses, impossible. The latencies grow
+// monotonically and almost linearly with the batch, so the search
+// interpolates between the bracketing batches (Illinois false position),
+// in requests; the answer is the exact largest batch either way.
+func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) int {
+	beam := c.w.BeamWidth
+	hiLoad, _, _ := c.latencyLoad(&rp.st, bMax, pf)
+	if hiLoad <= 1 {
+		return bMax
+	}
+	rp.latencyBound, rp.kvBound = true, false
+	loLoad, _, _ := c.latencyLoad(&rp.st, beam, pf)
+	if loLoad > 1 {
+		rp.latencyImpossible = true
+		return beam
+	}
+	lo, hi := 1, bMax/beam // in requests; lo meets the limits, hi does not
+	side := 0              // which end moved last (Illinois false position)
+	for hi-lo > 1 {
+		guess := float64(lo) + (1-loLoad)/(hiLoad-loLoad)*float64(hi-lo)
+		mid := min(hi-1, max(lo+1, int(guess)))
+		load, _, _ := c.latencyLoad(&rp.st, mid*beam, pf)
+		if load <= 1 {
+			lo, loLoad = mid, load
+			if side < 0 {
+				hiLoad = 1 + (hiLoad-1)/2 // the far end has stalled: pull it in
+			}
+			side = -1
+		} else {
+			hi, hiLoad = mid, load
+			if side > 0 {
+				loLoad = 1 - (1-loLoad)/2
+			}
+			side = 1
+		}
+	}
+	return lo * beam
+}
+
+func ceilDivInt(a, b int) int { return (a + b - 1) / b }
+
+// fixedServing is a deployment given rather than searched: the accuracy
+// report compares InferenceX rows on their own layout and worker counts.
+type fixedServing struct {
+	decode, prefill servingLayout
+	replicas        int // aggregated replicas, or decode workers
+	prefillWorkers  int // 0 = aggregated
+}
+
+// inferenceFixed estimates serving on the deployment f.
+func (m *Model) inferenceFixed(w Workload, x hw, s *shape, sp spec, f fixedServing) Estimate {
+	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision)}
+	if f.prefillWorkers == 0 {
+		rp := c.replica(f.decode, f.replicas, nil)
+		if !rp.fits {
+			return inferenceMiss(&w, &x, &rp, false)
+		}
+		return c.fit(&rp, nil, true)
+	}
+	pf := prefillPool{l: f.prefill, prefill: c.stepFor(f.prefill).prefill, transfer: c.kvTransfer(), workers: f.prefillWorkers}
+	d := disaggPerf{prefill: pf, units: 1, decode: c.replica(f.decode, f.replicas, &pf)}
+	if !d.decode.fits {
+		return inferenceMiss(&w, &x, &d.decode, false)
+	}
+	d.tps = math.Min(d.decode.tps, pf.rate(w.OutputTokens))
+	return c.fit(&d.decode, &d, true)
+}

@@ -1,0 +1,204 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+import (
+	"math"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// offerReason applies the offer-level filters in the documented order;
+// "" when the offer passes them.
+func (r *run) offerReason(oi *offerInfo) string {
+	f := &r.f
+	c := &r.req.Constraints
+	switch {
+	case f.provClouds != nil && !f.provClouds[oi.o.Cloud]:
+		return ReasonProviderClouds
+	case f.clouds != nil && !f.clouds[oi.o.Cloud]:
+		return ReasonClouds
+	case f.regions != nil && !f.regions[oi.o.Region]:
+		return ReasonRegions
+	case f.geos != nil && !f.geos[oi.geo]:
+		return ReasonGeographies
+	case f.countries != nil && !f.countries[oi.country]:
+		return ReasonCountries
+	case oi.comp&f.compliance != f.compliance:
+		return ReasonCompliance
+	case catalog.SeparateAccount(oi.partition) && !f.partitions[oi.partition]:
+		return ReasonPartitionNotRequested
+	case f.accels != nil && !f.accels[oi.accel.ID]:
+		return ReasonAccelerators
+	case c.MinGPUMemoryGB > 0 && oi.memPerGPU < c.MinGPUMemoryGB:
+		return ReasonMinGPUMemory
+	case c.MinNetworkGbps > 0 && oi.o.NetworkGbps < c.MinNetworkGbps:
+		return ReasonMinNetwork
+	case oi.fraction > 0 && !r.inference:
+		return ReasonFractionalGPU
+	}
+	return ""
+}
+
+func (r *run) reject(reason string, n int) { r.rejected[reasonIndex(reason)] += n }
+
+// allowedModels counts the offer's pricing models the constraints allow.
+func (r *run) allowedModels(oi *offerInfo) int {
+	n := 0
+	for _, s := range oi.soldSlot {
+		if r.f.pricingModels[s] {
+			n++
+		}
+	}
+	return n
+}
+
+// scan runs the filters over every offer. Phase 1 finds the hardware
+// groups some offer needs; phase 2 evaluates their physics, in parallel
+// over families; phase 3 prices and filters every candidate in tie-break
+// order.
+func (r *run) scan() {
+	for i := range r.p.offers {
+		oi := &r.p.offers[i]
+		if !r.needed[oi.group] && r.offerReason(oi) == "" && r.allowedModels(oi) > 0 {
+			r.needed[oi.group] = true
+		}
+	}
+	r.physicsAll()
+	for i := range r.p.offers {
+		oi := &r.p.offers[i]
+		if reason := r.offerReason(oi); reason != "" {
+			r.reject(reason, len(oi.sold))
+			continue
+		}
+		// Pricing models first: they are an offer-level filter too.
+		allowed := r.allowedModels(oi)
+		if d := len(oi.sold) - allowed; d > 0 {
+			r.reject(ReasonPricingModels, d)
+		}
+		if allowed == 0 {
+			continue
+		}
+		g := &r.groups[oi.group]
+		if len(g.options) == 0 {
+			r.reject(g.reason, allowed)
+			continue
+		}
+		r.physicallyOK += allowed
+		r.evaluate(oi, g)
+	}
+}
+
+// evaluate prices every (node count, pricing model) of one offer and keeps
+// the candidates within the numeric limits. An (offer, pricing model) pair
+// with no surviving node count is counted once, under the furthest reason
+// one of its node counts reached.
+func (r *run) evaluate(oi *offerInfo, g *groupResult) {
+	var furthest [numPricingModels]int // by slot
+	var kept [numPricingModels]bool
+	discount := 1 - r.req.Discounts[oi.o.Cloud]
+	var slots [numPricingModels]int // the allowed slots of the offer, in sold order
+	n := 0
+	for _, s := range oi.soldSlot {
+		if r.f.pricingModels[s] {
+			slots[n] = s
+			n++
+		}
+	}
+	for i := range g.options {
+		opt := &g.options[i]
+		for _, s := range slots[:n] {
+			c := r.price(oi, opt, s, discount)
+			if reason := r.limitFailure(oi, opt, &c); reason >= 0 {
+				furthest[s] = max(furthest[s], reason)
+				continue
+			}
+			kept[s] = true
+			r.feasible++
+			if r.streaming {
+				r.offerTop(&c)
+			} else {
+				r.all = append(r.all, c)
+			}
+		}
+	}
+	for _, s := range slots[:n] {
+		if !kept[s] {
+			r.rejected[furthest[s]]++
+		}
+	}
+}
+
+// limitFailure checks a priced candidate against spot serving's size
+// limits and the numeric limits, noting nearest misses while nothing is
+// feasible: the reason index that rejects it, or -1.
+func (r *run) limitFailure(oi *offerInfo, opt *option, c *priced) int {
+	if c.pm == catalog.Spot && !r.inference && math.IsInf(c.hours, 1) {
+		return reasonIndex(ReasonSpotNeverFinishes)
+	}
+	if !finite(c.cost) || !finite(c.hours) || !finite(c.co2) {
+		return reasonIndex(ReasonEstimateFailed)
+	}
+	if c.spare > 0 {
+		// Spot serving with its spares must still fit max_nodes /
+		// max_gpus; a pair refused only for its size is not physically
+		// feasible within the limits (physicallyOK), so a no-candidate
+		// error names max_nodes / max_gpus.
+		if reason := r.spareLimit(oi, opt, c.spare); reason >= 0 {
+			if r.feasible == 0 {
+				r.smallest.offerHardware(r.p.groups[oi.group].hw, opt.nodes+c.spare*opt.unit)
+			}
+			r.physicallyOK--
+			return reason
+		}
+	}
+	if r.feasible == 0 {
+		r.noteMisses(opt, c)
+	}
+	if !r.f.limited {
+		return -1
+	}
+	lim := &r.req.Constraints
+	switch {
+	case lim.MaxHourlyCostUSD > 0 && c.hourly > lim.MaxHourlyCostUSD:
+		return reasonMaxHourlyCostIdx
+	case !r.inference && lim.DeadlineHours > 0 && c.hours > lim.DeadlineHours:
+		return reasonDeadlineIdx
+	case lim.MaxTotalCostUSD > 0 && c.cost > lim.MaxTotalCostUSD:
+		return reasonMaxTotalCostIdx
+	case lim.MaxCO2eKg > 0 && (!c.co2Known || c.co2 > lim.MaxCO2eKg):
+		return reasonMaxCO2eIdx
+	}
+	return -1
+}
+
+// noteMisses remembers the candidate as a nearest miss by each metric; it
+// matters only while nothing is feasible.
+func (r *run) noteMisses(opt *option, c *priced) {
+	r.cheapestHourly.offerCandidate(c.hourly, c)
+	r.cheapest.offerCandidate(c.cost, c)
+	if c.co2Known {
+		r.lowestCO2.offerCandidate(c.co2, c)
+	}
+	if r.inference {
+		r.lowestTPOT.offerCandidate(opt.est.TPOTP99Ms, c)
+	} else {
+		r.fastest.offerCandidate(c.hours, c)
+	}
+}
+
+// spareLimit checks a spot serving deployment with its spare units against
+// max_nodes, max_gpus and policy.MaxServingUnits: the reason index, or -1.
+func (r *run) spareLimit(oi *offerInfo, opt *option, spare int) int {
+	nodes := opt.nodes + spare*opt.unit
+	switch {
+	case r.f.userMaxNodes && nodes > r.f.maxNodes:
+		return reasonIndex(ReasonMaxNodes)
+	case r.f.maxGPUs > 0 && nodes*oi.o.GPUs > r.f.maxGPUs:
+		return reasonIndex(ReasonMaxGPUs)
+	case opt.units+spare >= r.p.policy.MaxServingUnits:
+		return reasonIndex(ReasonDoesNotFit)
+	}
+	return -1
+}

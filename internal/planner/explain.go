@@ -1,0 +1,214 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+)
+
+// bindingWords turns the benchmark model's binding resource into
+// explanation words.
+var bindingWords = map[string]string{
+	perf.BindCompute: "compute",
+	perf.BindHBM:     "HBM bandwidth",
+	perf.BindNetwork: "the scale-out network",
+	perf.BindMemory:  "memory capacity",
+	perf.BindLatency: "the latency limits",
+}
+
+// boundBy names what binds a candidate, in words.
+func (r *run) boundBy(c *Candidate) string {
+	if r.inference && c.binding == perf.BindNetwork {
+		return "tensor-parallel communication"
+	}
+	if w, ok := bindingWords[c.binding]; ok {
+		return w
+	}
+	if c.binding == "" {
+		return "compute"
+	}
+	return c.binding
+}
+
+// explain writes the one-sentence explanation of out[k]: the binding
+// resource, what the hardware achieves, and why it ranks where it does.
+func (r *run) explain(out []Candidate, k int) string {
+	c := &out[k]
+	var b strings.Builder
+	if r.inference {
+		r.explainServing(&b, c)
+	} else {
+		r.explainJob(&b, c)
+	}
+	r.explainPricing(&b, c)
+	b.WriteString("; ")
+	b.WriteString(r.rankPhrase(out, k))
+	return b.String()
+}
+
+// explainServing: "decode bound by HBM bandwidth; 2 replicas of 1× L4 (2×
+// g6.xlarge) serve 600 tok/s against a 300 tok/s target at 42.1 ms per
+// output token".
+func (r *run) explainServing(b *strings.Builder, c *Candidate) {
+	bound := r.boundBy(c)
+	fmt.Fprintf(b, "%s bound by %s; ", decodeOrPrefill(bound), bound)
+	devices := fmt.Sprintf("%d×", c.TotalGPUs/max(1, c.Replicas))
+	if c.GPUFraction > 0 {
+		devices = numfmt.Trim(c.GPUFraction, 3) + " of one" // a share of one GPU
+	}
+	if c.Replicas > 1 {
+		fmt.Fprintf(b, "%s replicas of %s %s", numfmt.Thousands(float64(c.Replicas), 0), devices, c.Accelerator)
+	} else {
+		fmt.Fprintf(b, "1 replica of %s %s", devices, c.Accelerator)
+	}
+	fmt.Fprintf(b, " (%d× %s", c.Nodes, c.InstanceType)
+	if c.Nodes > 1 && c.offer != nil && c.offer.o.Fabric == catalog.FabricNone {
+		// Only a replica spanning nodes needs a fabric (physics.go).
+		b.WriteString(", no fabric needed between replicas")
+	}
+	verb := "serve"
+	if c.Replicas <= 1 {
+		verb = "serves"
+	}
+	fmt.Fprintf(b, ") %s %s tok/s against a %s tok/s target at %s ms per output token (p99)",
+		verb, numfmt.Thousands(c.TokensPerSecond, 0), numfmt.Thousands(r.workload.TokensPerSecond, 0), numfmt.Trim(c.TPOTMs, 1))
+	if limit := r.workload.MaxTimePerOutputTokenMs; limit > 0 {
+		fmt.Fprintf(b, " within the %s ms limit", numfmt.Trim(limit, 1))
+	}
+}
+
+// explainJob: "bound by compute; 8× H100 (1× p5.48xlarge) process 2B
+// tokens in 41.2 h".
+func (r *run) explainJob(b *strings.Builder, c *Candidate) {
+	fmt.Fprintf(b, "bound by %s; %d× %s", r.boundBy(c), c.TotalGPUs, c.Accelerator)
+	fmt.Fprintf(b, " (%d× %s)", c.Nodes, c.InstanceType)
+	if r.workload.TrainingTokensB > 0 {
+		fmt.Fprintf(b, " process %sB tokens in %s h", numfmt.Thousands(r.workload.TrainingTokensB, 0), numfmt.Thousands(c.EstimatedHours, 1))
+	} else {
+		fmt.Fprintf(b, " finish in %s h", numfmt.Thousands(c.EstimatedHours, 1))
+	}
+}
+
+// explainPricing adds what the pricing model and the catalog imply: spot
+// spares or rework, unknown CO2e, a reservation's full term.
+func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
+	if c.SpareNodes > 0 {
+		fmt.Fprintf(b, ", spot: +%s included to ride out interruptions", spareWords(c))
+	} else if c.offer != nil && c.PricingModel == catalog.Spot && !r.inference {
+		if f := r.p.cost.SpotRiskFactor(c.offer.cloud, c.Nodes); f >= r.p.policy.SpotRiskMention {
+			if c.Nodes > 1 {
+				fmt.Fprintf(b, ", spot: %d nodes as one job, rework ×%s for interruptions", c.Nodes, numfmt.Trim(f, 3))
+			} else {
+				fmt.Fprintf(b, ", spot hours risk-adjusted ×%s for interruptions", numfmt.Trim(f, 3))
+			}
+		}
+	}
+	if !c.CO2eKnown && c.offer != nil {
+		if c.offer.accel.TDPWatts <= 0 {
+			fmt.Fprintf(b, ", CO2e unknown (no power figure for %s in the catalog)", c.Accelerator)
+		} else {
+			fmt.Fprintf(b, ", CO2e unknown (no grid intensity for %s in the catalog)", c.Region)
+		}
+	}
+	switch c.PricingModel {
+	case catalog.Reserved1Y, catalog.Reserved3Y:
+		fmt.Fprintf(b, ", %s billed for its full %s-month term", c.PricingModel, numfmt.Trim(r.p.cost.TermMonths[c.PricingModel], 0))
+	case catalog.CapacityBlock:
+		hours := c.EstimatedHours
+		if r.inference {
+			hours = r.hoursPerMonth * r.horizonMonths
+		}
+		fmt.Fprintf(b, ", capacity block of %d instances booked for %s h", r.p.cost.CapacityBlockInstances(c.Nodes),
+			numfmt.Thousands(r.p.cost.CapacityBlockHours(hours), 0))
+	}
+}
+
+// spareWords names the spare capacity of a spot serving candidate: "1 spare
+// replica (1× g6.xlarge)", "8 spare replicas (1× p4d.24xlarge)".
+func spareWords(c *Candidate) string {
+	s := "s"
+	if c.SpareReplicas == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("%s spare replica%s (%d× %s)", numfmt.Thousands(float64(c.SpareReplicas), 0), s, c.SpareNodes, c.InstanceType)
+}
+
+func decodeOrPrefill(bound string) string {
+	if strings.Contains(bound, "compute") {
+		return "serving"
+	}
+	return "decode"
+}
+
+var objectiveAdjective = map[Objective]string{
+	ObjectiveCost: "cheapest", ObjectiveTime: "fastest", ObjectiveCarbon: "lowest-carbon", ObjectiveBalanced: "best balanced",
+}
+
+// rankPhrase says where out[k] ranks and by how much it trails the best.
+func (r *run) rankPhrase(out []Candidate, k int) string {
+	n := numfmt.Thousands(float64(r.feasible), 0)
+	c := &out[k]
+	best := &out[0]
+	adj := objectiveAdjective[r.req.Objective]
+	counting := ""
+	if r.req.Objective == ObjectiveCost && r.req.CarbonPriceUSDPerTonne > 0 {
+		counting = fmt.Sprintf(" counting carbon at $%s/t", numfmt.Trim(r.req.CarbonPriceUSDPerTonne, 2))
+	}
+	if k == 0 || c.Score == best.Score {
+		tie := ""
+		if k > 0 {
+			tie = " (tied, ordered by cloud, region and instance type)"
+		}
+		if r.feasible == 1 {
+			return "the only feasible candidate" + counting
+		}
+		return fmt.Sprintf("%s of %s feasible candidates%s%s", adj, n, counting, tie)
+	}
+	return fmt.Sprintf("%s %s of %s feasible candidates%s, %s", ordinal(k+1), adj, n, counting, r.gapToBest(c, best))
+}
+
+// gapToBest says how much worse than the best a candidate is, on the
+// objective's axis.
+func (r *run) gapToBest(c, best *Candidate) string {
+	switch r.req.Objective {
+	case ObjectiveCost:
+		if r.req.CarbonPriceUSDPerTonne > 0 {
+			return "$" + numfmt.Thousands(c.EstimatedCostUSD+c.CarbonCostUSD-best.EstimatedCostUSD-best.CarbonCostUSD, 2) + " more than the best, carbon included"
+		}
+		return "$" + numfmt.Thousands(c.EstimatedCostUSD-best.EstimatedCostUSD, 2) + " more than the best"
+	case ObjectiveTime:
+		if r.inference {
+			return numfmt.Trim(c.TPOTMs-best.TPOTMs, 2) + " ms per token slower than the best"
+		}
+		return numfmt.Thousands(c.EstimatedHours-best.EstimatedHours, 2) + " h slower than the best"
+	case ObjectiveCarbon:
+		if !c.CO2eKnown {
+			return "ranked after every candidate of known CO2e"
+		}
+		return numfmt.Thousands(c.EstimatedCO2eKg-best.EstimatedCO2eKg, 2) + " kg CO2e more than the best"
+	}
+	return "score " + numfmt.Trim(c.Score, 4) + " vs " + numfmt.Trim(best.Score, 4)
+}
+
+// ordinal writes n as an English ordinal: 2nd, 3rd, 11th, 21st, 42nd.
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}

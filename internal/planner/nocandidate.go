@@ -1,0 +1,182 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+)
+
+// miss remembers the best value of a metric among physically feasible
+// candidates, for the "nearest miss" of a no-candidate error: a priced
+// candidate, or a hardware deployment without an offer (max_nodes,
+// max_gpus, latency).
+type miss struct {
+	set   bool
+	value float64
+	cand  priced
+	hw    *perf.Hardware
+	nodes int // with hw
+}
+
+// offerCandidate keeps c when v is below the best so far.
+func (m *miss) offerCandidate(v float64, c *priced) {
+	if !m.set || v < m.value {
+		m.set, m.value, m.cand = true, v, *c
+	}
+}
+
+// offerEstimate keeps nodes of hw when v is below the best so far.
+func (m *miss) offerEstimate(v float64, hw perf.Hardware, nodes int) {
+	if !m.set || v < m.value {
+		m.set, m.value, m.hw, m.nodes = true, v, &hw, nodes
+	}
+}
+
+// offerHardware keeps the deployment with the fewest GPUs.
+func (m *miss) offerHardware(hw perf.Hardware, nodes int) {
+	m.offerEstimate(float64(nodes*hw.GPUsPerNode), hw, nodes)
+}
+
+// merge keeps o's miss when it is better.
+func (m *miss) merge(o *miss) {
+	if o.set {
+		m.offerEstimate(o.value, *o.hw, o.nodes)
+	}
+}
+
+// describe names the candidate of a nearest miss.
+func (r *run) describe(m *miss) string {
+	if m.hw != nil {
+		return fmt.Sprintf("%d× %s (%d node%s of %d)", m.nodes*m.hw.GPUsPerNode, m.hw.Accelerator.ID, m.nodes, plural(m.nodes), m.hw.GPUsPerNode)
+	}
+	c := r.candidate(&m.cand)
+	return fmt.Sprintf("%d× %s on %s %s in %s (%s, %d node%s)", c.TotalGPUs, c.Accelerator, c.Cloud, c.InstanceType, c.Region,
+		c.PricingModel, c.Nodes, plural(c.Nodes))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// noCandidate explains why nothing survived: the binding constraint and
+// the nearest miss.
+func (r *run) noCandidate() error {
+	rej := r.rejections()
+	e := &NoCandidateError{Rejected: rej}
+	if r.physicallyOK > 0 {
+		// Something was physically possible: a numeric limit binds.
+		reason, msg := r.limitMiss(rej)
+		return r.noCandidateError(e, reason, msg)
+	}
+	if len(rej) == 0 {
+		e.Detail = "The catalog has no GPU offer."
+		return e
+	}
+	// Nothing was physically possible within the offer-level filters. The
+	// binding reason is the latest-stage reason that removed candidates.
+	binding := rej[0].Reason
+	for _, x := range rej {
+		if reasonIndex(x.Reason) > reasonIndex(binding) && x.Reason != ReasonEstimateFailed {
+			binding = x.Reason
+		}
+	}
+	return r.noCandidateError(e, binding, "No GPU offer satisfies the constraints: "+r.physicsMiss(binding))
+}
+
+func (r *run) noCandidateError(e *NoCandidateError, reason, detail string) error {
+	e.Reason, e.Path, e.Detail = reason, reasonPath(reason), detail+" Rejected: "+summarize(e.Rejected)+"."
+	return e
+}
+
+// limitMiss names the numeric limit that binds and its nearest miss, or,
+// when each limit alone can be met, all of them.
+func (r *run) limitMiss(rej []Rejection) (string, string) {
+	c := &r.req.Constraints
+	limits := []struct {
+		reason string
+		limit  float64
+		m      *miss
+		what   string
+	}{
+		{ReasonMaxHourlyCost, c.MaxHourlyCostUSD, &r.cheapestHourly, "the cheapest per hour, %s, costs $%s/h"},
+		{ReasonDeadline, c.DeadlineHours, &r.fastest, "the fastest candidate, %s, needs %s h"},
+		{ReasonMaxTotalCost, c.MaxTotalCostUSD, &r.cheapest, "the cheapest candidate, %s, costs $%s"},
+		{ReasonMaxCO2e, c.MaxCO2eKg, &r.lowestCO2, "the lowest-carbon candidate, %s, emits %s kg CO2e"},
+	}
+	var active []string
+	for _, l := range limits {
+		if !(l.limit > 0) || !l.m.set {
+			continue
+		}
+		val := numfmt.Thousands(l.m.value, 2)
+		if l.reason == ReasonDeadline {
+			val = numfmt.Thousands(l.m.value, 1)
+		}
+		msg := fmt.Sprintf("%s = %s: "+l.what+".", l.reason, numfmt.Trim(l.limit, 2), r.describe(l.m), val)
+		if l.m.value > l.limit {
+			return l.reason, msg
+		}
+		active = append(active, msg)
+	}
+	// Every limit can be met alone but not together.
+	worst := ReasonEstimateFailed
+	for _, x := range rej {
+		if i := reasonIndex(x.Reason); i >= reasonIndex(ReasonMaxHourlyCost) && i < reasonIndex(ReasonEstimateFailed) {
+			worst = x.Reason
+			break
+		}
+	}
+	return worst, "No candidate meets these limits together; each alone can be met: " + strings.Join(active, " ")
+}
+
+// physicsMiss says why no offer left by the offer-level filters could
+// hold the workload.
+func (r *run) physicsMiss(binding string) string {
+	c := &r.req.Constraints
+	switch binding {
+	case ReasonMaxGPUs, ReasonMaxNodes:
+		lim, unit := c.MaxGPUs, "GPUs"
+		if binding == ReasonMaxNodes {
+			lim, unit = c.MaxNodes, "nodes"
+		}
+		if !r.smallest.set {
+			return fmt.Sprintf("%s = %d: no allowed offer holds the workload within %d %s.", binding, lim, lim, unit)
+		}
+		return fmt.Sprintf("%s = %d: the smallest deployment that holds the workload, %s, is larger.", binding, lim, r.describe(&r.smallest))
+	case ReasonLatency:
+		msg := "no allowed accelerator meets the workload's latency limits"
+		if r.lowestTPOT.set {
+			msg += fmt.Sprintf(": the lowest time per output token (p99) is %s ms on %s", numfmt.Trim(r.lowestTPOT.value, 2), r.describe(&r.lowestTPOT))
+		}
+		return msg + "."
+	case ReasonDoesNotFit:
+		return fmt.Sprintf("the workload (%s B parameters) does not fit in the memory of any allowed offer within %d nodes; allow larger accelerators or more nodes.",
+			numfmt.Trim(r.workload.ModelParametersB, 2), r.f.maxNodes)
+	case ReasonNoFabric:
+		return "the workload needs several nodes, and every allowed offer that holds it has no scale-out fabric."
+	case ReasonPrecisionUnsupported:
+		return "no allowed accelerator supports the workload's precision."
+	case ReasonProviderClouds:
+		return "the provider's clouds allow-list excludes every offer left."
+	}
+	return fmt.Sprintf("no offer is left after the %s filter (it removed %d (offer, pricing model) pairs).", binding, r.rejected[reasonIndex(binding)])
+}
+
+func summarize(rej []Rejection) string {
+	parts := make([]string, len(rej))
+	for i, x := range rej {
+		parts[i] = fmt.Sprintf("%s %d", x.Reason, x.Count)
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,316 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+)
+
+// option is one physically feasible node count of a hardware group.
+type option struct {
+	nodes    int
+	replicas int
+	est      perf.Estimate
+	tps      float64 // tokens/s of the whole deployment
+	// Inference: units serving units of unit nodes each, each unit holding
+	// unitReplicas replicas and sustaining est.TokensPerSecond.
+	unit, units, unitReplicas int
+}
+
+// groupResult is the physics verdict for one hardware group.
+type groupResult struct {
+	options []option
+	reason  string // why options is empty
+}
+
+// worker evaluates the physics of hardware groups for one goroutine.
+// Groups of the same accelerator and node size (a family) always go to the
+// same worker, so the benchmark memo is per worker.
+type worker struct {
+	run *run
+	// Per-request memo of the benchmark model: instances of the same
+	// accelerator and size share estimates across clouds, and a single node
+	// does not use the scale-out network, so one-node estimates are keyed
+	// without it (TestSingleNodeEstimateIgnoresNetwork guards this).
+	estimates map[estimateKey]estimateResult
+	minGPUs   map[estimateKey]int
+	// nearest misses found while evaluating physics.
+	smallest, lowestTPOT miss
+}
+
+type estimateKey struct {
+	acc    *catalog.Accelerator
+	gpn    int
+	nodes  int
+	gbps   float64
+	fabric catalog.Fabric
+}
+
+type estimateResult struct {
+	est perf.Estimate
+	err error
+}
+
+// estimate runs the benchmark model for a group's hardware on nodes nodes.
+func (w *worker) estimate(hw perf.Hardware, nodes int) (perf.Estimate, error) {
+	k := estimateKey{acc: hw.Accelerator, gpn: hw.GPUsPerNode, nodes: nodes}
+	if nodes > 1 {
+		k.gbps, k.fabric = hw.NetworkGbps, hw.Fabric
+	}
+	if v, ok := w.estimates[k]; ok {
+		return v.est, v.err
+	}
+	hw.GPUs = nodes * hw.GPUsPerNode
+	e, err := w.run.req.Estimator.EstimateBrief(hw)
+	w.estimates[k] = estimateResult{e, err}
+	return e, err
+}
+
+func (w *worker) minGPUsToFit(acc *catalog.Accelerator, gpn int) int {
+	k := estimateKey{acc: acc, gpn: gpn}
+	if v, ok := w.minGPUs[k]; ok {
+		return v
+	}
+	n := w.run.req.Estimator.MinGPUsToFit(acc, gpn)
+	w.minGPUs[k] = n
+	return n
+}
+
+// maxWorkers bounds the goroutines of one recommendation; minParallelGroups
+// is the fewest groups worth a second goroutine.
+const (
+	maxWorkers        = 4
+	minParallelGroups = 8
+)
+
+// physicsAll evaluates every needed group, spreading families over up to
+// GOMAXPROCS workers (results do not depend on the split: each group is
+// evaluated by exactly one worker, and misses merge in worker order with
+// ties kept by the lower group index).
+func (r *run) physicsAll() {
+	n := min(runtime.GOMAXPROCS(0), maxWorkers, r.p.families)
+	needed := 0
+	for _, x := range r.needed {
+		if x {
+			needed++
+		}
+	}
+	if needed < minParallelGroups {
+		n = 1
+	}
+	for len(r.workers) < n {
+		r.workers = append(r.workers, worker{estimates: make(map[estimateKey]estimateResult, 256), minGPUs: make(map[estimateKey]int, 64)})
+	}
+	for i := 0; i < n; i++ {
+		w := &r.workers[i]
+		clear(w.estimates)
+		clear(w.minGPUs)
+		w.run, w.smallest, w.lowestTPOT = r, miss{}, miss{}
+	}
+	work := func(wi int) {
+		w := &r.workers[wi]
+		for g, x := range r.needed {
+			if x && r.p.groups[g].family%n == wi {
+				w.group(g)
+			}
+		}
+	}
+	if n == 1 {
+		work(0)
+	} else {
+		var wg sync.WaitGroup
+		for wi := 1; wi < n; wi++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); work(wi) }()
+		}
+		work(0)
+		wg.Wait()
+	}
+	for i := 0; i < n; i++ {
+		w := &r.workers[i]
+		r.smallest.merge(&w.smallest)
+		r.lowestTPOT.merge(&w.lowestTPOT)
+	}
+}
+
+// group evaluates the physics of one hardware group.
+func (w *worker) group(i int) {
+	g := &w.run.groups[i]
+	hw := w.run.p.groups[i].hw
+	if w.run.inference {
+		w.inferenceOptions(g, hw)
+	} else {
+		w.trainingOptions(g, hw)
+	}
+}
+
+// minNodes returns the fewest nodes of the hardware that hold the workload,
+// or 0 with a reason when none do, and the one-node estimate when it had
+// to run one. The estimator's MinGPUsToFit answers without running the
+// full model.
+func (w *worker) minNodes(hw perf.Hardware) (int, *perf.Estimate, string) {
+	gpn := hw.GPUsPerNode
+	if n := w.minGPUsToFit(hw.Accelerator, gpn); n > 0 {
+		return ceilDiv(n, gpn), nil, ""
+	}
+	// Nothing fits (or the hardware cannot run the workload): one estimate
+	// on a node tells which.
+	e, err := w.estimate(hw, 1)
+	if err != nil {
+		return 0, nil, rejectReason(err)
+	}
+	if e.Fits && w.run.f.maxNodes >= 1 {
+		return 1, &e, ""
+	}
+	return 0, nil, ReasonDoesNotFit
+}
+
+// limitReason checks a deployment of nodes nodes against max_nodes /
+// max_gpus, and a synchronous job (training, fine-tuning: one model-
+// parallel group over every node) against the default max_nodes and the
+// need for a scale-out fabric; "" when allowed. Independent serving units
+// talk to no one: only a unit that spans nodes needs a fabric
+// (inferenceOptions checks it).
+func (w *worker) limitReason(hw perf.Hardware, nodes int, synchronous bool) string {
+	f := &w.run.f
+	switch {
+	case nodes > f.maxNodes && (f.userMaxNodes || synchronous):
+		if f.userMaxNodes {
+			return ReasonMaxNodes
+		}
+		return ReasonDoesNotFit
+	case f.maxGPUs > 0 && nodes*hw.GPUsPerNode > f.maxGPUs:
+		return ReasonMaxGPUs
+	case synchronous && nodes > 1 && hw.Fabric == catalog.FabricNone:
+		return ReasonNoFabric
+	}
+	return ""
+}
+
+// trainingOptions: the fewest nodes that fit, then every power of two above
+// it up to max_nodes / max_gpus; a count that is slower than the previous
+// one (communication dominates) ends the series.
+func (w *worker) trainingOptions(g *groupResult, hw perf.Hardware) {
+	first, probed, reason := w.minNodes(hw)
+	if first == 0 {
+		g.reason = reason
+		return
+	}
+	if reason = w.limitReason(hw, first, true); reason != "" {
+		g.reason = reason
+		w.smallest.offerHardware(hw, first)
+		return
+	}
+	prevHours := math.Inf(1)
+	for nodes := first; nodes <= w.run.f.maxNodes; nodes = nextPowerOfTwo(nodes) {
+		if w.limitReason(hw, nodes, true) != "" {
+			break
+		}
+		e, err := w.estimateAt(hw, nodes, first, probed)
+		if err != nil {
+			if len(g.options) == 0 {
+				g.reason = rejectReason(err)
+			}
+			break
+		}
+		if !e.Fits || !(e.Hours > 0) || !finite(e.Hours) {
+			if len(g.options) == 0 {
+				g.reason = ReasonDoesNotFit
+			}
+			continue
+		}
+		if e.Hours >= prevHours {
+			break
+		}
+		prevHours = e.Hours
+		g.options = append(g.options, option{nodes: nodes, replicas: 1, est: e, tps: e.TokensPerSecond})
+	}
+	if len(g.options) == 0 && g.reason == "" {
+		g.reason = ReasonDoesNotFit
+	}
+}
+
+// estimateAt is the estimate on nodes nodes, reusing the probe minNodes
+// ran when nodes is its first count.
+func (w *worker) estimateAt(hw perf.Hardware, nodes, first int, probed *perf.Estimate) (perf.Estimate, error) {
+	if probed != nil && nodes == first {
+		return *probed, nil
+	}
+	return w.estimate(hw, nodes)
+}
+
+// nextPowerOfTwo is the smallest power of two above n.
+func nextPowerOfTwo(n int) int {
+	next := 1
+	for next <= n {
+		next *= 2
+	}
+	return next
+}
+
+// inferenceOptions: the fewest nodes that hold one replica form a serving
+// unit; the benchmark model says how many output tokens/s a unit sustains
+// within the latency limits; units are added until the target is met.
+func (w *worker) inferenceOptions(g *groupResult, hw perf.Hardware) {
+	unit, probed, reason := w.minNodes(hw)
+	if unit == 0 {
+		g.reason = reason
+		return
+	}
+	if unit > 1 && hw.Fabric == catalog.FabricNone {
+		g.reason = ReasonNoFabric
+		return
+	}
+	e, err := w.estimateAt(hw, unit, unit, probed)
+	if err != nil {
+		g.reason = rejectReason(err)
+		return
+	}
+	switch {
+	case !e.Fits:
+		g.reason = ReasonDoesNotFit
+		return
+	case !(e.TokensPerSecond > 0) || !finite(e.TokensPerSecond):
+		g.reason = ReasonLatency
+		if e.TPOTP99Ms > 0 {
+			w.lowestTPOT.offerEstimate(e.TPOTP99Ms, hw, unit)
+		}
+		return
+	}
+	units := w.servingUnits(e.TokensPerSecond)
+	nodes := units * unit
+	reason = w.limitReason(hw, nodes, false)
+	// policy.MaxServingUnits bounds the serving units when max_nodes is not
+	// set (DefaultMaxNodes bounds training only).
+	if reason == "" && units >= w.run.p.policy.MaxServingUnits {
+		reason = ReasonDoesNotFit
+	}
+	if reason != "" {
+		g.reason = reason
+		w.smallest.offerHardware(hw, nodes)
+		return
+	}
+	reps := max(1, e.Replicas) * units
+	g.options = append(g.options, option{nodes: nodes, replicas: reps, est: e, tps: e.TokensPerSecond * float64(units),
+		unit: unit, units: units, unitReplicas: max(1, e.Replicas)})
+}
+
+// servingUnits is the number of serving units of unitTPS output tokens/s
+// each that meet the workload's target, at most policy.MaxServingUnits.
+func (w *worker) servingUnits(unitTPS float64) int {
+	target := w.run.workload.TokensPerSecond
+	if !(target > 0) {
+		return 1
+	}
+	u := math.Ceil(target/unitTPS - w.run.p.policy.RelativeTolerance)
+	if maxU := float64(w.run.p.policy.MaxServingUnits); u > maxU {
+		u = maxU
+	}
+	return max(1, int(u))
+}

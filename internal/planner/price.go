@@ -1,0 +1,111 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+import (
+	"math"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
+
+// priced is a candidate in the hot loop: numbers and references only.
+// Full Candidates are built for the top N and the nearest misses.
+type priced struct {
+	offer    *offerInfo
+	opt      *option
+	pm       catalog.PricingModel
+	co2Known bool
+	spare    int     // spare serving units (inference on spot), of opt.unit nodes each
+	hourly   float64 // all nodes, after discount
+	hours    float64 // wall-clock (spot: with rework); inference: hours per month
+	cost     float64 // what the cloud bills: job total (inference: per month)
+	co2      float64 // kg (inference: per month)
+	carbon   float64 // carbon cost USD at the provider's carbon price (inference: per month)
+	score    float64
+}
+
+// price applies the cost model (cost.Model.JobCost) to one candidate with
+// the offer's precomputed coefficients; TestPricingMatchesCostModel keeps
+// the two identical. Training and fine-tuning are priced for the job's
+// hours, spot with the rework factor. Inference is priced over
+// policy.InferenceHorizonMonths (12, the shortest commitment term) and
+// reported per month, so a reservation is billed its whole term and a
+// 3-year one costs three times its hourly rate; on spot, inference carries
+// spare serving units (cost.Model.SpotServingSpares, at least
+// policy.SpotServingMinSpareUnits) billed like the others, and no rework.
+func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) priced {
+	pm := pricingModelSlots[slot]
+	hours := opt.est.Hours
+	if r.inference {
+		hours = r.hoursPerMonth * r.horizonMonths
+	}
+	spare := 0
+	if r.inference && slot == slotSpot {
+		var err error
+		spare, err = r.p.cost.SpotServingSpares(oi.cloud, opt.units, opt.unit, r.p.policy.SpotServingMinSpareUnits)
+		if err != nil {
+			return priced{offer: oi, opt: opt, pm: pm, cost: math.NaN()} // rejected as estimate_failed
+		}
+	}
+	nodes := float64(opt.nodes + spare*opt.unit)
+	billedNodes := nodes
+	hourly := oi.price[slot] * discount
+	billed, running := hours, hours
+	switch slot {
+	case slotSpot:
+		if !r.inference {
+			// A synchronous job stops when any of its nodes is interrupted.
+			billed = hours * r.p.cost.SpotRiskFactor(oi.cloud, opt.nodes)
+			running = billed
+		}
+	case slotReserved1Y, slotReserved3Y:
+		term := r.p.termHours[slot]
+		billed = math.Max(1, math.Ceil(hours/term-r.p.policy.RelativeTolerance)) * term
+	case slotCapacityBlock:
+		// Whole booking windows on a whole cluster size (cost model rules).
+		billed = r.p.cost.CapacityBlockHours(hours)
+		billedNodes = float64(r.p.cost.CapacityBlockInstances(opt.nodes))
+	}
+	c := priced{offer: oi, opt: opt, pm: pm, spare: spare, hourly: hourly * billedNodes, hours: running}
+	energy := nodes * running * oi.kwhPerHour[r.kind]
+	c.co2 = energy * oi.kgPerKWh
+	c.co2Known = energy > 0 && oi.kgPerKWh > 0
+	c.carbon = c.co2 / 1000 * r.req.CarbonPriceUSDPerTonne
+	c.cost = billedNodes * billed * hourly
+	if r.inference {
+		c.hours = r.hoursPerMonth
+		c.cost /= r.horizonMonths
+		c.co2 /= r.horizonMonths
+		c.carbon /= r.horizonMonths
+	}
+	return c
+}
+
+// candidate expands a priced candidate.
+func (r *run) candidate(c *priced) Candidate {
+	oi, opt := c.offer, c.opt
+	spareNodes := c.spare * opt.unit
+	spareReps := c.spare * opt.unitReplicas
+	nodes := opt.nodes + spareNodes
+	return Candidate{
+		Cloud: oi.o.Cloud, Region: oi.o.Region, Country: oi.country, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
+		GPUsPerNode: oi.o.GPUs, GPUFraction: oi.fraction, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: c.pm,
+		HourlyCostUSD:    c.hourly,
+		EstimatedHours:   c.hours,
+		EstimatedCostUSD: c.cost,
+		EstimatedCO2eKg:  c.co2,
+		CO2eKnown:        c.co2Known,
+		CarbonCostUSD:    c.carbon,
+		TokensPerSecond:  opt.tps + float64(c.spare)*opt.est.TokensPerSecond,
+		MemoryPerGPUGB:   opt.est.MemoryPerGPUGB,
+		Replicas:         opt.replicas + spareReps,
+		SpareNodes:       spareNodes,
+		SpareReplicas:    spareReps,
+		TTFTMs:           opt.est.TTFTP99Ms,
+		TPOTMs:           opt.est.TPOTP99Ms,
+		Score:            c.score,
+		binding:          opt.est.Binding,
+		offer:            oi,
+	}
+}
