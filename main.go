@@ -6,8 +6,10 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log"
 	"os"
+	"runtime"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -18,9 +20,14 @@ import (
 var version = "dev"
 
 func main() {
-	var debug bool
+	var debug, showVersion bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
+	flag.BoolVar(&showVersion, "version", false, "print the provider version and exit")
 	flag.Parse()
+	if showVersion {
+		fmt.Println(versionLine())
+		return
+	}
 	quietSDKLogsUnlessAsked()
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
@@ -30,6 +37,12 @@ func main() {
 	if err != nil {
 		log.Fatal(err.Error())
 	}
+}
+
+// versionLine is what -version prints: the name, the version GoReleaser
+// stamped (without a leading "v", as in the archive names) and the platform.
+func versionLine() string {
+	return fmt.Sprintf("terraform-provider-gpu %s %s/%s", version, runtime.GOOS, runtime.GOARCH)
 }
 
 // quietSDKLogsUnlessAsked turns the plugin SDK's own logging off when no
