@@ -14,7 +14,7 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
 )
 
-// The coverage source files (shared/data/coverage) are parsed here
+// The coverage source files (testdata/sources, copied from the project reference data) are parsed here
 // independently of the generator and every row the catalog carries is
 // compared with its offer.
 

@@ -59,8 +59,8 @@ achieved fraction of the dense peak in training (MFU), prefill and compute-bound
 bandwidth in decode; per fabric the loss per doubling of nodes; overlap fractions for tensor- and
 data-parallel communication; for serving, a fixed time per layer of a decode step (kernel launches and
 their tails; per vendor runtime for AMD), the latencies of the expert-parallel all-to-all, and one
-constant of the grouped expert GEMM's efficiency. They were fitted by the helper
-` + "`go test ./internal/perf -run TestFitConstants -args -fit`" + ` (coordinate search with multiplicative steps,
+constant of the grouped expert GEMM's efficiency. They were fitted by
+` + "`make fit`" + ` (coordinate search with multiplicative steps,
 minimising median + ½·p90 absolute error per group), then rounded and frozen. HBM efficiencies (0.70–0.75)
 were held at physical values rather than fitted, so single-stream latency stays physical. The p99/mean
 ratios of the latency limits are not fitted to throughput: they are the medians of the InferenceX rows that

@@ -8,17 +8,22 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
-// The fitting helper: go test ./internal/perf -run TestFitConstants -v -args -fit
-// runs a coordinate search (multiplicative steps) on the physical
-// constants, minimising median + ½·p90 absolute error of each group, and
-// prints the fitted values. The committed perf_model.json is its output,
-// rounded by hand.
-var fit = flag.Bool("fit", false, "run the constant-fitting helper")
+// The fitting tool, run by `make fit` (it needs the accuracy report's
+// reference cases, which live in this package's tests): a coordinate
+// search (multiplicative steps) on the physical constants, minimising
+// median + ½·p90 absolute error of each group; it writes the fitted values
+// to -fit-out (default: standard output). The committed perf_model.json is
+// its output, rounded by hand. Skipped in ordinary test runs.
+var (
+	fit    = flag.Bool("fit", false, "run the constant-fitting tool (make fit)")
+	fitOut = flag.String("fit-out", "", "file for the fitted constants (default: standard output)")
+)
 
 // fitSteps are the multiplicative steps the coordinate search tries.
 var fitSteps = []float64{0.7, 0.85, 0.95, 1.05, 1.15, 1.4}
@@ -86,7 +91,7 @@ func fitKnobs() []fitKnob {
 
 func TestFitConstants(t *testing.T) {
 	if !*fit {
-		t.Skip("pass -args -fit to run the fitting helper")
+		t.Skip("the constant-fitting tool: run make fit")
 	}
 	base, _ := perf.Builtin()
 	lookup := accuracyLookup(t)
@@ -122,6 +127,15 @@ func TestFitConstants(t *testing.T) {
 		}
 		t.Logf("round %d: inference %.3f training %.3f", round, score(p, "inference"), score(p, "training"))
 	}
-	out, _ := json.MarshalIndent(map[string]any{"families": p.Families, "inference": p.Inference, "training": p.Training, "power": p.Power}, "", " ")
-	fmt.Println(string(out))
+	out, err := json.MarshalIndent(map[string]any{"families": p.Families, "inference": p.Inference, "training": p.Training, "power": p.Power}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *fitOut == "" {
+		fmt.Println(string(out))
+		return
+	}
+	if err := os.WriteFile(*fitOut, append(out, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
