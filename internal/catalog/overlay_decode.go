@@ -61,6 +61,22 @@ func (d *decoder) value(n *node, v reflect.Value, field string, line int32) {
 		return // absent, like encoding/json
 	}
 	switch v.Kind() {
+	case reflect.String, reflect.Bool, reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64:
+		d.scalar(n, v, field, line)
+	case reflect.Slice:
+		d.list(n, v, field, line)
+	case reflect.Map:
+		d.mapping(n, v, field, line)
+	case reflect.Struct:
+		d.object(n, v, field, line)
+	default:
+		d.fail(field, line, "cannot be read (unsupported Go type %s: a provider bug, please report it)", v.Type())
+	}
+}
+
+// scalar decodes a string, boolean, whole number or number.
+func (d *decoder) scalar(n *node, v reflect.Value, field string, line int32) {
+	switch v.Kind() {
 	case reflect.String:
 		if n.kind == nodeString || (n.plain && (n.kind == nodeNumber || n.kind == nodeBool)) {
 			v.SetString(n.text)
@@ -73,7 +89,18 @@ func (d *decoder) value(n *node, v reflect.Value, field string, line int32) {
 			return
 		}
 		v.SetBool(n.text == "true")
-	case reflect.Int, reflect.Int64, reflect.Int32:
+	case reflect.Float64:
+		if n.kind != nodeNumber {
+			d.wrongType(n, "a number", field, line)
+			return
+		}
+		f, msg := d.float(n.text, field)
+		if msg != "" {
+			d.fail(field, line, "%s", msg)
+			return
+		}
+		v.SetFloat(f)
+	default: // whole numbers
 		if n.kind != nodeNumber {
 			d.wrongType(n, "a whole number", field, line)
 			return
@@ -88,55 +115,50 @@ func (d *decoder) value(n *node, v reflect.Value, field string, line int32) {
 			return
 		}
 		v.SetInt(i)
-	case reflect.Float64:
-		if n.kind != nodeNumber {
-			d.wrongType(n, "a number", field, line)
-			return
+	}
+}
+
+func (d *decoder) list(n *node, v reflect.Value, field string, line int32) {
+	if n.kind != nodeList {
+		d.wrongType(n, "a list", field, line)
+		return
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.vals), len(n.vals))
+	for i, item := range n.vals {
+		d.value(item, s.Index(i), fmt.Sprintf("%s[%d]", field, i), item.line)
+	}
+	v.Set(s)
+}
+
+func (d *decoder) mapping(n *node, v reflect.Value, field string, line int32) {
+	if n.kind != nodeMap {
+		d.wrongType(n, "a mapping", field, line)
+		return
+	}
+	m := reflect.MakeMapWithSize(v.Type(), len(n.keys))
+	for i, k := range n.keys {
+		e := reflect.New(v.Type().Elem()).Elem()
+		d.value(n.vals[i], e, joinField(field, k), n.keyLines[i])
+		m.SetMapIndex(reflect.ValueOf(k).Convert(v.Type().Key()), e)
+	}
+	v.Set(m)
+}
+
+// object decodes a mapping into a struct: only the keys given are set,
+// so decoding over a copy of a built-in object overrides its fields.
+func (d *decoder) object(n *node, v reflect.Value, field string, line int32) {
+	if n.kind != nodeMap {
+		d.wrongType(n, "a mapping", field, line)
+		return
+	}
+	info := structFields(v.Type())
+	for i, k := range n.keys {
+		idx, ok := info.byName[k]
+		if !ok {
+			d.fail(joinField(field, k), n.keyLines[i], "unknown field%s", didYouMeanN(k, info.names, 1))
+			continue
 		}
-		f, msg := d.float(n.text, field)
-		if msg != "" {
-			d.fail(field, line, "%s", msg)
-			return
-		}
-		v.SetFloat(f)
-	case reflect.Slice:
-		if n.kind != nodeList {
-			d.wrongType(n, "a list", field, line)
-			return
-		}
-		s := reflect.MakeSlice(v.Type(), len(n.vals), len(n.vals))
-		for i, item := range n.vals {
-			d.value(item, s.Index(i), fmt.Sprintf("%s[%d]", field, i), item.line)
-		}
-		v.Set(s)
-	case reflect.Map:
-		if n.kind != nodeMap {
-			d.wrongType(n, "a mapping", field, line)
-			return
-		}
-		m := reflect.MakeMapWithSize(v.Type(), len(n.keys))
-		for i, k := range n.keys {
-			e := reflect.New(v.Type().Elem()).Elem()
-			d.value(n.vals[i], e, joinField(field, k), n.keyLines[i])
-			m.SetMapIndex(reflect.ValueOf(k).Convert(v.Type().Key()), e)
-		}
-		v.Set(m)
-	case reflect.Struct:
-		if n.kind != nodeMap {
-			d.wrongType(n, "a mapping", field, line)
-			return
-		}
-		info := structFields(v.Type())
-		for i, k := range n.keys {
-			idx, ok := info.byName[k]
-			if !ok {
-				d.fail(joinField(field, k), n.keyLines[i], "unknown field%s", didYouMeanN(k, info.names, 1))
-				continue
-			}
-			d.value(n.vals[i], v.Field(idx), joinField(field, k), n.keyLines[i])
-		}
-	default:
-		d.fail(field, line, "cannot be read (unsupported Go type %s: a provider bug, please report it)", v.Type())
+		d.value(n.vals[i], v.Field(idx), joinField(field, k), n.keyLines[i])
 	}
 }
 

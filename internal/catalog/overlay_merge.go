@@ -137,42 +137,15 @@ func (r *overlayRun) mergeOffer(ov *overlayOffer, e entry) (*Offer, error) {
 	if len(p) > 0 {
 		return nil, p.err()
 	}
-	key := ov.Cloud + "/" + ov.InstanceType + "/" + ov.Region
+	prev, exists := c.offerByKey[ov.Cloud+"/"+ov.InstanceType+"/"+ov.Region]
 	var o Offer
-	prev, exists := c.offerByKey[key]
 	if exists {
-		o = *prev
-		pricesGiven := false
-		for _, pf := range priceFields(ov) {
-			pricesGiven = pricesGiven || pf.given != nil
-		}
-		if pricesGiven {
-			// Overlay prices are USD: drop the native-currency figures.
-			o.Currency, o.NativeOnDemand, o.NativeSpot, o.NativeReserved1Y, o.NativeReserved3Y = "USD", 0, 0, 0, 0
-		}
-		if ov.Reserved1YUSD != nil || ov.Reserved3YUSD != nil {
-			o.ReservedDerived = false
-		}
-		o.Source = r.sourcePrefix() + " over: " + prev.Source
+		o = r.overriddenOffer(prev, ov)
 	} else {
-		var missing []string
-		if ov.Accelerator == nil {
-			missing = append(missing, "accelerator")
+		var err error
+		if o, err = r.newOffer(ov); err != nil {
+			return nil, err
 		}
-		if ov.GPUs == nil && ov.GPUFraction == nil {
-			missing = append(missing, "gpus")
-		}
-		if ov.OnDemandUSD == nil && ov.CapacityBlock == nil {
-			missing = append(missing, "on_demand_usd")
-		}
-		if len(missing) > 0 {
-			p.add("", "new offer (no built-in offer has this cloud/instance_type/region): fields %s are required (gpu_fraction for a "+
-				"share of one GPU; capacity_block_usd for a capacity-block-only offer), missing %s",
-				QuoteList([]string{"accelerator", "gpus", "on_demand_usd"}), QuoteList(missing))
-			return nil, p.err()
-		}
-		o = Offer{Cloud: ov.Cloud, Region: ov.Region, InstanceType: ov.InstanceType, Fabric: FabricNone, Currency: "USD",
-			Source: r.sourcePrefix()}
 	}
 	if ov.Accelerator != nil {
 		o.Accelerator = *ov.Accelerator
@@ -206,6 +179,51 @@ func (r *overlayRun) mergeOffer(ov *overlayOffer, e entry) (*Offer, error) {
 		}
 	}
 	return &o, nil
+}
+
+// overriddenOffer is the starting point of an entry that overrides the
+// built-in offer prev: a copy, in USD once the entry gives any price, its
+// reserved prices published once the entry gives one, its source naming
+// the file.
+func (r *overlayRun) overriddenOffer(prev *Offer, ov *overlayOffer) Offer {
+	o := *prev
+	pricesGiven := false
+	for _, pf := range priceFields(ov) {
+		pricesGiven = pricesGiven || pf.given != nil
+	}
+	if pricesGiven {
+		// Overlay prices are USD: drop the native-currency figures.
+		o.Currency, o.NativeOnDemand, o.NativeSpot, o.NativeReserved1Y, o.NativeReserved3Y = "USD", 0, 0, 0, 0
+	}
+	if ov.Reserved1YUSD != nil || ov.Reserved3YUSD != nil {
+		o.ReservedDerived = false
+	}
+	o.Source = r.sourcePrefix() + " over: " + prev.Source
+	return o
+}
+
+// newOffer is the starting point of an entry that adds an offer: it must
+// give the accelerator, the GPUs (or a fraction) and a price.
+func (r *overlayRun) newOffer(ov *overlayOffer) (Offer, error) {
+	var missing []string
+	if ov.Accelerator == nil {
+		missing = append(missing, "accelerator")
+	}
+	if ov.GPUs == nil && ov.GPUFraction == nil {
+		missing = append(missing, "gpus")
+	}
+	if ov.OnDemandUSD == nil && ov.CapacityBlock == nil {
+		missing = append(missing, "on_demand_usd")
+	}
+	if len(missing) > 0 {
+		var p problems
+		p.add("", "new offer (no built-in offer has this cloud/instance_type/region): fields %s are required (gpu_fraction for a "+
+			"share of one GPU; capacity_block_usd for a capacity-block-only offer), missing %s",
+			QuoteList([]string{"accelerator", "gpus", "on_demand_usd"}), QuoteList(missing))
+		return Offer{}, p.err()
+	}
+	return Offer{Cloud: ov.Cloud, Region: ov.Region, InstanceType: ov.InstanceType, Fabric: FabricNone, Currency: "USD",
+		Source: r.sourcePrefix()}, nil
 }
 
 // rescale keeps a partial override consistent: a built-in spot or reserved

@@ -59,15 +59,34 @@ type gcpSKU struct {
 		PricingExpression struct {
 			UsageUnit   string `json:"usageUnit"`
 			TieredRates []struct {
-				StartUsageAmount float64 `json:"startUsageAmount"`
-				UnitPrice        struct {
-					CurrencyCode string `json:"currencyCode"`
-					Units        string `json:"units"`
-					Nanos        int64  `json:"nanos"`
-				} `json:"unitPrice"`
+				StartUsageAmount float64  `json:"startUsageAmount"`
+				UnitPrice        gcpMoney `json:"unitPrice"`
 			} `json:"tieredRates"`
 		} `json:"pricingExpression"`
 	} `json:"pricingInfo"`
+}
+
+// gcpMoney is a price of the Billing Catalog: whole units plus nanos.
+type gcpMoney struct {
+	CurrencyCode string `json:"currencyCode"`
+	Units        string `json:"units"`
+	Nanos        int64  `json:"nanos"`
+}
+
+// gcpUnitPrice is a price in USD; any other currency, or units that are
+// not an integer, is an error naming the page and SKU.
+func gcpUnitPrice(file string, page int, sku string, m gcpMoney) (float64, error) {
+	if m.CurrencyCode != gcpUSD {
+		return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: prices in %s; list the SKUs with currencyCode=USD", page, sku, m.CurrencyCode)}
+	}
+	var units int64
+	if m.Units != "" {
+		var err error
+		if units, err = strconv.ParseInt(m.Units, 10, 64); err != nil {
+			return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: units %q is not an integer", page, sku, m.Units)}
+		}
+	}
+	return float64(units) + float64(m.Nanos)/nanosPerUnit, nil
 }
 
 // gcpMachine is a row of gcp_machines.csv.
@@ -99,47 +118,13 @@ func ReadGCP(file string, data []byte, k Known) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{File: file, Format: FormatGCP, Cloud: "gcp"}
-	rates := map[string]gcpRate{} // resource|usage|region
-	gpuNames := map[string]bool{}
-	notes := map[string]bool{}
-	latest := ""
-	for pi, p := range ps {
-		for si := range p.SKUs {
-			s := &p.SKUs[si]
-			m := gcpResource.FindStringSubmatch(s.Description)
-			if m == nil || len(s.PricingInfo) == 0 {
-				continue
-			}
-			resource := m[1]
-			if s.Category.ResourceGroup == gcpGPUGroup {
-				gpuNames[resource] = true
-			}
-			pi2 := s.PricingInfo[len(s.PricingInfo)-1]
-			if len(pi2.PricingExpression.TieredRates) == 0 {
-				continue
-			}
-			tr := pi2.PricingExpression.TieredRates[0]
-			if tr.UnitPrice.CurrencyCode != gcpUSD {
-				return nil, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: prices in %s; list the SKUs with currencyCode=USD", pi, s.SKUID, tr.UnitPrice.CurrencyCode)}
-			}
-			units, err := strconv.ParseInt(tr.UnitPrice.Units, 10, 64)
-			if tr.UnitPrice.Units == "" {
-				units, err = 0, nil
-			}
-			if err != nil {
-				return nil, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: units %q is not an integer", pi, s.SKUID, tr.UnitPrice.Units)}
-			}
-			usd := float64(units) + float64(tr.UnitPrice.Nanos)/nanosPerUnit
-			for _, region := range s.ServiceRegions {
-				rates[resource+"|"+s.Category.UsageType+"|"+region] = gcpRate{usd, pi2.PricingExpression.UsageUnit}
-			}
-			if d := dateOf(pi2.EffectiveTime); d > latest {
-				latest = d
-			}
-		}
+	sk, err := readGCPRates(file, ps)
+	if err != nil {
+		return nil, err
 	}
+	notes := map[string]bool{}
 	regions := map[string]bool{}
-	for key := range rates {
+	for key := range sk.rates {
 		regions[key[strings.LastIndexByte(key, '|')+1:]] = true
 	}
 	usedGPU := map[string]bool{}
@@ -153,7 +138,7 @@ func ReadGCP(file string, data []byte, k Known) (*Result, error) {
 		for _, region := range sortedKeys(regions) {
 			p := Price{Cloud: res.Cloud, InstanceType: it, Region: region}
 			get := func(usage string) float64 {
-				return composeGCP(rates, mach, usage, region, float64(tmpl.VCPUs), tmpl.MemoryGB, tmpl.GPUCount(), notes)
+				return composeGCP(sk.rates, mach, usage, region, float64(tmpl.VCPUs), tmpl.MemoryGB, tmpl.GPUCount(), notes)
 			}
 			p.OnDemandUSD = get(gcpOnDemand)
 			if p.OnDemandUSD <= 0 {
@@ -166,15 +151,57 @@ func ReadGCP(file string, data []byte, k Known) (*Result, error) {
 		}
 	}
 	unknown := map[string]bool{}
-	for g := range gpuNames {
+	for g := range sk.gpuNames {
 		if !usedGPU[g] {
 			unknown[g] = true
 		}
 	}
 	sortPrices(res.Prices)
-	res.Unknown, res.Notes, res.Date = sortedKeys(unknown), sortedKeys(notes), latest
-	res.Source = fmt.Sprintf("Google Cloud Billing Catalog SKUs %s (latest effectiveTime %s): machine price = vCPUs x host core SKU + GiB x host RAM SKU + GPUs x GPU SKU; OnDemand = on-demand, Preemptible = spot, Commit1Yr/Commit3Yr = reserved", file, latest)
+	res.Unknown, res.Notes, res.Date = sortedKeys(unknown), sortedKeys(notes), sk.latest
+	res.Source = fmt.Sprintf("Google Cloud Billing Catalog SKUs %s (latest effectiveTime %s): machine price = vCPUs x host core SKU + GiB x host RAM SKU + GPUs x GPU SKU; OnDemand = on-demand, Preemptible = spot, Commit1Yr/Commit3Yr = reserved", file, sk.latest)
 	return res, nil
+}
+
+// gcpSKURates are the rates read from the SKU pages: by
+// "resource|usage type|region", the GPU resources seen, the latest
+// effective date.
+type gcpSKURates struct {
+	rates    map[string]gcpRate
+	gpuNames map[string]bool
+	latest   string
+}
+
+// readGCPRates reads the first tier of every priced SKU, in USD.
+func readGCPRates(file string, ps []gcpPage) (gcpSKURates, error) {
+	sk := gcpSKURates{rates: map[string]gcpRate{}, gpuNames: map[string]bool{}}
+	for pi, p := range ps {
+		for si := range p.SKUs {
+			s := &p.SKUs[si]
+			m := gcpResource.FindStringSubmatch(s.Description)
+			if m == nil || len(s.PricingInfo) == 0 {
+				continue
+			}
+			resource := m[1]
+			if s.Category.ResourceGroup == gcpGPUGroup {
+				sk.gpuNames[resource] = true
+			}
+			info := s.PricingInfo[len(s.PricingInfo)-1]
+			if len(info.PricingExpression.TieredRates) == 0 {
+				continue
+			}
+			usd, err := gcpUnitPrice(file, pi, s.SKUID, info.PricingExpression.TieredRates[0].UnitPrice)
+			if err != nil {
+				return sk, err
+			}
+			for _, region := range s.ServiceRegions {
+				sk.rates[resource+"|"+s.Category.UsageType+"|"+region] = gcpRate{usd, info.PricingExpression.UsageUnit}
+			}
+			if d := dateOf(info.EffectiveTime); d > sk.latest {
+				sk.latest = d
+			}
+		}
+	}
+	return sk, nil
 }
 
 // composeGCP prices one machine for one usage type in one region; 0 when a

@@ -59,82 +59,107 @@ func (g *gen) loadAccelerators() {
 	g.accelKey = map[string]string{}
 	g.accelMem = map[string]float64{}
 	for _, c := range cur0.Accelerators {
-		a := &catalog.Accelerator{ID: c.ID, Family: c.Family, Aliases: c.Aliases}
+		var a *catalog.Accelerator
 		if c.SourceRow != "" {
 			r, ok := byName[c.SourceRow]
 			if !ok {
 				log.Fatalf("accelerator %s: no row %q in accelerators.csv", c.ID, c.SourceRow)
 			}
 			used[c.SourceRow] = true
-			a.Name, a.Vendor, a.MemoryType = r["name"], r["vendor"], r["memory_type"]
-			a.MemoryGB, a.MemoryBandwidthTBps = num(r["memory_gb"]), num(r["mem_bw_tbps"])
-			a.TDPWatts = num(r["tdp_w"])
-			a.Interconnect, a.InterconnectGBps = r["interconnect"], num(r["interconnect_bw_gbps_per_device"])
-			a.FormFactor, a.Confidence = r["form_factor"], r["confidence"]
-			a.PeakTFLOPS = map[string]float64{}
-			set := func(k, col string) {
-				if v := num(r[col]); v > 0 {
-					a.PeakTFLOPS[k] = v
-				}
-			}
-			set("bf16", "bf16_fp16_dense_tflops")
-			set("fp16", "bf16_fp16_dense_tflops")
-			set("fp8", "fp8_dense_tflops")
-			set("fp32", "fp32_tflops")
-			set("int8", "int8_dense_tops")
-			a.Source = "accelerators.csv row " + strconv.Quote(r["name"]) + ": " + r["source_url"] + " (confidence: " + r["confidence"] + "; verified: " + r["verified_against_source"] + ")"
+			a = accelFromRow(c, r)
 		} else {
-			a.Name, a.Vendor, a.MemoryType = c.Name, c.Vendor, c.MemoryType
-			a.MemoryGB, a.MemoryBandwidthTBps, a.TDPWatts = c.MemoryGB, c.BW, c.TDP
-			a.Interconnect, a.InterconnectGBps, a.FormFactor, a.Confidence = c.IC, c.ICGBps, c.Form, c.Confidence
-			a.PeakTFLOPS = map[string]float64{}
-			for k, v := range c.Peak {
-				a.PeakTFLOPS[k] = v
-			}
-			a.Source = "not in accelerators.csv; " + c.Source
+			a = accelFromCurated(c)
 		}
-		for _, p := range c.Remove {
-			delete(a.PeakTFLOPS, p)
-		}
-		for k, v := range c.Add {
-			a.PeakTFLOPS[k] = v
-		}
-		for k, v := range c.Fix {
-			switch k {
-			case "tdp_watts":
-				a.TDPWatts = v
-			case "memory_gb":
-				a.MemoryGB = v
-			default:
-				log.Fatalf("accelerator %s: unknown fix %q", c.ID, k)
-			}
-		}
-		if c.AddNotes != "" {
-			a.Source += "; precisions: " + c.AddNotes
-		}
-		if c.FixNotes != "" {
-			a.Source += "; correction: " + c.FixNotes
-		}
-		if c.Kind == "" || c.DomainGPUs < 1 || c.DomainNotes == "" {
-			log.Fatalf("accelerator %s: interconnect_kind, nvlink_domain_gpus and domain_notes (their source) are required", c.ID)
-		}
-		a.InterconnectKind, a.NVLinkDomainGPUs = c.Kind, c.DomainGPUs
-		a.Source += "; interconnect_kind " + string(c.Kind) + ", scale-up domain " + strconv.Itoa(c.DomainGPUs) + ": " + c.DomainNotes
-		for _, k := range append([]string{a.ID}, a.Aliases...) {
-			lk := strings.ToLower(k)
-			if prev, dup := g.accelKey[lk]; dup {
-				log.Fatalf("alias %q of %s already names %s", k, a.ID, prev)
-			}
-			g.accelKey[lk] = a.ID
-		}
-		g.accelMem[a.ID] = a.MemoryGB
-		g.accels = append(g.accels, a)
+		applyCorrections(a, c)
+		g.addAccelerator(a)
 	}
 	for _, r := range rows {
 		if !used[r["name"]] {
 			log.Fatalf("accelerators.csv row %q not used", r["name"])
 		}
 	}
+}
+
+// accelFromRow is an accelerator read from its accelerators.csv row.
+func accelFromRow(c accelCur, r rec) *catalog.Accelerator {
+	a := &catalog.Accelerator{ID: c.ID, Family: c.Family, Aliases: c.Aliases}
+	a.Name, a.Vendor, a.MemoryType = r["name"], r["vendor"], r["memory_type"]
+	a.MemoryGB, a.MemoryBandwidthTBps = num(r["memory_gb"]), num(r["mem_bw_tbps"])
+	a.TDPWatts = num(r["tdp_w"])
+	a.Interconnect, a.InterconnectGBps = r["interconnect"], num(r["interconnect_bw_gbps_per_device"])
+	a.FormFactor, a.Confidence = r["form_factor"], r["confidence"]
+	a.PeakTFLOPS = map[string]float64{}
+	set := func(k, col string) {
+		if v := num(r[col]); v > 0 {
+			a.PeakTFLOPS[k] = v
+		}
+	}
+	set("bf16", "bf16_fp16_dense_tflops")
+	set("fp16", "bf16_fp16_dense_tflops")
+	set("fp8", "fp8_dense_tflops")
+	set("fp32", "fp32_tflops")
+	set("int8", "int8_dense_tops")
+	a.Source = "accelerators.csv row " + strconv.Quote(r["name"]) + ": " + r["source_url"] + " (confidence: " + r["confidence"] + "; verified: " + r["verified_against_source"] + ")"
+	return a
+}
+
+// accelFromCurated is an accelerator given whole in curated/accelerators.json.
+func accelFromCurated(c accelCur) *catalog.Accelerator {
+	a := &catalog.Accelerator{ID: c.ID, Family: c.Family, Aliases: c.Aliases}
+	a.Name, a.Vendor, a.MemoryType = c.Name, c.Vendor, c.MemoryType
+	a.MemoryGB, a.MemoryBandwidthTBps, a.TDPWatts = c.MemoryGB, c.BW, c.TDP
+	a.Interconnect, a.InterconnectGBps, a.FormFactor, a.Confidence = c.IC, c.ICGBps, c.Form, c.Confidence
+	a.PeakTFLOPS = map[string]float64{}
+	for k, v := range c.Peak {
+		a.PeakTFLOPS[k] = v
+	}
+	a.Source = "not in accelerators.csv; " + c.Source
+	return a
+}
+
+// applyCorrections applies the curated entry's precision changes, fixes
+// and scale-up domain, noting each in the source.
+func applyCorrections(a *catalog.Accelerator, c accelCur) {
+	for _, p := range c.Remove {
+		delete(a.PeakTFLOPS, p)
+	}
+	for k, v := range c.Add {
+		a.PeakTFLOPS[k] = v
+	}
+	for k, v := range c.Fix {
+		switch k {
+		case "tdp_watts":
+			a.TDPWatts = v
+		case "memory_gb":
+			a.MemoryGB = v
+		default:
+			log.Fatalf("accelerator %s: unknown fix %q", c.ID, k)
+		}
+	}
+	if c.AddNotes != "" {
+		a.Source += "; precisions: " + c.AddNotes
+	}
+	if c.FixNotes != "" {
+		a.Source += "; correction: " + c.FixNotes
+	}
+	if c.Kind == "" || c.DomainGPUs < 1 || c.DomainNotes == "" {
+		log.Fatalf("accelerator %s: interconnect_kind, nvlink_domain_gpus and domain_notes (their source) are required", c.ID)
+	}
+	a.InterconnectKind, a.NVLinkDomainGPUs = c.Kind, c.DomainGPUs
+	a.Source += "; interconnect_kind " + string(c.Kind) + ", scale-up domain " + strconv.Itoa(c.DomainGPUs) + ": " + c.DomainNotes
+}
+
+// addAccelerator indexes a by its ID and aliases (unique, lower case).
+func (g *gen) addAccelerator(a *catalog.Accelerator) {
+	for _, k := range append([]string{a.ID}, a.Aliases...) {
+		lk := strings.ToLower(k)
+		if prev, dup := g.accelKey[lk]; dup {
+			log.Fatalf("alias %q of %s already names %s", k, a.ID, prev)
+		}
+		g.accelKey[lk] = a.ID
+	}
+	g.accelMem[a.ID] = a.MemoryGB
+	g.accels = append(g.accels, a)
 }
 
 // accel maps a source accelerator name (with per-instance overrides) to a

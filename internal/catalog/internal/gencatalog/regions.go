@@ -54,64 +54,18 @@ func (g *gen) regions(serverless []*catalog.ServerlessOffer) []*catalog.Region {
 			r.Compliance = append(r.Compliance, catalog.ComplianceHIPAA)
 		}
 		out = append(out, r)
+		delete(need, r.Cloud+"/"+r.ID)
 	}
 	for _, r := range readRecs(src("regions.csv")) {
 		all[r["cloud"]+"/"+r["region"]] = r
-		if !need[r["cloud"]+"/"+r["region"]] {
-			continue
+		if need[r["cloud"]+"/"+r["region"]] {
+			add(regionFromSource(r))
 		}
-		reg := &catalog.Region{Cloud: r["cloud"], ID: r["region"], City: r["city"], Country: r["country"],
-			Geography: r["geo"], Partition: partition(r["partition"]), Compliance: []string{},
-			GridGCO2ePerKWh: num(r["grid_gco2e_per_kwh"]), GridYear: int(num(r["grid_year"])), PUE: num(r["region_pue"])}
-		for col, flag := range map[string]string{"gdpr_eu_eea": catalog.ComplianceGDPR, "uk_gdpr": catalog.ComplianceUKGDPR,
-			"swiss_fadp": catalog.ComplianceSwissFADP, "china_mlps2": catalog.ComplianceMLPS2, "fedramp_high": catalog.ComplianceFedRAMPHigh} {
-			if yn(r[col]) {
-				reg.Compliance = append(reg.Compliance, flag)
-			}
-		}
-		sort.Strings(reg.Compliance)
-		if regime, ok := catalog.PartitionCompliance[reg.Partition]; ok && !slices.Contains(reg.Compliance, regime) {
-			log.Fatalf("regions.csv %s/%s: partition %s but no %s flag: the source must say which regime the region carries", reg.Cloud, reg.ID, reg.Partition, regime)
-		}
-		reg.Source = "regions.csv; grid: " + r["grid_source"] + "; location: " + r["location_source"]
-		if r["region_pue_source"] != "" {
-			reg.Source += "; PUE " + r["region_pue_year"] + ": " + r["region_pue_source"]
-		}
-		add(reg)
-		delete(need, reg.Cloud+"/"+reg.ID)
 	}
 	for _, r := range readRecs(cur("regions_extra.csv")) {
-		k := r["cloud"] + "/" + r["region"]
-		if !need[k] {
-			continue
+		if need[r["cloud"]+"/"+r["region"]] {
+			add(regionFromCurated(r, all))
 		}
-		reg := &catalog.Region{Cloud: r["cloud"], ID: r["region"], City: r["city"], Country: r["country"],
-			Geography: r["geo"], Partition: "commercial", Compliance: []string{}}
-		if yn(r["gdpr"]) {
-			reg.Compliance = append(reg.Compliance, catalog.ComplianceGDPR)
-		}
-		if yn(r["uk_gdpr"]) {
-			reg.Compliance = append(reg.Compliance, catalog.ComplianceUKGDPR)
-		}
-		if yn(r["swiss_fadp"]) {
-			reg.Compliance = append(reg.Compliance, catalog.ComplianceSwissFADP)
-		}
-		reg.Source = "curated regions_extra.csv; location: " + r["location_source"]
-		if pc := r["grid_proxy_cloud"]; pc != "" {
-			p, ok := all[pc+"/"+r["grid_proxy_region"]]
-			if !ok {
-				log.Fatalf("regions_extra.csv %s: proxy %s/%s not in regions.csv", k, pc, r["grid_proxy_region"])
-			}
-			if p["country"] != reg.Country && reg.Country != "" {
-				log.Fatalf("regions_extra.csv %s: proxy in another country", k)
-			}
-			reg.GridGCO2ePerKWh, reg.GridYear = num(p["grid_gco2e_per_kwh"]), int(num(p["grid_year"]))
-			reg.Source += "; grid: PROXY = regions.csv value of " + pc + "/" + r["grid_proxy_region"] + " (same country): " + p["grid_source"]
-		} else {
-			reg.Source += "; grid: unknown (0), no same-country value in regions.csv"
-		}
-		add(reg)
-		delete(need, k)
 	}
 	if len(need) > 0 {
 		var miss []string
@@ -128,4 +82,59 @@ func (g *gen) regions(serverless []*catalog.ServerlessOffer) []*catalog.Region {
 		return out[i].ID < out[j].ID
 	})
 	return out
+}
+
+// regionFromSource is a region read from its regions.csv row.
+func regionFromSource(r rec) *catalog.Region {
+	reg := &catalog.Region{Cloud: r["cloud"], ID: r["region"], City: r["city"], Country: r["country"],
+		Geography: r["geo"], Partition: partition(r["partition"]), Compliance: []string{},
+		GridGCO2ePerKWh: num(r["grid_gco2e_per_kwh"]), GridYear: int(num(r["grid_year"])), PUE: num(r["region_pue"])}
+	for col, flag := range map[string]string{"gdpr_eu_eea": catalog.ComplianceGDPR, "uk_gdpr": catalog.ComplianceUKGDPR,
+		"swiss_fadp": catalog.ComplianceSwissFADP, "china_mlps2": catalog.ComplianceMLPS2, "fedramp_high": catalog.ComplianceFedRAMPHigh} {
+		if yn(r[col]) {
+			reg.Compliance = append(reg.Compliance, flag)
+		}
+	}
+	sort.Strings(reg.Compliance)
+	if regime, ok := catalog.PartitionCompliance[reg.Partition]; ok && !slices.Contains(reg.Compliance, regime) {
+		log.Fatalf("regions.csv %s/%s: partition %s but no %s flag: the source must say which regime the region carries", reg.Cloud, reg.ID, reg.Partition, regime)
+	}
+	reg.Source = "regions.csv; grid: " + r["grid_source"] + "; location: " + r["location_source"]
+	if r["region_pue_source"] != "" {
+		reg.Source += "; PUE " + r["region_pue_year"] + ": " + r["region_pue_source"]
+	}
+	return reg
+}
+
+// regionFromCurated is a region of curated/regions_extra.csv; its grid
+// intensity is a same-country proxy from regions.csv (all) or unknown.
+func regionFromCurated(r rec, all map[string]rec) *catalog.Region {
+	k := r["cloud"] + "/" + r["region"]
+	reg := &catalog.Region{Cloud: r["cloud"], ID: r["region"], City: r["city"], Country: r["country"],
+		Geography: r["geo"], Partition: "commercial", Compliance: []string{}}
+	if yn(r["gdpr"]) {
+		reg.Compliance = append(reg.Compliance, catalog.ComplianceGDPR)
+	}
+	if yn(r["uk_gdpr"]) {
+		reg.Compliance = append(reg.Compliance, catalog.ComplianceUKGDPR)
+	}
+	if yn(r["swiss_fadp"]) {
+		reg.Compliance = append(reg.Compliance, catalog.ComplianceSwissFADP)
+	}
+	reg.Source = "curated regions_extra.csv; location: " + r["location_source"]
+	pc := r["grid_proxy_cloud"]
+	if pc == "" {
+		reg.Source += "; grid: unknown (0), no same-country value in regions.csv"
+		return reg
+	}
+	p, ok := all[pc+"/"+r["grid_proxy_region"]]
+	if !ok {
+		log.Fatalf("regions_extra.csv %s: proxy %s/%s not in regions.csv", k, pc, r["grid_proxy_region"])
+	}
+	if p["country"] != reg.Country && reg.Country != "" {
+		log.Fatalf("regions_extra.csv %s: proxy in another country", k)
+	}
+	reg.GridGCO2ePerKWh, reg.GridYear = num(p["grid_gco2e_per_kwh"]), int(num(p["grid_year"]))
+	reg.Source += "; grid: PROXY = regions.csv value of " + pc + "/" + r["grid_proxy_region"] + " (same country): " + p["grid_source"]
+	return reg
 }
