@@ -89,6 +89,12 @@ func (r *run) candidate(c *priced) Candidate {
 	spareReps := c.spare * opt.unitReplicas
 	nodes := opt.nodes + spareNodes
 	payAsYouGo := c.pm == catalog.OnDemand || c.pm == catalog.Spot
+	var serving *ServingLayout
+	if d := opt.est.Serving; r.inference && d != nil {
+		n := opt.units + c.spare // serving units, each sized by est
+		serving = &ServingLayout{Mode: opt.est.ServingLayout, PrefillGPUs: opt.est.PrefillGPUs * n, DecodeGPUs: opt.est.DecodeGPUs * n,
+			PrefillWorkers: d.PrefillWorkers * n, DecodeWorkers: opt.replicas + spareReps, ExpertParallel: d.ExpertParallel}
+	}
 	return Candidate{
 		Cloud: oi.o.Cloud, Region: oi.o.Region, Country: oi.country, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
 		GPUsPerNode: oi.o.GPUs, GPUFraction: oi.fraction, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: c.pm,
@@ -108,6 +114,7 @@ func (r *run) candidate(c *priced) Candidate {
 		Score:            c.score,
 		// Reservations and capacity blocks are capacity arranged with the cloud.
 		BeyondTypicalQuota: payAsYouGo && nodes*oi.o.GPUs > r.p.policy.TypicalRegionQuotaGPUs,
+		Serving:            serving,
 		binding:            opt.est.Binding,
 		offer:              oi,
 	}

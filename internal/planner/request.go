@@ -139,13 +139,29 @@ type Candidate struct {
 	// more GPUs in its region than an account's quota typically allows
 	// without a request (Policy.TypicalRegionQuotaGPUs, an assumption).
 	BeyondTypicalQuota bool
-	Explanation        string
+	// Serving is how an inference deployment serves (nil for training and
+	// fine-tuning): the whole deployment's prefill and decode workers.
+	Serving     *ServingLayout
+	Explanation string
 
 	// Score is the objective's value (lower is better).
 	Score float64
 	// binding is the benchmark model's binding resource (perf.Bind*).
 	binding string
 	offer   *offerInfo
+}
+
+// ServingLayout is how an inference deployment serves: Mode is
+// perf.ServingAggregated (every replica prefills and decodes) or
+// perf.ServingDisaggregated (PrefillWorkers workers of PrefillGPUs GPUs in
+// all hand prompts' KV caches to DecodeWorkers workers of DecodeGPUs GPUs);
+// the counts are for the whole deployment, spares included.
+// ExpertParallel is a replica's expert-parallel width (0 = tensor-parallel).
+type ServingLayout struct {
+	Mode                          string
+	PrefillGPUs, DecodeGPUs       int
+	PrefillWorkers, DecodeWorkers int
+	ExpertParallel                int
 }
 
 // Rejection counts the (offer, pricing model) pairs rejected for one reason.

@@ -22,6 +22,7 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
 var (
@@ -311,13 +312,22 @@ var curvePointAttrTypes = map[string]attr.Type{
 
 // servingLayoutValue is the serving_layout object of an inference estimate.
 func servingLayoutValue(est perf.Estimate) types.Object {
+	return servingLayoutObject(&planner.ServingLayout{Mode: est.ServingLayout, PrefillGPUs: est.PrefillGPUs, DecodeGPUs: est.DecodeGPUs,
+		PrefillWorkers: est.Serving.PrefillWorkers, DecodeWorkers: est.Replicas, ExpertParallel: est.Serving.ExpertParallel})
+}
+
+// servingLayoutObject is a serving_layout object; null when l is nil.
+func servingLayoutObject(l *planner.ServingLayout) types.Object {
+	if l == nil {
+		return types.ObjectNull(servingLayoutAttrTypes)
+	}
 	return types.ObjectValueMust(servingLayoutAttrTypes, map[string]attr.Value{
-		"mode":            types.StringValue(est.ServingLayout),
-		"prefill_gpus":    types.Int64Value(int64(est.PrefillGPUs)),
-		"decode_gpus":     types.Int64Value(int64(est.DecodeGPUs)),
-		"prefill_workers": types.Int64Value(int64(est.Serving.PrefillWorkers)),
-		"decode_workers":  types.Int64Value(int64(est.Replicas)),
-		"expert_parallel": types.Int64Value(int64(est.Serving.ExpertParallel)),
+		"mode":            types.StringValue(l.Mode),
+		"prefill_gpus":    types.Int64Value(int64(l.PrefillGPUs)),
+		"decode_gpus":     types.Int64Value(int64(l.DecodeGPUs)),
+		"prefill_workers": types.Int64Value(int64(l.PrefillWorkers)),
+		"decode_workers":  types.Int64Value(int64(l.DecodeWorkers)),
+		"expert_parallel": types.Int64Value(int64(l.ExpertParallel)),
 	})
 }
 

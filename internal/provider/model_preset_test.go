@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -165,6 +166,9 @@ func TestAccRecommendation_modelPreset(t *testing.T) {
 					"tokens_per_second": estBetween(20000, 1e7),
 					"memory_per_gpu_gb": estBetween(1, 288),
 				})),
+				// The serving layout covers the whole deployment: an aggregated
+				// one has no prefill workers; a disaggregated one splits every GPU.
+				statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best"), servingLayoutCovers()),
 			},
 		})
 	}
@@ -213,4 +217,43 @@ func TestAccEstimate_speculative(t *testing.T) {
 			},
 		},
 	})
+}
+
+// servingLayoutCovers checks a candidate's serving_layout against its GPUs:
+// aggregated layouts have decode workers and no prefill workers; a
+// disaggregated layout's prefill and decode GPUs add up to the candidate's.
+func servingLayoutCovers() knownvalue.Check { return layoutCheck{} }
+
+type layoutCheck struct{}
+
+func (layoutCheck) String() string { return "serving_layout consistent with total_gpus" }
+
+func (layoutCheck) CheckValue(v any) error {
+	c, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("candidate is %T", v)
+	}
+	l, ok := c["serving_layout"].(map[string]any)
+	if !ok {
+		return fmt.Errorf("serving_layout is %T, want an object", c["serving_layout"])
+	}
+	n := func(m map[string]any, k string) int64 {
+		x, _ := m[k].(json.Number)
+		i, _ := x.Int64()
+		return i
+	}
+	total := n(c, "total_gpus")
+	switch l["mode"] {
+	case "aggregated":
+		if n(l, "prefill_gpus") != 0 || n(l, "prefill_workers") != 0 || n(l, "decode_workers") < 1 {
+			return fmt.Errorf("aggregated layout %v", l)
+		}
+	case "disaggregated":
+		if n(l, "prefill_gpus")+n(l, "decode_gpus") != total || n(l, "prefill_workers") < 1 || n(l, "decode_workers") < 1 {
+			return fmt.Errorf("disaggregated layout %v does not split the %d GPUs", l, total)
+		}
+	default:
+		return fmt.Errorf("mode %v", l["mode"])
+	}
+	return nil
 }

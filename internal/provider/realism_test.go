@@ -222,6 +222,14 @@ func TestAccRealism_distinctAndCountries(t *testing.T) {
 		outputTrue("distinct_instances"),
 		outputTrue("distinct_regions"),
 		outputTrue("all_german"),
+		statecheck.ExpectKnownValue("data.gpu_recommendation.fastest", tfjsonpath.New("best").AtMapKey("serving_layout"), knownvalue.Null()),
+		statecheck.ExpectKnownValue("data.gpu_recommendation.de", tfjsonpath.New("best").AtMapKey("serving_layout").AtMapKey("decode_workers"),
+			knownvalue.Int64Func(func(v int64) error {
+				if v < 1 {
+					return fmt.Errorf("%d decode workers", v)
+				}
+				return nil
+			})),
 	}
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -67,6 +67,7 @@ var (
 		"tokens_per_second":         types.Float64Type,
 		"memory_per_gpu_gb":         types.Float64Type,
 		"explanation":               types.StringType,
+		"serving_layout":            types.ObjectType{AttrTypes: servingLayoutAttrTypes},
 	}
 	candidateType = types.ObjectType{AttrTypes: candidateAttrTypes}
 	rejectedType  = types.ObjectType{AttrTypes: map[string]attr.Type{"reason": types.StringType, "count": types.Int64Type}}
@@ -112,7 +113,18 @@ func candidateAttributes() map[string]schema.Attribute {
 				"on spot, counting the spare replicas, and ≥ the target without them)."},
 		"memory_per_gpu_gb": schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory each GPU needs for the workload under the chosen layout, GB."},
 		"explanation":       schema.StringAttribute{Computed: true, MarkdownDescription: "One sentence: the binding resource, what the hardware achieves and why the candidate ranks where it does."},
+		"serving_layout":    candidateServingLayoutSchema(),
 	}
+}
+
+// candidateServingLayoutSchema is a candidate's serving_layout: the same
+// object as gpu_estimate's, counted over the whole deployment.
+func candidateServingLayoutSchema() schema.SingleNestedAttribute {
+	s := servingLayoutSchema()
+	s.MarkdownDescription = "Inference: how the deployment serves, counted over all its nodes (spares included): `mode` " +
+		"`aggregated` or `disaggregated`, the prefill and decode workers and their GPUs, and a replica's expert-parallel " +
+		"width. Null for training and fine-tuning."
+	return s
 }
 
 func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -348,6 +360,7 @@ func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object 
 		"estimated_carbon_cost_usd": carbon,
 		"time_per_output_token_ms":  latency(c.TPOTMs),
 		"time_to_first_token_ms":    latency(c.TTFTMs),
+		"serving_layout":            servingLayoutObject(c.Serving),
 	})
 	diags.Append(dd...)
 	return obj
