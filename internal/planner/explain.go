@@ -230,3 +230,46 @@ func ordinal(n int) string {
 	}
 	return strconv.Itoa(n) + suffix
 }
+
+// appliedLimits closes every explanation with the constraints that were
+// applied, so a plan reviewer sees one that is missing (Terraform drops a
+// misspelled attribute of an object without an error): "; limits
+// applied: deadline 48 h, ≤ $5,000 total, compliance gdpr" or "; limits
+// applied: none". Latency limits are stated by the serving clause.
+func (r *run) appliedLimits() string {
+	c := &r.req.Constraints
+	var l []string
+	num := func(v float64, format string) {
+		if v > 0 {
+			l = append(l, fmt.Sprintf(format, numfmt.Limit(v)))
+		}
+	}
+	num(c.DeadlineHours, "deadline %s h")
+	num(c.MaxTotalCostUSD, "≤ $%s total")
+	num(c.MaxHourlyCostUSD, "≤ $%s/h")
+	num(c.MaxCO2eKg, "≤ %s kg CO2e")
+	num(float64(c.MaxGPUs), "≤ %s GPUs")
+	num(float64(c.MaxNodes), "≤ %s nodes")
+	num(c.MinGPUMemoryGB, "≥ %s GB per GPU")
+	num(c.MinNetworkGbps, "≥ %s Gbit/s per node")
+	list := func(name string, v []string) {
+		if len(v) > 0 {
+			l = append(l, name+" "+strings.Join(v, ", "))
+		}
+	}
+	list("compliance", c.Compliance)
+	list("clouds", c.Clouds)
+	list("regions", c.Regions)
+	list("geographies", c.Geographies)
+	list("countries", c.Countries)
+	list("accelerators", c.Accelerators)
+	pms := make([]string, len(c.PricingModels))
+	for i, pm := range c.PricingModels {
+		pms[i] = string(pm)
+	}
+	list("pricing models", pms)
+	if len(l) == 0 {
+		return "; limits applied: none"
+	}
+	return "; limits applied: " + strings.Join(l, ", ")
+}

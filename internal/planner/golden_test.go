@@ -53,6 +53,8 @@ var explanationCases = []goldenCase{
 	{name: "serving by time", w: serve8BF, obj: planner.ObjectiveTime},
 	{name: "serving unknown carbon", w: perf.Workload{Kind: "inference", ModelParametersB: 1, TokensPerSecond: 100}, c: planner.Constraints{Clouds: []string{"gamma"}}},
 	{name: "serving in china", w: serve8BF, c: planner.Constraints{Compliance: []string{"mlps2"}}},
+	{name: "limits stated", w: train8B, c: planner.Constraints{DeadlineHours: 400, MaxTotalCostUSD: 12500.5, MaxHourlyCostUSD: 30,
+		MaxCO2eKg: 2000, MaxGPUs: 64, MaxNodes: 8, Countries: []string{"US", "de"}, Accelerators: []string{"X100"}}},
 }
 
 // noCandidateCases: every kind of no-candidate message.

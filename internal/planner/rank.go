@@ -148,8 +148,9 @@ func (r *run) rank() []Candidate {
 	for k := range kept {
 		out[k] = r.candidate(&kept[k])
 	}
+	limits := r.appliedLimits()
 	for k := range out {
-		out[k].Explanation = r.explain(out, k)
+		out[k].Explanation = r.explain(out, k) + limits
 	}
 	return out
 }

@@ -158,7 +158,8 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 		Attributes: map[string]schema.Attribute{
 			"workload": workloadAttribute(true),
 			"constraints": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Limits on the candidates; every attribute is optional.",
+				MarkdownDescription: "Limits on the candidates; every attribute is optional." +
+					" Terraform silently drops a misspelled attribute inside this object (`terraform validate` does not report it): check the `limits applied` at the end of each `explanation`; an object with none of its attributes set gets a warning.",
 				Attributes: map[string]schema.Attribute{
 					"clouds":      names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
 					"regions":     names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
@@ -254,6 +255,7 @@ func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datas
 func (d *recommendationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m recommendationModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	warnEmptyObjects(ctx, req.Config, &resp.Diagnostics, path.Root("constraints"))
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}

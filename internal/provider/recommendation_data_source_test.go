@@ -183,7 +183,7 @@ func TestAccRecommendation_basic(t *testing.T) {
 						knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`))),
 					statecheck.ExpectKnownValue("data.gpu_recommendation.lora", tfjsonpath.New("candidates"), knownvalue.ListSizeExact(3)),
 					statecheck.ExpectKnownValue("data.gpu_recommendation.lora", tfjsonpath.New("best"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"explanation":   knownvalue.StringRegexp(regexp.MustCompile(`^bound by .+; \d+× \S+ \(\d+× \S+\) process 2B tokens in [\d,.]+ h.*; cheapest of [\d,]+ feasible candidates$`)),
+						"explanation":   knownvalue.StringRegexp(regexp.MustCompile(`^bound by .+; \d+× \S+ \(\d+× \S+\) process 2B tokens in [\d,.]+ h.*; cheapest of [\d,]+ feasible candidates; limits applied: deadline 48 h, geographies eu$`)),
 						"total_gpus":    knownvalue.NotNull(),
 						"pricing_model": knownvalue.StringRegexp(regexp.MustCompile(`^(on_demand|spot|reserved_1y|reserved_3y)$`)),
 					})),

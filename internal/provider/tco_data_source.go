@@ -92,13 +92,13 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					sharesSumToOne{},
 				}},
 			"storage": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Storage kept for the whole horizon, priced at the cloud's block and object storage list prices.",
+				MarkdownDescription: "Storage kept for the whole horizon, priced at the cloud's block and object storage list prices. A misspelled attribute inside this object is dropped by Terraform without an error; an object with none of its attributes set gets a warning.",
 				Attributes: map[string]schema.Attribute{
 					"block_gb":  size("Total block storage (volumes) across the fleet, GB."),
 					"object_gb": size("Object storage, GB."),
 				}},
 			"network": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Monthly data transfer.",
+				MarkdownDescription: "Monthly data transfer. A misspelled attribute inside this object is dropped by Terraform without an error; an object with none of its attributes set gets a warning.",
 				Attributes: map[string]schema.Attribute{
 					"egress_gb_per_month": size("Internet egress per month, GB, priced on the cloud's tiers in order (free allowance first)."),
 					"inter_region_gb_per_month": size("Transfer to other regions of the same cloud per month, GB, " +
@@ -157,6 +157,7 @@ func (d *tcoDataSource) Configure(_ context.Context, req datasource.ConfigureReq
 func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m tcoModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	warnEmptyObjects(ctx, req.Config, &resp.Diagnostics, path.Root("storage"), path.Root("network"))
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}

@@ -79,7 +79,9 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 	return schema.SingleNestedAttribute{
 		Required: true,
 		MarkdownDescription: "What to run. Sizes are in billions (`_b`) of parameters or tokens; " +
-			"unset optional fields take the defaults below.",
+			"unset optional fields take the defaults below. Terraform silently drops a misspelled attribute inside this object " +
+			"(`max_time_per_token_ms` for `max_time_per_output_token_ms` is planned as if it were not there): check the reported " +
+			"latencies (`time_per_output_token_ms`) and the recommendation's `limits applied`.",
 		Attributes: withModelAttributes(map[string]schema.Attribute{
 			"kind": schema.StringAttribute{Required: true,
 				MarkdownDescription: "`training` (pre-training from scratch), `fine_tuning` or `inference`.",
