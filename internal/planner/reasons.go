@@ -46,7 +46,9 @@ const (
 	ReasonDoesNotFit = "does_not_fit"
 	// ReasonNoFabric: a training or fine-tuning job, or one serving replica,
 	// needs several nodes but the offer has no scale-out fabric (fabric
-	// "none"). Independent serving replicas on separate nodes need none.
+	// "none"), or needs more TPU hosts than the ICI of one pod joins (fabric
+	// "ici" beyond the accelerator's nvlink_domain_gpus). Independent
+	// serving replicas on separate nodes need none.
 	ReasonNoFabric = "multi_node_without_fabric"
 	// ReasonLatency: no batch meets max_time_to_first_token_ms / max_time_per_output_token_ms.
 	ReasonLatency = "latency_limits"
