@@ -53,6 +53,10 @@ var explanationCases = []goldenCase{
 	{name: "serving by time", w: serve8BF, obj: planner.ObjectiveTime},
 	{name: "serving unknown carbon", w: perf.Workload{Kind: "inference", ModelParametersB: 1, TokensPerSecond: 100}, c: planner.Constraints{Clouds: []string{"gamma"}}},
 	{name: "serving in china", w: serve8BF, c: planner.Constraints{Compliance: []string{"mlps2"}}},
+	{name: "serving at a low duty cycle", w: perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 5000, DutyCycle: 0.02}},
+	{name: "serving serverless under constant load", w: serve8BF, c: planner.Constraints{PricingModels: []catalog.PricingModel{catalog.Serverless}}},
+	{name: "serving at a high duty cycle", w: perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 5000, DutyCycle: 0.95},
+		c: planner.Constraints{PricingModels: []catalog.PricingModel{catalog.Serverless, catalog.OnDemand}}},
 }
 
 // noCandidateCases: every kind of no-candidate message.
@@ -66,6 +70,7 @@ var noCandidateCases = []goldenCase{
 	{name: "max nodes", w: perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 10}, c: planner.Constraints{MaxNodes: 1}},
 	{name: "does not fit", w: perf.Workload{Kind: "training", ModelParametersB: 5000, TrainingTokensB: 10}},
 	{name: "no fabric", w: train8B, c: planner.Constraints{Accelerators: []string{"Y10"}}},
+	{name: "serverless training", w: train8B, c: planner.Constraints{PricingModels: []catalog.PricingModel{catalog.Serverless}}},
 	{name: "latency", w: perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 100, MaxTimePerOutputTokenMs: 5}},
 	{name: "precision", w: perf.Workload{Kind: "inference", ModelParametersB: 1, TokensPerSecond: 100, Precision: "fp8"}, c: planner.Constraints{Accelerators: []string{"Z1"}}},
 	{name: "geography", w: train8B, c: planner.Constraints{Geographies: []string{"apac"}, Accelerators: []string{"X100"}}},
