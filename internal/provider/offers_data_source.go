@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
@@ -53,6 +54,7 @@ var offerAttrTypes = map[string]attr.Type{
 	"reserved_1y_usd":    types.Float64Type,
 	"reserved_3y_usd":    types.Float64Type,
 	"capacity_block_usd": types.Float64Type,
+	"serverless_usd":     types.Float64Type,
 	"gpu_fraction":       types.Float64Type,
 	"price_source":       types.StringType,
 }
@@ -65,7 +67,9 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists priced GPU instance offers of the catalog, one per (cloud, instance type, region), filtered. " +
 			"Prices are list prices per instance-hour in USD (converted from the native currency where the cloud bills in another one), " +
-			"with the provider-level `discounts` applied. The provider-level `clouds` allow-list applies too.",
+			"with the provider-level `discounts` applied. The provider-level `clouds` allow-list applies too. Serverless offers (pricing " +
+			"model `serverless`: Modal, RunPod Serverless, Replicate, Beam, Cloud Run) are listed too, one row per offer with the " +
+			"offer's name as `instance_type`, one worker as the instance and only `serverless_usd` priced.",
 		Attributes: map[string]schema.Attribute{
 			"clouds": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Only these clouds, for example `[\"aws\", \"gcp\"]`."},
@@ -105,6 +109,11 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"capacity_block_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Effective hourly price of one instance in an " +
 						"EC2 Capacity Block (instances booked ahead for a window of whole days or weeks), USD, after the provider's `discounts`; " +
 						"null where none is published. An offer with only this price has a null `on_demand_usd`."},
+					"serverless_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Serverless offers: the price of one " +
+						"worker for one billed hour (its GPUs at the per-second GPU rate × 3,600, plus the least host CPU and memory the " +
+						"platform bills with them), USD, after the provider's `discounts`; billed only while the worker runs (see `gpu_tco` " +
+						"and the serverless guide). Null for instances. A serverless row has an empty `region` when the platform places the " +
+						"workers, `vcpus`, `memory_gb` and `network_gbps` 0 (the platform sizes the host) and every instance price null."},
 					"price_source": schema.StringAttribute{Computed: true,
 						MarkdownDescription: "Where the prices come from: the built-in source file and its date, or the `catalog_file` entry that set them."},
 				}},
@@ -170,17 +179,27 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	minGPUs := int(m.MinGPUs.ValueInt64())
 	minMem := m.MinGPUMemoryGB.ValueFloat64()
 
-	var matched []*catalog.Offer
+	type row struct {
+		o          *catalog.Offer
+		serverless *catalog.ServerlessOffer
+	}
+	var matched []row
+	keep := func(o *catalog.Offer) bool {
+		return d.data.AllowsCloud(o.Cloud) && (clouds == nil || clouds[o.Cloud]) && (regions == nil || regions[o.Region]) &&
+			(accels == nil || accels[o.Accelerator]) && o.GPUs >= minGPUs && memoryPerGPU(o) >= minMem
+	}
 	for _, o := range cat.Offers {
-		if !d.data.AllowsCloud(o.Cloud) || (clouds != nil && !clouds[o.Cloud]) ||
-			(regions != nil && !regions[o.Region]) || (accels != nil && !accels[o.Accelerator]) ||
-			o.GPUs < minGPUs || memoryPerGPU(o) < minMem {
-			continue
+		if keep(o) {
+			matched = append(matched, row{o: o})
 		}
-		matched = append(matched, o)
+	}
+	for _, s := range cat.Serverless {
+		if o := s.InstanceView(); keep(o) {
+			matched = append(matched, row{o: o, serverless: s})
+		}
 	}
 	sort.SliceStable(matched, func(i, j int) bool {
-		a, b := matched[i], matched[j]
+		a, b := matched[i].o, matched[j].o
 		if a.Cloud != b.Cloud {
 			return a.Cloud < b.Cloud
 		}
@@ -191,10 +210,14 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	})
 
 	objs := make([]attr.Value, 0, len(matched))
-	for _, o := range matched {
+	for _, r := range matched {
+		o := r.o
 		disc := 1 - d.data.Discount(o.Cloud)
 		price := func(pm catalog.PricingModel) attr.Value {
 			p, ok := o.Price(pm)
+			if pm == catalog.Serverless && r.serverless != nil {
+				p, ok = cost.ServerlessWorkerUSDPerHour(r.serverless), true
+			}
 			if !ok {
 				return types.Float64Null()
 			}
@@ -216,6 +239,7 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 			"reserved_1y_usd":    price(catalog.Reserved1Y),
 			"reserved_3y_usd":    price(catalog.Reserved3Y),
 			"capacity_block_usd": price(catalog.CapacityBlock),
+			"serverless_usd":     price(catalog.Serverless),
 			"gpu_fraction":       gpuFraction(o.GPUFraction),
 			"price_source":       types.StringValue(o.Source),
 		})

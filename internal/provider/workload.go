@@ -19,8 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
-	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
-	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
@@ -125,10 +123,7 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 // whether the schema is gpu_recommendation's (which prices by it) or
 // gpu_estimate's (which accepts and ignores it).
 func dutyCycleAttribute(recommendation bool) schema.Float64Attribute {
-	burst := "15 minutes"
-	if m, err := cost.DefaultModel(); err == nil {
-		burst = numfmt.Trim(m.Serverless.BurstSeconds/60, 1) + " minutes"
-	}
+	burst := serverlessBurstDoc()
 	desc := "Inference: the share of the time the load is there, more than 0 and at most 1, for example `0.02` (about 15 busy " +
 		"hours a month) for an internal tool used now and then. Default `1`, constant load. `tokens_per_second` is the rate to serve " +
 		"while the load is there. Assumptions: the busy time comes in bursts of " + burst + " spread over the month; dedicated " +
