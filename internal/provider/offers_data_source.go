@@ -179,23 +179,40 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	minGPUs := int(m.MinGPUs.ValueInt64())
 	minMem := m.MinGPUMemoryGB.ValueFloat64()
 
-	type row struct {
-		o          *catalog.Offer
-		serverless *catalog.ServerlessOffer
-	}
-	var matched []row
 	keep := func(o *catalog.Offer) bool {
 		return d.data.AllowsCloud(o.Cloud) && (clouds == nil || clouds[o.Cloud]) && (regions == nil || regions[o.Region]) &&
 			(accels == nil || accels[o.Accelerator]) && o.GPUs >= minGPUs && memoryPerGPU(o) >= minMem
 	}
+	matched := matchOffers(cat, keep)
+	objs := make([]attr.Value, 0, len(matched))
+	for _, r := range matched {
+		obj, diags := d.offerValue(cat, r)
+		resp.Diagnostics.Append(diags...)
+		objs = append(objs, obj)
+	}
+	m.Offers = types.ListValueMust(types.ObjectType{AttrTypes: offerAttrTypes}, objs)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// offerRow is one row of gpu_offers: an instance offer, or a serverless
+// offer (serverless set) as its instance view.
+type offerRow struct {
+	o          *catalog.Offer
+	serverless *catalog.ServerlessOffer
+}
+
+// matchOffers lists the instance and serverless offers keep accepts,
+// sorted by cloud, instance type and region.
+func matchOffers(cat *catalog.Catalog, keep func(*catalog.Offer) bool) []offerRow {
+	var matched []offerRow
 	for _, o := range cat.Offers {
 		if keep(o) {
-			matched = append(matched, row{o: o})
+			matched = append(matched, offerRow{o: o})
 		}
 	}
 	for _, s := range cat.Serverless {
 		if o := s.InstanceView(); keep(o) {
-			matched = append(matched, row{o: o, serverless: s})
+			matched = append(matched, offerRow{o: o, serverless: s})
 		}
 	}
 	sort.SliceStable(matched, func(i, j int) bool {
@@ -208,46 +225,44 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		}
 		return a.Region < b.Region
 	})
+	return matched
+}
 
-	objs := make([]attr.Value, 0, len(matched))
-	for _, r := range matched {
-		o := r.o
-		disc := 1 - d.data.Discount(o.Cloud)
-		price := func(pm catalog.PricingModel) attr.Value {
-			p, ok := o.Price(pm)
-			if pm == catalog.Serverless && r.serverless != nil {
-				p, ok = cost.ServerlessWorkerUSDPerHour(r.serverless), true
-			}
-			if !ok {
-				return types.Float64Null()
-			}
-			return types.Float64Value(numfmt.Price(p * disc))
+// offerValue is the Terraform value of one row, prices after the
+// provider's discount.
+func (d *offersDataSource) offerValue(cat *catalog.Catalog, r offerRow) (types.Object, diag.Diagnostics) {
+	o := r.o
+	disc := 1 - d.data.Discount(o.Cloud)
+	price := func(pm catalog.PricingModel) attr.Value {
+		p, ok := o.Price(pm)
+		if pm == catalog.Serverless && r.serverless != nil {
+			p, ok = cost.ServerlessWorkerUSDPerHour(r.serverless), true
 		}
-		obj, diags := types.ObjectValue(offerAttrTypes, map[string]attr.Value{
-			"cloud":              types.StringValue(o.Cloud),
-			"region":             types.StringValue(o.Region),
-			"country":            regionCountry(cat, o),
-			"instance_type":      types.StringValue(o.InstanceType),
-			"accelerator":        types.StringValue(o.Accelerator),
-			"gpus":               types.Int64Value(int64(o.GPUs)),
-			"gpu_memory_gb":      types.Float64Value(o.GPUMemoryGB),
-			"vcpus":              types.Int64Value(int64(o.VCPUs)),
-			"memory_gb":          types.Float64Value(o.MemoryGB),
-			"network_gbps":       types.Float64Value(o.NetworkGbps),
-			"on_demand_usd":      price(catalog.OnDemand),
-			"spot_usd":           price(catalog.Spot),
-			"reserved_1y_usd":    price(catalog.Reserved1Y),
-			"reserved_3y_usd":    price(catalog.Reserved3Y),
-			"capacity_block_usd": price(catalog.CapacityBlock),
-			"serverless_usd":     price(catalog.Serverless),
-			"gpu_fraction":       gpuFraction(o.GPUFraction),
-			"price_source":       types.StringValue(o.Source),
-		})
-		resp.Diagnostics.Append(diags...)
-		objs = append(objs, obj)
+		if !ok {
+			return types.Float64Null()
+		}
+		return types.Float64Value(numfmt.Price(p * disc))
 	}
-	m.Offers = types.ListValueMust(types.ObjectType{AttrTypes: offerAttrTypes}, objs)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return types.ObjectValue(offerAttrTypes, map[string]attr.Value{
+		"cloud":              types.StringValue(o.Cloud),
+		"region":             types.StringValue(o.Region),
+		"country":            regionCountry(cat, o),
+		"instance_type":      types.StringValue(o.InstanceType),
+		"accelerator":        types.StringValue(o.Accelerator),
+		"gpus":               types.Int64Value(int64(o.GPUs)),
+		"gpu_memory_gb":      types.Float64Value(o.GPUMemoryGB),
+		"vcpus":              types.Int64Value(int64(o.VCPUs)),
+		"memory_gb":          types.Float64Value(o.MemoryGB),
+		"network_gbps":       types.Float64Value(o.NetworkGbps),
+		"on_demand_usd":      price(catalog.OnDemand),
+		"spot_usd":           price(catalog.Spot),
+		"reserved_1y_usd":    price(catalog.Reserved1Y),
+		"reserved_3y_usd":    price(catalog.Reserved3Y),
+		"capacity_block_usd": price(catalog.CapacityBlock),
+		"serverless_usd":     price(catalog.Serverless),
+		"gpu_fraction":       gpuFraction(o.GPUFraction),
+		"price_source":       types.StringValue(o.Source),
+	})
 }
 
 type offersModel struct {
