@@ -53,6 +53,7 @@ const (
 	LimitMonths                  = "months"
 	LimitHours                   = "hours"
 	LimitFraction                = "fraction"
+	LimitDutyCycle               = "duty_cycle"
 	LimitHourlyCostUSD           = "hourly_cost_usd"
 	LimitTotalCostUSD            = "total_cost_usd"
 	LimitMonthlyCostUSD          = "monthly_cost_usd"

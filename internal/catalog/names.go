@@ -36,11 +36,11 @@ func IsJurisdiction(regime string) bool {
 	return regime != ComplianceHIPAA && complianceNeeds[regime] != ""
 }
 
-// PricingModelNames lists the pricing models as strings, in canonical
-// order.
+// PricingModelNames lists every pricing model the catalog carries
+// (AllPricingModels) as strings, in canonical order.
 func PricingModelNames() []string {
-	out := make([]string, len(PricingModels))
-	for i, pm := range PricingModels {
+	out := make([]string, len(AllPricingModels))
+	for i, pm := range AllPricingModels {
 		out[i] = string(pm)
 	}
 	return out

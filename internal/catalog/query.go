@@ -88,6 +88,32 @@ func (c *Catalog) ServerlessOffer(cloud, name, region string) (*ServerlessOffer,
 	return s, ok
 }
 
+// ServerlessOffersOf lists the serverless offers of one name across
+// regions, in catalog order.
+func (c *Catalog) ServerlessOffersOf(cloud, name string) []*ServerlessOffer {
+	var out []*ServerlessOffer
+	for _, s := range c.Serverless {
+		if s.Cloud == cloud && s.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ServerlessNames lists the names of a cloud's serverless offers, sorted.
+func (c *Catalog) ServerlessNames(cloud string) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, s := range c.Serverless {
+		if s.Cloud == cloud && !seen[s.Name] {
+			seen[s.Name] = true
+			ids = append(ids, s.Name)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
 // OffersOf lists the offers of one instance type across regions, in catalog order.
 func (c *Catalog) OffersOf(cloud, instanceType string) []*Offer {
 	return c.offersByIT[cloud+"/"+instanceType]

@@ -27,8 +27,9 @@ const (
 // bought ahead (AWS EC2 Capacity Blocks for ML): Offer.CapacityBlockUSD is
 // its effective hourly rate. Serverless is per-second billing of GPU
 // containers (Catalog.Serverless, priced per GPU-second, not per instance).
-// Neither is in PricingModels: the planner and cost model do not handle
-// them yet (see AllPricingModels).
+// Neither is in PricingModels, the hourly instance models every offer
+// consumer handles; the cost model and the planner handle both
+// (cost.InstancePricingModels, cost.TCOPricingModels).
 const (
 	CapacityBlock PricingModel = "capacity_block"
 	Serverless    PricingModel = "serverless"
@@ -225,7 +226,8 @@ type Offer struct {
 	// GPUFraction is the share of one GPU a fractional offer gets (Azure
 	// NVads A10 v5, NCv6 1/4 and 1/2, AWS g6f), 0 < f < 1, with that share
 	// of the GPU's memory in GPUMemoryGB; 0 for whole-GPU offers. The
-	// planner skips offers with GPUs = 0 until it models fractions.
+	// planner estimates it as one device with that share of the
+	// accelerator, for inference only.
 	GPUFraction float64 `json:"gpu_fraction,omitempty"`
 	GPUMemoryGB float64 `json:"gpu_memory_gb"` // total across the node
 	VCPUs       int     `json:"vcpus"`
@@ -357,6 +359,16 @@ func (s *ServerlessOffer) BilledSeconds(busy float64, cold bool) float64 {
 		t = math.Ceil(t/s.BillingIncrementSeconds-billingRoundingSlack) * s.BillingIncrementSeconds
 	}
 	return t
+}
+
+// InstanceView is the serverless offer as an instance shape, for code that
+// reads instances: its cloud and region, its name as the instance type,
+// its accelerator and the GPUs and GPU memory of one worker, fabric none
+// (workers are independent). It has no price under any instance pricing
+// model; the serverless rate is the offer's.
+func (s *ServerlessOffer) InstanceView() *Offer {
+	return &Offer{Cloud: s.Cloud, Region: s.Region, InstanceType: s.Name, Accelerator: s.Accelerator, GPUs: s.GPUs,
+		GPUMemoryGB: s.GPUMemoryGB, Fabric: FabricNone, Currency: "USD", Source: s.Source}
 }
 
 // billingRoundingSlack keeps a duration that is a whole number of

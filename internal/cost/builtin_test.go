@@ -76,3 +76,44 @@ func TestTCOWholeBuiltinCatalog(t *testing.T) {
 		}
 	}
 }
+
+// Every serverless offer of the built-in catalog goes through TCO and
+// ServerlessCost at a low and a full duty cycle: finite, positive, the same
+// compute both ways, and a worker busy 2 % of the time never billed more
+// than one busy all the time.
+func TestServerlessWholeBuiltinCatalog(t *testing.T) {
+	t.Parallel()
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Serverless) == 0 {
+		t.Fatal("the built-in catalog has no serverless offers")
+	}
+	for _, o := range cat.Serverless {
+		cl, _ := cat.Cloud(o.Cloud)
+		rg, _ := cat.Region(o.Cloud, o.Region)
+		acc, _ := cat.Accelerator(o.Accelerator)
+		var computes []float64
+		for _, duty := range []float64{0.02, 1} {
+			res, err := cost.TCO(cost.Input{Serverless: o, Cloud: cl, Region: rg, Accelerator: acc, InstanceCount: 2, Months: 1,
+				Utilization: duty, ObjectGB: 10, CarbonPriceUSDPerTonne: 50})
+			if err != nil {
+				t.Fatalf("%s/%s duty %v: %v", o.Cloud, o.Name, duty, err)
+			}
+			sc, err := cost.ServerlessCost(cost.ServerlessInput{Offer: o, Cloud: cl, Region: rg, Accelerator: acc, Workers: 2,
+				Hours: 730, DutyCycle: duty})
+			if err != nil {
+				t.Fatalf("%s/%s duty %v: ServerlessCost: %v", o.Cloud, o.Name, duty, err)
+			}
+			if !(res.TotalUSD > 0) || math.Abs(res.Breakdown[0].USD-sc.ComputeUSD) > 1e-9*sc.ComputeUSD {
+				t.Fatalf("%s/%s duty %v: TCO total %v compute %v, ServerlessCost %v", o.Cloud, o.Name, duty, res.TotalUSD,
+					res.Breakdown[0].USD, sc.ComputeUSD)
+			}
+			computes = append(computes, sc.ComputeUSD)
+		}
+		if computes[0] > computes[1] {
+			t.Errorf("%s/%s: 2 %% busy bills %v, more than constant load %v", o.Cloud, o.Name, computes[0], computes[1])
+		}
+	}
+}

@@ -58,6 +58,26 @@
 //     whatever the utilization. Terms = ceil(Months / term months) (12 or
 //     36): a reservation is renewed when the horizon outlasts it, so 8 months
 //     on reserved_3y bills 36 months and 40 months on reserved_1y bills 48.
+//   - capacity_block: whole booking windows (capacity_block.*) on whole
+//     cluster sizes, paid for the window whatever the use.
+//   - serverless (a serverless offer, Input.Serverless or ServerlessCost):
+//     billed per second of use, not per instance-hour. Utilization (the
+//     duty cycle d) is the share of the horizon the load is there; it comes
+//     in bursts of b = serverless.burst_seconds (900 s, an assumption),
+//     so the gap between bursts is b·(1 − d)/d. Each burst is billed as the
+//     platform bills a worker start (serverless.csv): the burst, the billed
+//     idle tail before scale-to-zero, the cold start where billed, at least
+//     the minimum, rounded up to the billing increment; a worker whose idle
+//     timeout outlasts the gap never scales to zero, and an always-on worker
+//     (RunPod active) is billed the whole horizon. Billed hours per worker =
+//     horizon × ServerlessBilledShare(d) ≤ horizon, at the worker rate (GPUs
+//     × the per-second GPU rate + the least host CPU and memory billed with
+//     them) × 3,600. Example: Beam, 180 s keep-warm, d = 0.02: each 900 s
+//     burst bills 1,080 s, so 730 × 0.024 = 17.5 h a month. The billed hours
+//     hold the GPUs, so they count for energy (at the inference load).
+//     Unpublished idle and start-up durations are 0 in the catalog, so the
+//     figure is a floor for the platforms that bill them without saying how
+//     long they last (Modal, Replicate).
 //
 // A pricing mix gives each model a share s of the useful instance-hours.
 // On-demand and spot bill s × D hours (spot × R). A reserved share is served

@@ -45,6 +45,16 @@ func inputErr(field, summary, format string, args ...any) *InputError {
 // blocks (serverless is billed per second of use, not per instance).
 var InstancePricingModels = append(slices.Clone(catalog.PricingModels), catalog.CapacityBlock)
 
+// tcoModels are the pricing models a TCO pricing mix takes, in canonical
+// order: InstancePricingModels, then serverless (the only model of a
+// serverless offer). A mix is indexed like it (shares).
+var tcoModels = [...]catalog.PricingModel{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y,
+	catalog.CapacityBlock, catalog.Serverless}
+
+// TCOPricingModels are the pricing models a TCO pricing mix takes, in
+// canonical order: InstancePricingModels and serverless.
+var TCOPricingModels = tcoModels[:]
+
 // OfferedModels lists the pricing models an offer is sold under, in
 // canonical order.
 func OfferedModels(o *catalog.Offer) []catalog.PricingModel {
@@ -69,9 +79,18 @@ func joinModels(pms []catalog.PricingModel) string {
 }
 
 func notSoldErr(field, key string, o *catalog.Offer, pm catalog.PricingModel) *InputError {
+	return notSoldAs(field, key, o, pm, OfferedModels(o))
+}
+
+// notSoldAs is notSoldErr with the models the offer is sold under given.
+func notSoldAs(field, key string, o *catalog.Offer, pm catalog.PricingModel, sold []catalog.PricingModel) *InputError {
+	where := "in " + o.Region
+	if o.Region == "" {
+		where = "(workers placed by the platform)"
+	}
 	return keyErr(field, key, "Pricing Model Not Offered",
-		"%s %s in %s has no %q price in the catalog; it is sold as: %s.",
-		o.Cloud, o.InstanceType, o.Region, pm, joinModels(OfferedModels(o)))
+		"%s %s %s has no %q price in the catalog; it is sold as: %s.",
+		o.Cloud, o.InstanceType, where, pm, joinModels(sold))
 }
 
 func knownModel(pm catalog.PricingModel) bool {

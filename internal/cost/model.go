@@ -45,6 +45,9 @@ type Model struct {
 	// CapacityBlock holds the booking rules of capacity blocks (see
 	// CapacityBlockHours and CapacityBlockInstances).
 	CapacityBlock CapacityBlockRules
+	// Serverless holds how serving demand arrives on a serverless offer
+	// (see ServerlessBilledShare).
+	Serverless ServerlessRules
 	// LoadFactor maps a workload kind to average GPU power as a fraction of TDP.
 	LoadFactor map[string]float64
 	// HostPowerPerGPUTDP is the host's power (CPUs, memory, NICs, fans) per
@@ -75,6 +78,7 @@ type modelJSON struct {
 	ServingReplacementHours numParam            `json:"spot_serving_replacement_hours"`
 	GPULoadFactor           map[string]numParam `json:"gpu_load_factor"`
 	CapacityBlock           map[string]numParam `json:"capacity_block"`
+	Serverless              map[string]numParam `json:"serverless"`
 	HostPowerPerGPUTDP      numParam            `json:"host_power_per_gpu_tdp"`
 	DefaultWorkload         strParam            `json:"default_workload"`
 	FallbackPUE             numParam            `json:"fallback_pue"`
@@ -139,6 +143,7 @@ func ParseModel(raw []byte) (*Model, error) {
 	cb := func(k string) float64 { return num("capacity_block."+k, mj.CapacityBlock[k], 0) }
 	m.CapacityBlock = CapacityBlockRules{IncrementHours: cb("increment_hours"), ShortMaxHours: cb("short_max_hours"),
 		LongIncrementHours: cb("long_increment_hours"), MaxHours: cb("max_hours"), MaxInstances: int(cb("max_instances"))}
+	m.Serverless = ServerlessRules{BurstSeconds: num("serverless.burst_seconds", mj.Serverless["burst_seconds"], 0)}
 	for _, kind := range []string{"training", "fine_tuning", workloadInference} {
 		m.LoadFactor[kind] = num("gpu_load_factor."+kind, mj.GPULoadFactor[kind], 1)
 	}
@@ -204,10 +209,16 @@ func (m *Model) SpotRiskFactor(cl *catalog.Cloud, nodes int) float64 {
 // kind's load factor plus the host (HostPowerPerGPUTDP), before PUE; 0
 // when the accelerator has no TDP.
 func (m *Model) NodePowerKW(o *catalog.Offer, acc *catalog.Accelerator, kind string) float64 {
+	return m.gpusPowerKW(o.GPUCount(), acc, kind)
+}
+
+// gpusPowerKW is the average power of gpus accelerators running a workload
+// kind with their host, kW (NodePowerKW); 0 without a TDP.
+func (m *Model) gpusPowerKW(gpus float64, acc *catalog.Accelerator, kind string) float64 {
 	if acc == nil || acc.TDPWatts <= 0 {
 		return 0
 	}
-	return o.GPUCount() * acc.TDPWatts / wattsPerKW * (m.LoadFactor[kind] + m.HostPowerPerGPUTDP)
+	return gpus * acc.TDPWatts / wattsPerKW * (m.LoadFactor[kind] + m.HostPowerPerGPUTDP)
 }
 
 // CapacityBlockRules are the booking rules of capacity blocks: windows of

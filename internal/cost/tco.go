@@ -26,9 +26,17 @@ const (
 	CategoryCarbon        = "carbon"
 )
 
-// Input describes a fleet of identical instances run for a number of months.
+// Input describes a fleet of identical instances run for a number of months,
+// or a serving deployment on a serverless offer.
 type Input struct {
-	Offer       *catalog.Offer
+	// Offer is the instance; nil with Serverless.
+	Offer *catalog.Offer
+	// Serverless is a serverless offer instead of an instance: then
+	// InstanceCount is the workers serving at once while the load is there,
+	// Utilization the share of the horizon it is there (the duty cycle),
+	// billed by ServerlessBilledShare; PricingMix is nil or {serverless: 1};
+	// energy uses the inference load factor unless Workload says otherwise.
+	Serverless  *catalog.ServerlessOffer
 	Cloud       *catalog.Cloud
 	Region      *catalog.Region      // optional: PUE and grid intensity (nil = cloud PUE, no CO2e)
 	Accelerator *catalog.Accelerator // optional: TDP for energy (nil = no energy)
@@ -124,8 +132,8 @@ func TCO(in Input) (Result, error) {
 	return m.TCO(in)
 }
 
-// shares holds a pricing mix indexed like InstancePricingModels.
-type shares [5]float64
+// shares holds a pricing mix indexed like tcoModels.
+type shares [len(tcoModels)]float64
 
 // energyParams is what turns running instance-hours into kWh and CO2e.
 type energyParams struct {
@@ -149,24 +157,7 @@ func (m *Model) TCO(in Input) (Result, error) {
 	}
 	ep := m.energy(&in, &res)
 
-	// Hidden costs do not depend on the pricing model.
-	d := 1 - in.Discount
-	cl := in.Cloud
-	hidden := []Line{
-		{CategoryStorageBlock, BlockStorageMonthlyUSD(cl, in.BlockGB, in.Discount) * in.Months},
-		{CategoryStorageObject, ObjectStorageMonthlyUSD(cl, in.ObjectGB, in.Discount) * in.Months},
-		{CategoryEgress, EgressUSD(cl.EgressTiers, in.EgressGBPerMonth) * in.Months * d},
-		{CategoryInterRegion, in.InterRegionGBPerMonth * cl.InterRegionUSDPerGB * in.Months * d},
-	}
-	m.priceWarnings(&in, &res)
-	for _, name := range sortedNames(in.ExtraMonthlyUSD) {
-		hidden = append(hidden, Line{CategoryExtraPrefix + name, in.ExtraMonthlyUSD[name] * in.Months})
-	}
-	var hiddenUSD float64
-	for _, l := range hidden {
-		hiddenUSD += l.USD
-	}
-
+	hidden, hiddenUSD := m.hidden(&in, &res)
 	compute, running, lines := m.compute(&in, mix, true)
 	res.Compute = lines
 	res.EnergyKWh = running * ep.kWhPerInstanceHour
@@ -194,21 +185,54 @@ func (m *Model) TCO(in Input) (Result, error) {
 		}
 	}
 
-	// Comparison: the same fleet with all compute bought one way.
+	m.compare(&in, hiddenUSD, ep, &res)
+	res.BreakEven = m.breakEven(&in)
+	if err := res.checkFinite(); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// hidden returns the cost lines that do not depend on the pricing model
+// (storage, egress, inter-region transfer, extras) and their sum, and adds
+// the warnings of unpriced ones.
+func (m *Model) hidden(in *Input, res *Result) ([]Line, float64) {
+	d := 1 - in.Discount
+	cl := in.Cloud
+	hidden := []Line{
+		{CategoryStorageBlock, BlockStorageMonthlyUSD(cl, in.BlockGB, in.Discount) * in.Months},
+		{CategoryStorageObject, ObjectStorageMonthlyUSD(cl, in.ObjectGB, in.Discount) * in.Months},
+		{CategoryEgress, EgressUSD(cl.EgressTiers, in.EgressGBPerMonth) * in.Months * d},
+		{CategoryInterRegion, in.InterRegionGBPerMonth * cl.InterRegionUSDPerGB * in.Months * d},
+	}
+	m.priceWarnings(in, res)
+	for _, name := range sortedNames(in.ExtraMonthlyUSD) {
+		hidden = append(hidden, Line{CategoryExtraPrefix + name, in.ExtraMonthlyUSD[name] * in.Months})
+	}
+	var usd float64
+	for _, l := range hidden {
+		usd += l.USD
+	}
+	return hidden, usd
+}
+
+// compare fills the comparison: the same fleet with all compute bought one
+// way, for each pricing model the offer is sold under.
+func (m *Model) compare(in *Input, hiddenUSD float64, ep energyParams, res *Result) {
 	var odTotal float64
 	_, hasOD := in.Offer.Price(catalog.OnDemand)
-	for i, pm := range InstancePricingModels {
-		if _, ok := in.Offer.Price(pm); !ok {
+	for i, pm := range tcoModels {
+		if _, ok := m.rate(in, pm); !ok {
 			continue
 		}
 		var one shares
 		one[i] = 1
-		if pm == catalog.Spot && bad(m.spotRisk(&in, one)) {
+		if pm == catalog.Spot && bad(m.spotRisk(in, one)) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("The pricing model comparison leaves out spot: all %d instances on spot, "+
 				"priced as one synchronous job, would be interrupted far more often than they checkpoint and never finish.", in.InstanceCount))
 			continue
 		}
-		c, run, _ := m.compute(&in, one, false)
+		c, run, _ := m.compute(in, one, false)
 		carbon := run * ep.kWhPerInstanceHour * ep.gridG / gramsPerKg / kgPerTonne * in.CarbonPriceUSDPerTonne
 		total := c + hiddenUSD + carbon
 		if pm == catalog.OnDemand {
@@ -221,18 +245,36 @@ func (m *Model) TCO(in Input) (Result, error) {
 			res.Comparison[i].SavingsVsOnDemandUSD = odTotal - res.Comparison[i].TotalUSD
 		}
 	}
-	res.BreakEven = m.breakEven(&in)
-	if err := res.checkFinite(); err != nil {
-		return Result{}, err
+}
+
+// rate is the hourly list price of one instance (a serverless offer: one
+// worker) under a pricing model, and whether it is sold that way.
+func (m *Model) rate(in *Input, pm catalog.PricingModel) (float64, bool) {
+	if pm == catalog.Serverless {
+		if in.Serverless == nil {
+			return 0, false
+		}
+		return ServerlessWorkerUSDPerHour(in.Serverless), true
 	}
-	return res, nil
+	return in.Offer.Price(pm)
+}
+
+// sold lists the pricing models the input's offer is sold under.
+func (m *Model) sold(in *Input) []catalog.PricingModel {
+	var out []catalog.PricingModel
+	for _, pm := range tcoModels {
+		if _, ok := m.rate(in, pm); ok {
+			out = append(out, pm)
+		}
+	}
+	return out
 }
 
 // spotRisk is the spot risk factor of a mix: its spot instances (the spot
 // share of the fleet, rounded up) taken as one synchronous job (doc.go); 1
 // without spot.
 func (m *Model) spotRisk(in *Input, mix shares) float64 {
-	s := mix[slices.Index(InstancePricingModels, catalog.Spot)]
+	s := mix[slices.Index(tcoModels[:], catalog.Spot)]
 	if s == 0 {
 		return 1
 	}
@@ -243,7 +285,7 @@ func (m *Model) spotRisk(in *Input, mix shares) float64 {
 // synchronous job, its instances are interrupted far faster than they
 // checkpoint: the expected hours overflow.
 func (m *Model) spotNeverFinishes(in *Input, mix shares) error {
-	n := math.Ceil(mix[slices.Index(InstancePricingModels, catalog.Spot)]*float64(in.InstanceCount) - ceilTolerance)
+	n := math.Ceil(mix[slices.Index(tcoModels[:], catalog.Spot)]*float64(in.InstanceCount) - ceilTolerance)
 	minutes := 60 / (n * m.SpotInterruptionRate(in.Cloud))
 	return keyErr("pricing_mix", string(catalog.Spot), "Spot Job Never Finishes",
 		"%s spot instances of %s, priced as one synchronous job, are interrupted every %s minutes on average, far more often than the "+
@@ -262,12 +304,12 @@ func (m *Model) compute(in *Input, mix shares, wantLines bool) (usd, running flo
 	demand := m.demand(in)
 	spotRisk := m.spotRisk(in, mix)
 	d := 1 - in.Discount
-	for i, pm := range InstancePricingModels {
+	for i, pm := range tcoModels {
 		s := mix[i]
 		if s == 0 {
 			continue
 		}
-		price, _ := in.Offer.Price(pm)
+		price, _ := m.rate(in, pm)
 		rate := price * d
 		useful := s * demand
 		mc := ModelCompute{PricingModel: pm, Share: s, HourlyUSD: rate}
@@ -282,6 +324,12 @@ func (m *Model) compute(in *Input, mix shares, wantLines bool) (usd, running flo
 			mc.ReservedInstances = m.CapacityBlockInstances(n)
 			mc.BilledInstanceHours = float64(mc.ReservedInstances) * m.CapacityBlockHours(useful/float64(max(n, 1)))
 			running += useful
+		case catalog.Serverless:
+			// Busy time, idle tails and cold starts as the platform bills
+			// them; the billed hours hold the GPUs, so they count for energy.
+			mc.BilledInstanceHours = s * float64(in.InstanceCount) * in.Months * m.HoursPerMonth *
+				m.ServerlessBilledShare(in.Serverless, in.Utilization)
+			running += mc.BilledInstanceHours
 		case catalog.Reserved1Y, catalog.Reserved3Y:
 			term := m.TermMonths[pm]
 			n := math.Ceil(s*float64(in.InstanceCount) - ceilTolerance)
@@ -345,9 +393,13 @@ func (m *Model) energy(in *Input, res *Result) energyParams {
 	} else {
 		ep.kWhPerInstanceHour = m.NodePowerKW(in.Offer, in.Accelerator, wl) * res.PUE
 	}
-	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
+	switch {
+	case in.Region != nil && in.Region.GridGCO2ePerKWh > 0:
 		ep.gridG = in.Region.GridGCO2ePerKWh
-	} else {
+	case in.Offer.Region == "":
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%s places the workers of %s in no stated region: CO2e and carbon cost are 0.", in.Offer.Cloud, in.Offer.InstanceType))
+	default:
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"The grid carbon intensity of %s %s is unknown: CO2e and carbon cost are 0.", in.Offer.Cloud, in.Offer.Region))
 	}
@@ -405,10 +457,20 @@ func EgressUSD(tiers []catalog.EgressTier, gbPerMonth float64) float64 {
 	return usd
 }
 
-// validate checks the scalar inputs.
+// validate checks the scalar inputs. A serverless input gets its offer's
+// instance view as Offer and, without a workload, the inference load.
 func (m *Model) validate(in *Input) error {
+	if in.Serverless != nil {
+		if in.Offer != nil {
+			return errors.New("cost: Input.Offer and Input.Serverless exclude each other")
+		}
+		in.Offer = in.Serverless.InstanceView()
+		if in.Workload == "" {
+			in.Workload = workloadInference
+		}
+	}
 	if in.Offer == nil || in.Cloud == nil {
-		return errors.New("cost: Input.Offer and Input.Cloud are required")
+		return errors.New("cost: Input.Offer (or Input.Serverless) and Input.Cloud are required")
 	}
 	if in.Offer.Cloud != in.Cloud.ID {
 		return fmt.Errorf("cost: offer of cloud %q priced with cloud %q", in.Offer.Cloud, in.Cloud.ID)
@@ -445,10 +507,14 @@ func (m *Model) validate(in *Input) error {
 func (m *Model) mix(in *Input) (shares, error) {
 	var out shares
 	if len(in.PricingMix) == 0 {
-		if _, ok := in.Offer.Price(catalog.OnDemand); !ok {
-			return out, notSoldErr("pricing_mix", "", in.Offer, catalog.OnDemand)
+		def := catalog.OnDemand
+		if in.Serverless != nil {
+			def = catalog.Serverless // its only pricing model
 		}
-		out[0] = 1
+		if _, ok := m.rate(in, def); !ok {
+			return out, notSoldAs("pricing_mix", "", in.Offer, def, m.sold(in))
+		}
+		out[slices.Index(tcoModels[:], def)] = 1
 		return out, nil
 	}
 	keys := make([]string, 0, len(in.PricingMix))
@@ -460,16 +526,16 @@ func (m *Model) mix(in *Input) (shares, error) {
 	for _, k := range keys {
 		pm := catalog.PricingModel(k)
 		s := in.PricingMix[pm]
-		if !knownModel(pm) {
+		if !slices.Contains(tcoModels[:], pm) {
 			return out, keyErr("pricing_mix", k, "Unknown Pricing Model",
-				"pricing_mix has the key %q; allowed: %s.", k, joinModels(InstancePricingModels))
+				"pricing_mix has the key %q; allowed: %s.", k, joinModels(tcoModels[:]))
 		}
 		if ie := (bound{field: "pricing_mix", key: k, summary: "Invalid Pricing Mix", limit: catalog.LimitFraction, v: s,
 			hint: "It is the share of the running hours bought this way."}).check(); ie != nil {
 			return out, ie
 		}
-		if _, ok := in.Offer.Price(pm); !ok && s > 0 {
-			return out, notSoldErr("pricing_mix", k, in.Offer, pm)
+		if _, ok := m.rate(in, pm); !ok && s > 0 {
+			return out, notSoldAs("pricing_mix", k, in.Offer, pm, m.sold(in))
 		}
 		sum += s
 	}
@@ -478,7 +544,7 @@ func (m *Model) mix(in *Input) (shares, error) {
 			"the pricing_mix shares sum to %v; they must sum to 1 (within %v), for example { on_demand = 0.3, reserved_1y = 0.7 }.",
 			sum, m.ShareSumTolerance)
 	}
-	for i, pm := range InstancePricingModels {
+	for i, pm := range tcoModels {
 		out[i] = in.PricingMix[pm] / sum
 	}
 	return out, nil

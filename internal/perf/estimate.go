@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -180,20 +179,16 @@ func (m *Model) accelerator(a *catalog.Accelerator, precision string) accInfo {
 		link = np.PCIeFallbackGBps
 	}
 	ai.linkBps = link / 2 * 1e9 * np.ScaleUpEfficiency
-	// PCIe cards (H100 PCIe/NVL, L40S, …) bridge at most pairs of GPUs; a
-	// wider tensor-parallel group talks over PCIe. Cards without any
-	// NVLink (L40S, L4, A10, …) talk over PCIe from TP=2 on.
+	// PCIe cards talk over PCIe beyond their scale-up domain: cards bridged
+	// in pairs by NVLink (H100 PCIe/NVL, A100 PCIe, A6000;
+	// InterconnectNVLinkBridge, a domain of 2) from TP=4 on, cards without
+	// any link (L40S, L4, A10, …; InterconnectPCIe, a domain of 1) from
+	// TP=2 on. Every other kind links the whole domain.
 	ai.pcieTPMax = math.MaxInt
-	ic, ff := a.Interconnect, a.FormFactor
-	pcieCard := containsLower(ic, "pcie") ||
-		(containsLower(ff, "pcie") && !containsLower(ff, "oam") && !containsLower(ff, "sxm"))
-	if pcieCard {
-		ai.pcieBps = np.PCIeFallbackGBps / 2 * 1e9 * np.ScaleUpEfficiency
-		ai.pcieBps = math.Min(ai.pcieBps, ai.linkBps)
-		ai.pcieTPMax = 2
-		if containsLower(ic, "pcie") && (containsLower(ic, "no nvlink") || !containsLower(ic, "nvlink")) {
-			ai.pcieTPMax = 1
-		}
+	switch a.InterconnectKind {
+	case catalog.InterconnectPCIe, catalog.InterconnectNVLinkBridge:
+		ai.pcieBps = math.Min(np.PCIeFallbackGBps/2*1e9*np.ScaleUpEfficiency, ai.linkBps)
+		ai.pcieTPMax = max(1, a.NVLinkDomainGPUs)
 	}
 	power := m.powerFactor(a, ai.fam)
 	ai.cmpFlops = ai.peakFlops * power
@@ -234,61 +229,60 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 		x.gpn = min(h.GPUs, m.p.Search.DefaultGPUsPerNode)
 	}
 	x.domain = h.Accelerator.NVLinkDomainGPUs
-	np := &m.p.Network
-	perGPUGbps := np.DefaultGbpsPerGPU
-	if h.NetworkGbps > 0 {
-		perGPUGbps = h.NetworkGbps / float64(x.gpn)
-	}
-	if x.fabric == "" {
-		switch {
-		case perGPUGbps >= np.InfiniBandMinPerGPU:
-			x.fabric = catalog.FabricInfiniBand
-		case perGPUGbps >= np.RoCEMinPerGPU:
-			x.fabric = catalog.FabricRoCE
-		default:
-			x.fabric = catalog.FabricNone
-		}
-	}
+	var perGPUGbps float64
+	x.fabric, perGPUGbps = m.scaleOut(h, x.gpn)
 	fi, ok := m.fabrics[string(x.fabric)]
 	if !ok {
 		fi.FabricParams, ok = m.p.Fabrics[string(x.fabric)] // a Model built without newModel
 	}
 	if !ok {
-		return hw{}, fmt.Errorf("perf: unknown fabric %q (want efa, infiniband, roce or none)", x.fabric)
+		return hw{}, fmt.Errorf("perf: unknown fabric %q (want efa, infiniband, roce, ici or none)", x.fabric)
 	}
 	fp := fi.FabricParams
 	x.fab, x.lossTable = fp, fi.loss
-	x.nicGBps = perGPUGbps / 8 * 1e9 * fp.Efficiency
+	x.nicGBps = perGPUGbps / bitsPerByte * 1e9 * fp.Efficiency
 	x.linkBps, x.pcieBps, x.pcieTPMax = ai.linkBps, ai.pcieBps, ai.pcieTPMax
 	x.cmpFlops, x.attnFlops, x.usableGB, x.memBps, x.fam = ai.cmpFlops, ai.attnFlops, ai.usableGB, ai.memBps, ai.fam
 	return x, nil
 }
 
-// containsLower reports whether strings.ToLower(s) contains sub, a
-// lower-case ASCII string, without allocating for ASCII s.
-func containsLower(s, sub string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return strings.Contains(strings.ToLower(s), sub)
-		}
+// scaleOut is the network between the nodes and its bandwidth per GPU,
+// Gbit/s: the given fabric and bandwidth (network.default_gbps_per_gpu when
+// none is given), the fabric class otherwise implied by the per-GPU
+// bandwidth. TPU hosts of one slice are the exception: when the fabric is
+// not given and the job fits in the accelerator's ICI domain (the pod,
+// nvlink_domain_gpus), the hosts talk over the chips' own inter-chip
+// interconnect, fabric ici, at the chip's ICI bandwidth (one direction of
+// interconnect_gbps) unless a network bandwidth is given. A job larger than
+// the pod is a multislice job whose slices talk over the data-centre
+// network, so the bandwidth rule applies.
+func (m *Model) scaleOut(h Hardware, gpn int) (catalog.Fabric, float64) {
+	np := &m.p.Network
+	perGPUGbps := np.DefaultGbpsPerGPU
+	if h.NetworkGbps > 0 {
+		perGPUGbps = h.NetworkGbps / float64(gpn)
 	}
-	for i := 0; i+len(sub) <= len(s); i++ {
-		j := 0
-		for ; j < len(sub); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				break
-			}
+	a := h.Accelerator
+	if h.Fabric == "" && a.InterconnectKind == catalog.InterconnectICI && h.GPUs <= a.NVLinkDomainGPUs {
+		if h.NetworkGbps == 0 && a.InterconnectGBps > 0 {
+			perGPUGbps = a.InterconnectGBps / 2 * bitsPerByte
 		}
-		if j == len(sub) {
-			return true
-		}
+		return catalog.FabricICI, perGPUGbps
 	}
-	return false
+	if h.Fabric != "" {
+		return h.Fabric, perGPUGbps
+	}
+	switch {
+	case perGPUGbps >= np.InfiniBandMinPerGPU:
+		return catalog.FabricInfiniBand, perGPUGbps
+	case perGPUGbps >= np.RoCEMinPerGPU:
+		return catalog.FabricRoCE, perGPUGbps
+	}
+	return catalog.FabricNone, perGPUGbps
 }
+
+// bitsPerByte converts GB/s to Gbit/s (a unit, not a model constant).
+const bitsPerByte = 8
 
 // PrecisionError reports a precision the accelerator cannot run.
 type PrecisionError struct {

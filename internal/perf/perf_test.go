@@ -5,6 +5,7 @@ package perf_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -33,6 +34,12 @@ func TestValidate(t *testing.T) {
 		{"negative sequence", perf.Workload{Kind: "training", ModelParametersB: 7, TrainingTokensB: 1, SequenceLength: -1}, perf.ValidateOptions{}, "sequence_length"},
 		{"negative ttft", perf.Workload{Kind: "inference", ModelParametersB: 7, MaxTimeToFirstTokenMs: -5}, perf.ValidateOptions{}, "max_time_to_first_token_ms"},
 		{"negative layers", perf.Workload{Kind: "inference", ModelParametersB: 7, Layers: -2}, perf.ValidateOptions{}, "layers"},
+		{"low duty cycle", perf.Workload{Kind: "inference", ModelParametersB: 7, DutyCycle: 0.02}, perf.ValidateOptions{}, ""},
+		{"constant load", perf.Workload{Kind: "inference", ModelParametersB: 7, DutyCycle: 1}, perf.ValidateOptions{}, ""},
+		{"duty cycle above 1", perf.Workload{Kind: "inference", ModelParametersB: 7, DutyCycle: 1.5}, perf.ValidateOptions{}, "duty_cycle"},
+		{"negative duty cycle", perf.Workload{Kind: "inference", ModelParametersB: 7, DutyCycle: -0.1}, perf.ValidateOptions{}, "duty_cycle"},
+		{"NaN duty cycle", perf.Workload{Kind: "inference", ModelParametersB: 7, DutyCycle: math.NaN()}, perf.ValidateOptions{}, "duty_cycle"},
+		{"duty cycle of a job", perf.Workload{Kind: "training", ModelParametersB: 7, TrainingTokensB: 1, DutyCycle: 0.5}, perf.ValidateOptions{}, "duty_cycle"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,7 +63,7 @@ func TestValidate(t *testing.T) {
 func TestWithDefaults(t *testing.T) {
 	w := perf.Workload{Kind: "Inference", ModelParametersB: 70}.WithDefaults()
 	if w.Kind != "inference" || w.ActiveParametersB != 70 || w.Precision != "bf16" || w.SequenceLength != 4096 ||
-		w.FineTuningMethod != "lora" || w.InputTokens != 1024 || w.OutputTokens != 256 {
+		w.FineTuningMethod != "lora" || w.InputTokens != 1024 || w.OutputTokens != 256 || w.DutyCycle != 1 {
 		t.Fatalf("defaults not applied: %+v", w)
 	}
 }

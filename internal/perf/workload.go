@@ -59,6 +59,7 @@ const (
 	DefaultFineTuningMethod = MethodLoRA
 	DefaultInputTokens      = 1024
 	DefaultOutputTokens     = 256
+	DefaultDutyCycle        = 1 // constant load
 )
 
 // Kinds and Methods list the accepted values, in documentation order.
@@ -89,6 +90,12 @@ type Workload struct {
 	OutputTokens            int     // output_tokens: mean generated length; 0 = 256
 	MaxTimeToFirstTokenMs   float64 // max_time_to_first_token_ms; 0 = no limit
 	MaxTimePerOutputTokenMs float64 // max_time_per_output_token_ms; 0 = no limit
+	// DutyCycle (duty_cycle, inference) is the share of the time the load
+	// is there, in (0, 1]; 0 = 1, constant load. TokensPerSecond is the
+	// rate while it is there. It does not change the physics; the planner
+	// prices serverless offers by it (billed for the busy share) while
+	// dedicated instances are billed around the clock.
+	DutyCycle float64
 
 	// Architecture overrides; 0 = the preset's value, or derived from the
 	// parameter count (see Architecture).
@@ -209,6 +216,9 @@ func (w Workload) WithDefaults() Workload {
 	}
 	if w.BeamWidth == 0 {
 		w.BeamWidth = 1
+	}
+	if w.DutyCycle == 0 {
+		w.DutyCycle = DefaultDutyCycle
 	}
 	return w
 }
@@ -346,6 +356,26 @@ func (v *workloadCheck) serving() {
 	}
 	if w.MaxTimePerOutputTokenMs < 0 || math.IsNaN(w.MaxTimePerOutputTokenMs) {
 		v.add("max_time_per_output_token_ms", w.MaxTimePerOutputTokenMs, "must be positive milliseconds (omit for no limit)")
+	}
+	v.dutyCycle()
+}
+
+// dutyCycle checks duty_cycle: a share of time in (0, 1], below 1 for
+// inference only (1, constant load, is also what WithDefaults gives a job).
+func (v *workloadCheck) dutyCycle() {
+	d := v.w.DutyCycle
+	if d == 0 {
+		return // omitted: constant load
+	}
+	l, ok := catalog.InputLimit(catalog.LimitDutyCycle)
+	switch {
+	case !ok:
+		v.add("duty_cycle", d, "cannot be checked: the built-in input limits failed to load")
+	case !l.Allows(d):
+		v.add("duty_cycle", catalog.FormatNumber(d), "must be "+l.Range()+": the share of the time the load is there, for example 0.05 "+
+			"for about 36 hours a month; omit it for constant load (1)")
+	case v.kind != KindInference && d != DefaultDutyCycle && v.known("kind"):
+		v.add("duty_cycle", catalog.FormatNumber(d), fmt.Sprintf("applies to kind = %q only (kind is %q): a job runs until it is done", KindInference, v.kind))
 	}
 }
 

@@ -18,6 +18,11 @@
 //	explain.go      one sentence per candidate
 //	nocandidate.go  when nothing survives: the binding constraint, nearest miss
 //
+// The offers are the catalog's instances and its serverless offers (one
+// worker each, pricing model serverless, inference only): a serverless
+// worker is a node of fabric none, billed by the cost model for the
+// workload's duty cycle, while instances are billed around the clock.
+//
 // The benchmark model is reached through the Estimator interface, which
 // *perf.Prepared implements; tests use a fake where physics is not the
 // point. See ARCHITECTURE.md for the path of a request from HCL to answer.

@@ -37,6 +37,8 @@ func (r *run) offerReason(oi *offerInfo) string {
 		return ReasonMinNetwork
 	case oi.fraction > 0 && !r.inference:
 		return ReasonFractionalGPU
+	case oi.serverless != nil && !r.inference:
+		return ReasonServerlessInferenceOnly
 	}
 	return ""
 }

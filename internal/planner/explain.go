@@ -68,8 +68,13 @@ func (r *run) explainServing(b *strings.Builder, c *Candidate) {
 	} else {
 		fmt.Fprintf(b, "1 replica of %s %s", devices, c.Accelerator)
 	}
-	fmt.Fprintf(b, " (%d× %s", c.Nodes, c.InstanceType)
-	if c.Nodes > 1 && c.offer != nil && c.offer.o.Fabric == catalog.FabricNone {
+	switch {
+	case c.offer != nil && c.offer.serverless != nil:
+		fmt.Fprintf(b, " (%s", nounCount(c.Nodes, c.InstanceType+" worker"))
+	default:
+		fmt.Fprintf(b, " (%d× %s", c.Nodes, c.InstanceType)
+	}
+	if c.Nodes > 1 && c.offer != nil && c.offer.serverless == nil && c.offer.o.Fabric == catalog.FabricNone {
 		// Only a replica spanning nodes needs a fabric (physics.go).
 		b.WriteString(", no fabric needed between replicas")
 	}
@@ -126,9 +131,12 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 			numfmt.Trim(pue, 2), numfmt.Thousands(c.EstimatedCO2eKg, 0), perMonth)
 	}
 	if !c.CO2eKnown && c.offer != nil {
-		if c.offer.accel.TDPWatts <= 0 {
+		switch {
+		case c.offer.accel.TDPWatts <= 0:
 			fmt.Fprintf(b, ", CO2e unknown (no power figure for %s in the catalog)", c.Accelerator)
-		} else {
+		case c.Region == "":
+			fmt.Fprintf(b, ", CO2e unknown (%s places the workers in no stated region)", c.Cloud)
+		default:
 			fmt.Fprintf(b, ", CO2e unknown (no grid intensity for %s in the catalog)", c.Region)
 		}
 	}
@@ -142,11 +150,53 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 		}
 		fmt.Fprintf(b, ", capacity block of %d instances booked for %s h", r.p.cost.CapacityBlockInstances(c.Nodes),
 			numfmt.Thousands(r.p.cost.CapacityBlockHours(hours), 0))
+	case catalog.Serverless:
+		r.explainServerless(b, c)
+	default:
+		if r.inference && r.dutyCycle < 1 {
+			fmt.Fprintf(b, ", billed around the clock though the load is there %s of the time", percent(r.dutyCycle))
+		}
 	}
 }
 
 // pricingWords says how a pay-as-you-go candidate is bought, in a clause.
 var pricingWords = map[catalog.PricingModel]string{catalog.OnDemand: "on demand", catalog.Spot: "on spot"}
+
+// explainServerless says what a serverless candidate is billed for: "billed
+// only for the 2 % of the month the load is there (17.52 h a month per
+// worker with idle tails and cold starts)", or around the clock when its
+// workers never scale to zero.
+func (r *run) explainServerless(b *strings.Builder, c *Candidate) {
+	if c.offer == nil || c.offer.serverless == nil {
+		return
+	}
+	s := c.offer.serverless
+	share := r.p.cost.ServerlessBilledShare(s, r.dutyCycle)
+	switch {
+	case s.AlwaysOn:
+		b.WriteString(", serverless always-on workers billed around the clock")
+	case share >= 1 && r.dutyCycle < 1:
+		fmt.Fprintf(b, ", serverless but billed around the clock: the load is there %s of the time and the workers' idle "+
+			"timeout outlasts the gaps between bursts", percent(r.dutyCycle))
+	case share >= 1:
+		b.WriteString(", serverless under constant load: billed around the clock")
+	default:
+		fmt.Fprintf(b, ", serverless: billed only for the %s of the month the load is there (%s h a month per worker with idle "+
+			"tails and cold starts, not %s)", percent(r.dutyCycle), numfmt.Thousands(r.hoursPerMonth*share, 2),
+			numfmt.Thousands(r.hoursPerMonth, 0))
+	}
+}
+
+// percent writes a share as a percentage: 0.02 → "2 %", 0.005 → "0.5 %".
+func percent(share float64) string { return numfmt.Trim(share*100, 2) + " %" }
+
+// nounCount writes "1 worker", "3 workers".
+func nounCount(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return numfmt.Thousands(float64(n), 0) + " " + noun + "s"
+}
 
 // spareWords names the spare capacity of a spot serving candidate: "1 spare
 // replica (1× g6.xlarge)", "8 spare replicas (1× p4d.24xlarge)".

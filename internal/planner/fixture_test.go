@@ -23,6 +23,9 @@ import (
 //	beta  (no spot): eu-2 (gdpr, 50 g/kWh) b.x8 (infiniband) 24 od / 16 r1y / 10 r3y;
 //	      cn-1 (china partition) b.y1 0.7 od
 //	gamma: ap-1 (grid unknown) g.z1 (1× Z1, no power figure, no fp8) 0.2 od
+//	delta (serverless platform, workers placed by it): fn-x100 (1× X100)
+//	      $0.0015 per GPU-second ($5.40/h), 60 s billed idle tail; fn-y10
+//	      (1× Y10, always on) $0.0002 per GPU-second ($0.72/h)
 func fixtureCatalog(tb testing.TB) *catalog.Catalog {
 	tb.Helper()
 	fsys := fstest.MapFS{
@@ -36,7 +39,8 @@ func fixtureCatalog(tb testing.TB) *catalog.Catalog {
 {"id":"alpha","name":"Alpha","pue":1.1,"pricing_models":["on_demand","spot","reserved_1y"],"hipaa":true,
  "spot":{"available":true,"interruptions_per_day":0.24,"notice_seconds":120,"source":"t"}},
 {"id":"beta","name":"Beta","pue":1.2,"pricing_models":["on_demand","reserved_1y","reserved_3y"]},
-{"id":"gamma","name":"Gamma","pue":1.3,"pricing_models":["on_demand"]}
+{"id":"gamma","name":"Gamma","pue":1.3,"pricing_models":["on_demand"]},
+{"id":"delta","name":"Delta","pue":1.5,"pricing_models":["serverless"]}
 ]}`)},
 		catalog.FileRegions: {Data: []byte(`cloud,region,city,country,geography,partition,compliance,grid_gco2e_per_kwh,grid_year,pue,source
 alpha,us-1,East,US,us,commercial,,400,2024,,t
@@ -55,6 +59,10 @@ alpha,gov-1,a.x8,X100,8,640,192,2048,3200,efa,30,,,,false,USD,,,,,t
 beta,eu-2,b.x8,X100,8,640,96,1900,1600,infiniband,24,,16,10,false,USD,,,,,t
 beta,cn-1,b.y1,Y10,1,24,8,64,25,none,0.7,,,,false,USD,,,,,t
 gamma,ap-1,g.z1,Z1,1,16,4,32,10,none,0.2,,,,false,USD,,,,,t
+`)},
+		catalog.FileServerless: {Data: []byte(`cloud,region,name,product,accelerator,gpus,gpu_memory_gb,usd_per_gpu_second,billing_increment_seconds,min_billed_seconds,idle_billed_seconds,cold_start_seconds,cold_start_billed,always_on,cpu_usd_per_core_second,memory_usd_per_gib_second,min_cpu_cores,min_memory_gib,confidence,source
+delta,,fn-x100,functions,X100,1,80,0.0015,1,,60,,false,false,,,,,test,t
+delta,,fn-y10,active,Y10,1,24,0.0002,1,,,,false,true,,,,,test,t
 `)},
 	}
 	cat, err := catalog.Load(fsys)

@@ -55,6 +55,10 @@ var explanationCases = []goldenCase{
 	{name: "serving in china", w: serve8BF, c: planner.Constraints{Compliance: []string{"mlps2"}}},
 	{name: "limits stated", w: train8B, c: planner.Constraints{DeadlineHours: 400, MaxTotalCostUSD: 12500.5, MaxHourlyCostUSD: 30,
 		MaxCO2eKg: 2000, MaxGPUs: 64, MaxNodes: 8, Countries: []string{"US", "de"}, Accelerators: []string{"X100"}}},
+	{name: "serving at a low duty cycle", w: perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 5000, DutyCycle: 0.02}},
+	{name: "serving serverless under constant load", w: serve8BF, c: planner.Constraints{PricingModels: []catalog.PricingModel{catalog.Serverless}}},
+	{name: "serving at a high duty cycle", w: perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 5000, DutyCycle: 0.95},
+		c: planner.Constraints{PricingModels: []catalog.PricingModel{catalog.Serverless, catalog.OnDemand}}},
 }
 
 // noCandidateCases: every kind of no-candidate message.
@@ -69,6 +73,7 @@ var noCandidateCases = []goldenCase{
 	{name: "max nodes", w: perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 10}, c: planner.Constraints{MaxNodes: 1}},
 	{name: "does not fit", w: perf.Workload{Kind: "training", ModelParametersB: 5000, TrainingTokensB: 10}},
 	{name: "no fabric", w: train8B, c: planner.Constraints{Accelerators: []string{"Y10"}}},
+	{name: "serverless training", w: train8B, c: planner.Constraints{PricingModels: []catalog.PricingModel{catalog.Serverless}}},
 	{name: "latency", w: perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 100, MaxTimePerOutputTokenMs: 5}},
 	{name: "precision", w: perf.Workload{Kind: "inference", ModelParametersB: 1, TokensPerSecond: 100, Precision: "fp8"}, c: planner.Constraints{Accelerators: []string{"Z1"}}},
 	{name: "geography", w: train8B, c: planner.Constraints{Geographies: []string{"apac"}, Accelerators: []string{"X100"}}},

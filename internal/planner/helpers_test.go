@@ -55,3 +55,21 @@ var (
 	serve8B      = perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 5000}
 	serve70B     = perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 20000, MaxTimePerOutputTokenMs: 50}
 )
+
+// offerOf is the catalog offer of a candidate: the instance offer, or the
+// instance view of a serverless offer (pricing model serverless).
+func offerOf(tb testing.TB, cat *catalog.Catalog, c planner.Candidate) *catalog.Offer {
+	tb.Helper()
+	if c.PricingModel == catalog.Serverless {
+		s, ok := cat.ServerlessOffer(c.Cloud, c.InstanceType, c.Region)
+		if !ok {
+			tb.Fatalf("serverless candidate %s/%s/%q is not a serverless offer", c.Cloud, c.InstanceType, c.Region)
+		}
+		return s.InstanceView()
+	}
+	o, ok := cat.Offer(c.Cloud, c.InstanceType, c.Region)
+	if !ok {
+		tb.Fatalf("candidate %s/%s/%s is not an offer", c.Cloud, c.InstanceType, c.Region)
+	}
+	return o
+}

@@ -56,7 +56,11 @@ func (r *run) describe(m *miss) string {
 		return fmt.Sprintf("%d× %s (%d node%s of %d)", m.nodes*m.hw.GPUsPerNode, m.hw.Accelerator.ID, m.nodes, plural(m.nodes), m.hw.GPUsPerNode)
 	}
 	c := r.candidate(&m.cand)
-	return fmt.Sprintf("%d× %s on %s %s in %s (%s, %d node%s)", c.TotalGPUs, c.Accelerator, c.Cloud, c.InstanceType, c.Region,
+	where := "in " + c.Region
+	if c.Region == "" {
+		where = "(workers placed by the platform)"
+	}
+	return fmt.Sprintf("%d× %s on %s %s %s (%s, %d node%s)", c.TotalGPUs, c.Accelerator, c.Cloud, c.InstanceType, where,
 		c.PricingModel, c.Nodes, plural(c.Nodes))
 }
 
@@ -198,7 +202,11 @@ func (r *run) physicsMiss(binding string) string {
 		return fmt.Sprintf("the workload (%s B parameters) does not fit in the memory of any allowed offer within %d nodes; allow larger accelerators or more nodes.",
 			numfmt.Trim(r.workload.ModelParametersB, 2), r.f.maxNodes)
 	case ReasonNoFabric:
-		return "the workload needs several nodes, and every allowed offer that holds it has no scale-out fabric."
+		return "the workload needs several nodes, and every allowed offer that holds it has no scale-out fabric " +
+			"(or, on TPU hosts, needs more chips than the ICI of one pod joins)."
+	case ReasonServerlessInferenceOnly:
+		return fmt.Sprintf("serverless offers serve inference only, and a %s job runs on instances: allow an instance pricing model "+
+			"(on_demand, spot, reserved_1y, reserved_3y, capacity_block) in constraints.pricing_models.", r.workload.Kind)
 	case ReasonPrecisionUnsupported:
 		return "no allowed accelerator supports the workload's precision."
 	case ReasonProviderClouds:

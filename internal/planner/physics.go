@@ -187,10 +187,27 @@ func (w *worker) limitReason(hw perf.Hardware, nodes int, synchronous bool) stri
 		return ReasonDoesNotFit
 	case f.maxGPUs > 0 && nodes*hw.GPUsPerNode > f.maxGPUs:
 		return ReasonMaxGPUs
-	case synchronous && nodes > 1 && hw.Fabric == catalog.FabricNone:
+	case synchronous && !fabricJoins(hw, nodes):
 		return ReasonNoFabric
 	}
 	return ""
+}
+
+// fabricJoins reports whether the hardware's scale-out fabric joins nodes
+// nodes into one job: one node needs none; fabric none joins nothing; ICI
+// (TPU hosts of one slice) joins the hosts of one pod, the accelerator's
+// scale-up domain, and no more (a larger job is multislice over a
+// data-centre network the offers carry no bandwidth for).
+func fabricJoins(hw perf.Hardware, nodes int) bool {
+	switch {
+	case nodes <= 1:
+		return true
+	case hw.Fabric == catalog.FabricNone:
+		return false
+	case hw.Fabric == catalog.FabricICI:
+		return nodes*hw.GPUsPerNode <= hw.Accelerator.NVLinkDomainGPUs
+	}
+	return true
 }
 
 // trainingOptions: the fewest nodes that fit, then every power of two above
@@ -263,7 +280,7 @@ func (w *worker) inferenceOptions(g *groupResult, hw perf.Hardware) {
 		g.reason = reason
 		return
 	}
-	if unit > 1 && hw.Fabric == catalog.FabricNone {
+	if !fabricJoins(hw, unit) {
 		g.reason = ReasonNoFabric
 		return
 	}

@@ -31,8 +31,10 @@ const (
 var DefaultMaxNodes = mustPolicy().DefaultMaxNodes
 
 // The pricing models the planner prices, each with a slot in the per-model
-// arrays of an offer (pmSlot).
-var pricingModelSlots = [...]catalog.PricingModel{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y, catalog.CapacityBlock}
+// arrays of an offer (pmSlot). Serverless is the only model of a serverless
+// offer and no instance's.
+var pricingModelSlots = [...]catalog.PricingModel{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y,
+	catalog.CapacityBlock, catalog.Serverless}
 
 // numPricingModels sizes the per-pricing-model arrays.
 const numPricingModels = len(pricingModelSlots)
@@ -44,6 +46,7 @@ const (
 	slotReserved1Y
 	slotReserved3Y
 	slotCapacityBlock
+	slotServerless
 )
 
 // PricingModelNames lists the pricing models a recommendation prices, in
@@ -81,12 +84,16 @@ func kindSlot(kind string) int {
 
 // offerInfo is an offer with everything the filters need precomputed.
 type offerInfo struct {
-	o      *catalog.Offer
-	cloud  *catalog.Cloud
-	region *catalog.Region
-	accel  *catalog.Accelerator
-	comp   complianceSet
-	geo    string
+	// o is the instance; for a serverless offer, its instance view (one
+	// worker as a node of fabric none, no instance price).
+	o *catalog.Offer
+	// serverless is the serverless offer, nil for instances.
+	serverless *catalog.ServerlessOffer
+	cloud      *catalog.Cloud
+	region     *catalog.Region
+	accel      *catalog.Accelerator
+	comp       complianceSet
+	geo        string
 	// fraction is the share of one GPU of a fractional instance (0 for
 	// whole GPUs); its hardware group holds the derived share accelerator.
 	fraction float64
@@ -175,44 +182,26 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 	return p, nil
 }
 
-// addOffers precomputes every offer the planner can rank and groups them
-// by hardware shape, then sorts them in tie-break order.
+// addOffers precomputes every offer the planner can rank (instances and
+// serverless offers) and groups them by hardware shape, then sorts them in
+// tie-break order.
 func (p *Planner) addOffers() error {
-	type shape struct {
-		acc  string
-		gpn  int
-		gbps float64
-		fab  catalog.Fabric
-	}
-	groupOf := map[shape]int{}
-	familyOf := map[shape]int{}
-	p.offers = make([]offerInfo, 0, len(p.cat.Offers))
+	p.offers = make([]offerInfo, 0, len(p.cat.Offers)+len(p.cat.Serverless))
 	for _, o := range p.cat.Offers {
 		oi, ok, err := p.newOfferInfo(o)
 		if err != nil {
 			return err
 		}
-		if !ok {
-			continue
+		if ok {
+			p.offers = append(p.offers, oi)
 		}
-		hw := p.hardwareOf(&oi)
-		k := shape{hw.Accelerator.ID + fractionKey(oi.fraction), hw.GPUsPerNode, o.NetworkGbps, o.Fabric}
-		g, seen := groupOf[k]
-		if !seen {
-			g = len(p.groups)
-			groupOf[k] = g
-			fk := shape{acc: k.acc, gpn: hw.GPUsPerNode}
-			fam, ok := familyOf[fk]
-			if !ok {
-				fam = len(familyOf)
-				familyOf[fk] = fam
-			}
-			p.groups = append(p.groups, hwGroup{family: fam, hw: hw})
-		}
-		oi.group = g
-		p.offers = append(p.offers, oi)
 	}
-	p.families = len(familyOf)
+	for _, s := range p.cat.Serverless {
+		if oi, ok := p.newServerlessInfo(s); ok {
+			p.offers = append(p.offers, oi)
+		}
+	}
+	p.groupOffers()
 	// Tie-break order: cloud, region, instance type (stable). The offers are
 	// permuted once rather than sorted in place: an offerInfo is large.
 	order := make([]int, len(p.offers))
@@ -229,6 +218,40 @@ func (p *Planner) addOffers() error {
 	}
 	p.offers = sorted
 	return nil
+}
+
+// groupOffers gives each offer its hardware group: offers of the same
+// accelerator (or share of one), GPUs per node, network and fabric share
+// the benchmark estimates; groups of the same accelerator and node size
+// form a family.
+func (p *Planner) groupOffers() {
+	type shape struct {
+		acc  string
+		gpn  int
+		gbps float64
+		fab  catalog.Fabric
+	}
+	groupOf := map[shape]int{}
+	familyOf := map[shape]int{}
+	for i := range p.offers {
+		oi := &p.offers[i]
+		hw := p.hardwareOf(oi)
+		k := shape{hw.Accelerator.ID + fractionKey(oi.fraction), hw.GPUsPerNode, oi.o.NetworkGbps, oi.o.Fabric}
+		g, seen := groupOf[k]
+		if !seen {
+			g = len(p.groups)
+			groupOf[k] = g
+			fk := shape{acc: k.acc, gpn: hw.GPUsPerNode}
+			fam, ok := familyOf[fk]
+			if !ok {
+				fam = len(familyOf)
+				familyOf[fk] = fam
+			}
+			p.groups = append(p.groups, hwGroup{family: fam, hw: hw})
+		}
+		oi.group = g
+	}
+	p.families = len(familyOf)
 }
 
 // newOfferInfo resolves an offer and precomputes its filters and pricing
@@ -261,6 +284,7 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
 		return offerInfo{}, false, nil
 	}
 	oi.memPerGPU = o.GPUMemoryGB / math.Max(1, float64(o.GPUs)) // a fractional instance: its share
+	oi.kgPerKWh = gridKgPerKWh(oi.region)
 	for k, kind := range kindSlots {
 		jr, err := p.cost.JobCost(cost.JobInput{Offer: o, Cloud: oi.cloud, Region: oi.region, Accelerator: oi.accel,
 			Nodes: 1, Hours: 1, PricingModel: oi.sold[0], Workload: kind})
@@ -269,10 +293,41 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
 		}
 		oi.kwhPerHour[k] = jr.EnergyKWh
 	}
-	if oi.region != nil && oi.region.GridGCO2ePerKWh > 0 {
-		oi.kgPerKWh = oi.region.GridGCO2ePerKWh / 1000
-	}
 	return oi, true, nil
+}
+
+// newServerlessInfo resolves a serverless offer: one worker is a node of
+// its instance view, sold only as serverless at the worker's hourly rate,
+// drawing the cost model's serverless worker energy (inference; a job is
+// rejected before it is priced). ok is false for an unresolved reference.
+func (p *Planner) newServerlessInfo(s *catalog.ServerlessOffer) (offerInfo, bool) {
+	o := s.InstanceView()
+	oi := offerInfo{o: o, serverless: s, sold: []catalog.PricingModel{catalog.Serverless}, soldSlot: []int{slotServerless}}
+	oi.cloud, _ = p.cat.Cloud(s.Cloud)
+	oi.region, _ = p.cat.Region(s.Cloud, s.Region)
+	oi.accel, _ = p.cat.Accelerator(s.Accelerator)
+	if oi.cloud == nil || oi.accel == nil || s.GPUs < 1 {
+		return offerInfo{}, false
+	}
+	oi.comp = offerCompliance(oi.cloud, oi.region)
+	oi.partition = catalog.PartitionCommercial
+	if oi.region != nil {
+		oi.geo, oi.country, oi.partition = oi.region.Geography, oi.region.Country, oi.region.Partition
+	}
+	oi.price[slotServerless] = cost.ServerlessWorkerUSDPerHour(s)
+	oi.memPerGPU = o.GPUMemoryGB / float64(o.GPUs)
+	oi.kwhPerHour[kindSlot(perf.KindInference)] = p.cost.ServerlessWorkerKWhPerHour(s, oi.cloud, oi.region, oi.accel)
+	oi.kgPerKWh = gridKgPerKWh(oi.region)
+	return oi, true
+}
+
+// gridKgPerKWh is the region's grid intensity in kg CO2e per kWh, 0 when
+// unknown (or no region).
+func gridKgPerKWh(r *catalog.Region) float64 {
+	if r != nil && r.GridGCO2ePerKWh > 0 {
+		return r.GridGCO2ePerKWh / 1000
+	}
+	return 0
 }
 
 // hardwareOf is the hardware of an offer for the benchmark model. A

@@ -61,7 +61,7 @@ func TestConstraintsHold(t *testing.T) {
 			c := tc.c
 			for i, x := range res.Candidates {
 				r, _ := cat.Region(x.Cloud, x.Region)
-				o, _ := cat.Offer(x.Cloud, x.InstanceType, x.Region)
+				o := offerOf(t, cat, x)
 				fail := func(format string, args ...any) {
 					t.Errorf("candidate %d %s/%s/%s: %s", i, x.Cloud, x.Region, x.InstanceType, fmt.Sprintf(format, args...))
 				}

@@ -34,6 +34,10 @@ type priced struct {
 // 3-year one costs three times its hourly rate; on spot, inference carries
 // spare serving units (cost.Model.SpotServingSpares, at least
 // policy.SpotServingMinSpareUnits) billed like the others, and no rework.
+// A serverless offer (inference only) bills each worker the cost model's
+// serverless hours for the workload's duty cycle
+// (cost.Model.ServerlessBilledShare); dedicated instances are billed around
+// the clock whatever the duty cycle.
 func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) priced {
 	pm := pricingModelSlots[slot]
 	hours := opt.est.Hours
@@ -66,6 +70,11 @@ func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) pric
 		// Whole booking windows on a whole cluster size (cost model rules).
 		billed = r.p.cost.CapacityBlockHours(hours)
 		billedNodes = float64(r.p.cost.CapacityBlockInstances(opt.nodes))
+	case slotServerless:
+		// The busy share, idle tails and cold starts as the platform bills
+		// them; billed workers hold their GPUs (energy).
+		billed = hours * r.p.cost.ServerlessBilledShare(oi.serverless, r.dutyCycle)
+		running = billed
 	}
 	c := priced{offer: oi, opt: opt, pm: pm, spare: spare, hourly: hourly * billedNodes, hours: running}
 	energy := nodes * running * oi.kwhPerHour[r.kind]

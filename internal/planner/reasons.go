@@ -40,13 +40,20 @@ const (
 	// ReasonFractionalGPU: a training or fine-tuning job on a fractional
 	// instance (a share of one GPU): such jobs need whole GPUs.
 	ReasonFractionalGPU = "fractional_gpu"
+	// ReasonServerlessInferenceOnly: a training or fine-tuning job on a
+	// serverless offer. Serverless workers are priced for serving (the busy
+	// share of a month, workload.duty_cycle) and run one worker each, with
+	// no fabric between workers; jobs go on instances.
+	ReasonServerlessInferenceOnly = "serverless_inference_only"
 	// ReasonPrecisionUnsupported: the accelerator cannot run the workload's precision.
 	ReasonPrecisionUnsupported = "precision_unsupported"
 	// ReasonDoesNotFit: the workload does not fit in memory at any node count allowed.
 	ReasonDoesNotFit = "does_not_fit"
 	// ReasonNoFabric: a training or fine-tuning job, or one serving replica,
 	// needs several nodes but the offer has no scale-out fabric (fabric
-	// "none"). Independent serving replicas on separate nodes need none.
+	// "none"), or needs more TPU hosts than the ICI of one pod joins (fabric
+	// "ici" beyond the accelerator's nvlink_domain_gpus). Independent
+	// serving replicas on separate nodes need none.
 	ReasonNoFabric = "multi_node_without_fabric"
 	// ReasonLatency: no batch meets max_time_to_first_token_ms / max_time_per_output_token_ms.
 	ReasonLatency = "latency_limits"
@@ -76,7 +83,7 @@ const (
 var Reasons = [...]string{
 	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCountries, ReasonCompliance,
 	ReasonPartitionNotRequested, ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork, ReasonFractionalGPU,
-	ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
+	ReasonServerlessInferenceOnly, ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
 	ReasonMaxNodes, ReasonMaxGPUs, ReasonSpotNeverFinishes, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
 	ReasonMaxCO2e, ReasonEstimateFailed,
 }
@@ -115,7 +122,7 @@ func reasonPath(reason string) inputerr.Path {
 		return constraints.Name("pricing_models")
 	case ReasonPrecisionUnsupported:
 		return workload.Name("precision")
-	case ReasonFractionalGPU:
+	case ReasonFractionalGPU, ReasonServerlessInferenceOnly:
 		return workload.Name("kind")
 	case ReasonDoesNotFit:
 		return workload.Name("model_parameters_b")

@@ -27,6 +27,9 @@ type run struct {
 	// hoursPerMonth and horizonMonths price inference: over the policy's
 	// horizon, reported per month.
 	hoursPerMonth, horizonMonths float64
+	// dutyCycle is the share of the time an inference load is there
+	// (workload.duty_cycle, 1 when unset): serverless offers bill it.
+	dutyCycle float64
 	// streaming objectives (every one but balanced) score each candidate as
 	// it is found and keep only the top N in top (rank's insertion, in the
 	// same tie-break order); balanced keeps every feasible candidate in
@@ -90,7 +93,10 @@ func (r *run) reset(p *Planner, req *Request) {
 	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers,
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
 		streaming:     req.Objective != ObjectiveBalanced,
-		hoursPerMonth: p.hoursPerMonth, horizonMonths: p.policy.InferenceHorizonMonths}
+		hoursPerMonth: p.hoursPerMonth, horizonMonths: p.policy.InferenceHorizonMonths, dutyCycle: w.DutyCycle}
+	if r.dutyCycle == 0 {
+		r.dutyCycle = perf.DefaultDutyCycle // an estimator whose workload skipped WithDefaults
+	}
 	if cap(groups) < len(p.groups) {
 		groups = make([]groupResult, len(p.groups))
 		needed = make([]bool, len(p.groups))

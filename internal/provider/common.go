@@ -54,3 +54,13 @@ func instancePricingModelNames() []string {
 	}
 	return out
 }
+
+// tcoPricingModelNames lists the pricing models a gpu_tco pricing_mix
+// takes: the instance models and serverless, in canonical order.
+func tcoPricingModelNames() []string {
+	out := make([]string, len(cost.TCOPricingModels))
+	for i, pm := range cost.TCOPricingModels {
+		out[i] = string(pm)
+	}
+	return out
+}

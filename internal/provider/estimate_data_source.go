@@ -71,7 +71,9 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"network_gbps": schema.Float64Attribute{Optional: true,
 				MarkdownDescription: "Scale-out network bandwidth of one node, Gbit/s, for example `3200` for 8× 400 Gbit/s " +
 					"InfiniBand/EFA or `100` for plain Ethernet. The per-GPU share sets the fabric class the model assumes " +
-					"(InfiniBand-class, RoCE or TCP). Default: " + defaultNetworkDoc() + ".",
+					"(InfiniBand-class, RoCE or TCP). Default: " + defaultNetworkDoc() + ". TPUs (`interconnect_kind` `ici`) are the " +
+					"exception: when `gpu_count` fits in one pod (`nvlink_domain_gpus`), the hosts of the slice talk over the chips' own " +
+					"ICI, at the chip's ICI bandwidth unless this is set; a larger TPU job is multislice over the data-centre network.",
 				Validators: positive},
 
 			"fits": schema.BoolAttribute{Computed: true,

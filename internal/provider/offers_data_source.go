@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
@@ -53,6 +54,7 @@ var offerAttrTypes = map[string]attr.Type{
 	"reserved_1y_usd":    types.Float64Type,
 	"reserved_3y_usd":    types.Float64Type,
 	"capacity_block_usd": types.Float64Type,
+	"serverless_usd":     types.Float64Type,
 	"gpu_fraction":       types.Float64Type,
 	"price_source":       types.StringType,
 }
@@ -65,7 +67,9 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists priced GPU instance offers of the catalog, one per (cloud, instance type, region), filtered. " +
 			"Prices are list prices per instance-hour in USD (converted from the native currency where the cloud bills in another one), " +
-			"with the provider-level `discounts` applied. The provider-level `clouds` allow-list applies too.",
+			"with the provider-level `discounts` applied. The provider-level `clouds` allow-list applies too. Serverless offers (pricing " +
+			"model `serverless`: Modal, RunPod Serverless, Replicate, Beam, Cloud Run) are listed too, one row per offer with the " +
+			"offer's name as `instance_type`, one worker as the instance and only `serverless_usd` priced.",
 		Attributes: map[string]schema.Attribute{
 			"clouds": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Only these clouds, for example `[\"aws\", \"gcp\"]`."},
@@ -105,6 +109,11 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"capacity_block_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Effective hourly price of one instance in an " +
 						"EC2 Capacity Block (instances booked ahead for a window of whole days or weeks), USD, after the provider's `discounts`; " +
 						"null where none is published. An offer with only this price has a null `on_demand_usd`."},
+					"serverless_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Serverless offers: the price of one " +
+						"worker for one billed hour (its GPUs at the per-second GPU rate × 3,600, plus the least host CPU and memory the " +
+						"platform bills with them), USD, after the provider's `discounts`; billed only while the worker runs (see `gpu_tco` " +
+						"and the serverless guide). Null for instances. A serverless row has an empty `region` when the platform places the " +
+						"workers, `vcpus`, `memory_gb` and `network_gbps` 0 (the platform sizes the host) and every instance price null."},
 					"price_source": schema.StringAttribute{Computed: true,
 						MarkdownDescription: "Where the prices come from: the built-in source file and its date, or the `catalog_file` entry that set them."},
 				}},
@@ -170,17 +179,44 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	minGPUs := int(m.MinGPUs.ValueInt64())
 	minMem := m.MinGPUMemoryGB.ValueFloat64()
 
-	var matched []*catalog.Offer
+	keep := func(o *catalog.Offer) bool {
+		return d.data.AllowsCloud(o.Cloud) && (clouds == nil || clouds[o.Cloud]) && (regions == nil || regions[o.Region]) &&
+			(accels == nil || accels[o.Accelerator]) && o.GPUs >= minGPUs && memoryPerGPU(o) >= minMem
+	}
+	matched := matchOffers(cat, keep)
+	objs := make([]attr.Value, 0, len(matched))
+	for _, r := range matched {
+		obj, diags := d.offerValue(cat, r)
+		resp.Diagnostics.Append(diags...)
+		objs = append(objs, obj)
+	}
+	m.Offers = types.ListValueMust(types.ObjectType{AttrTypes: offerAttrTypes}, objs)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// offerRow is one row of gpu_offers: an instance offer, or a serverless
+// offer (serverless set) as its instance view.
+type offerRow struct {
+	o          *catalog.Offer
+	serverless *catalog.ServerlessOffer
+}
+
+// matchOffers lists the instance and serverless offers keep accepts,
+// sorted by cloud, instance type and region.
+func matchOffers(cat *catalog.Catalog, keep func(*catalog.Offer) bool) []offerRow {
+	var matched []offerRow
 	for _, o := range cat.Offers {
-		if !d.data.AllowsCloud(o.Cloud) || (clouds != nil && !clouds[o.Cloud]) ||
-			(regions != nil && !regions[o.Region]) || (accels != nil && !accels[o.Accelerator]) ||
-			o.GPUs < minGPUs || memoryPerGPU(o) < minMem {
-			continue
+		if keep(o) {
+			matched = append(matched, offerRow{o: o})
 		}
-		matched = append(matched, o)
+	}
+	for _, s := range cat.Serverless {
+		if o := s.InstanceView(); keep(o) {
+			matched = append(matched, offerRow{o: o, serverless: s})
+		}
 	}
 	sort.SliceStable(matched, func(i, j int) bool {
-		a, b := matched[i], matched[j]
+		a, b := matched[i].o, matched[j].o
 		if a.Cloud != b.Cloud {
 			return a.Cloud < b.Cloud
 		}
@@ -189,41 +225,44 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		}
 		return a.Region < b.Region
 	})
+	return matched
+}
 
-	objs := make([]attr.Value, 0, len(matched))
-	for _, o := range matched {
-		disc := 1 - d.data.Discount(o.Cloud)
-		price := func(pm catalog.PricingModel) attr.Value {
-			p, ok := o.Price(pm)
-			if !ok {
-				return types.Float64Null()
-			}
-			return types.Float64Value(numfmt.Price(p * disc))
+// offerValue is the Terraform value of one row, prices after the
+// provider's discount.
+func (d *offersDataSource) offerValue(cat *catalog.Catalog, r offerRow) (types.Object, diag.Diagnostics) {
+	o := r.o
+	disc := 1 - d.data.Discount(o.Cloud)
+	price := func(pm catalog.PricingModel) attr.Value {
+		p, ok := o.Price(pm)
+		if pm == catalog.Serverless && r.serverless != nil {
+			p, ok = cost.ServerlessWorkerUSDPerHour(r.serverless), true
 		}
-		obj, diags := types.ObjectValue(offerAttrTypes, map[string]attr.Value{
-			"cloud":              types.StringValue(o.Cloud),
-			"region":             types.StringValue(o.Region),
-			"country":            regionCountry(cat, o),
-			"instance_type":      types.StringValue(o.InstanceType),
-			"accelerator":        types.StringValue(o.Accelerator),
-			"gpus":               types.Int64Value(int64(o.GPUs)),
-			"gpu_memory_gb":      types.Float64Value(o.GPUMemoryGB),
-			"vcpus":              types.Int64Value(int64(o.VCPUs)),
-			"memory_gb":          types.Float64Value(o.MemoryGB),
-			"network_gbps":       types.Float64Value(o.NetworkGbps),
-			"on_demand_usd":      price(catalog.OnDemand),
-			"spot_usd":           price(catalog.Spot),
-			"reserved_1y_usd":    price(catalog.Reserved1Y),
-			"reserved_3y_usd":    price(catalog.Reserved3Y),
-			"capacity_block_usd": price(catalog.CapacityBlock),
-			"gpu_fraction":       gpuFraction(o.GPUFraction),
-			"price_source":       types.StringValue(o.Source),
-		})
-		resp.Diagnostics.Append(diags...)
-		objs = append(objs, obj)
+		if !ok {
+			return types.Float64Null()
+		}
+		return types.Float64Value(numfmt.Price(p * disc))
 	}
-	m.Offers = types.ListValueMust(types.ObjectType{AttrTypes: offerAttrTypes}, objs)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return types.ObjectValue(offerAttrTypes, map[string]attr.Value{
+		"cloud":              types.StringValue(o.Cloud),
+		"region":             types.StringValue(o.Region),
+		"country":            regionCountry(cat, o),
+		"instance_type":      types.StringValue(o.InstanceType),
+		"accelerator":        types.StringValue(o.Accelerator),
+		"gpus":               types.Int64Value(int64(o.GPUs)),
+		"gpu_memory_gb":      types.Float64Value(o.GPUMemoryGB),
+		"vcpus":              types.Int64Value(int64(o.VCPUs)),
+		"memory_gb":          types.Float64Value(o.MemoryGB),
+		"network_gbps":       types.Float64Value(o.NetworkGbps),
+		"on_demand_usd":      price(catalog.OnDemand),
+		"spot_usd":           price(catalog.Spot),
+		"reserved_1y_usd":    price(catalog.Reserved1Y),
+		"reserved_3y_usd":    price(catalog.Reserved3Y),
+		"capacity_block_usd": price(catalog.CapacityBlock),
+		"serverless_usd":     price(catalog.Serverless),
+		"gpu_fraction":       gpuFraction(o.GPUFraction),
+		"price_source":       types.StringValue(o.Source),
+	})
 }
 
 type offersModel struct {

@@ -70,6 +70,7 @@ data "gpu_offers" "aws_h100" {
 							"country":            knownvalue.StringExact("US"),
 							"price_source":       knownvalue.StringExact(p5.Source),
 							"capacity_block_usd": priceCheck(p5.CapacityBlockUSD),
+							"serverless_usd":     knownvalue.Null(),
 							"gpu_fraction":       knownvalue.Null(),
 						}),
 					})),

@@ -75,27 +75,33 @@ var (
 
 func candidateAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"cloud":         schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
-		"region":        schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's region code."},
-		"country":       schema.StringAttribute{Computed: true, MarkdownDescription: "Country of the region, ISO 3166-1 alpha-2, for example `DE`."},
-		"instance_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
+		"cloud": schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID, for example `aws`."},
+		"region": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's region code; empty for a serverless offer " +
+			"whose platform places its workers."},
+		"country": schema.StringAttribute{Computed: true, MarkdownDescription: "Country of the region, ISO 3166-1 alpha-2, for example `DE`."},
+		"instance_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`; " +
+			"for pricing model `serverless`, the serverless offer's name, for example `functions-h100` (one worker is one node)."},
 		"accelerator":   schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID, for example `H100`."},
 		"gpus_per_node": schema.Int64Attribute{Computed: true, MarkdownDescription: "Whole accelerators per instance; `0` for a fractional instance."},
 		"gpu_fraction": schema.Float64Attribute{Computed: true, MarkdownDescription: "A fractional instance's share of one accelerator " +
 			"(for example `0.25`), which gives it that share of the accelerator's memory and throughput; null for whole GPUs. Fractional " +
 			"instances serve inference only: a training or fine-tuning job rejects them (`fractional_gpu`)."},
-		"nodes":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Instances (nodes). For inference: nodes per replica × replicas; on spot including the spare nodes that ride out interruptions."},
-		"total_gpus":    schema.Int64Attribute{Computed: true, MarkdownDescription: "`nodes × gpus_per_node`."},
-		"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "`on_demand`, `spot`, `reserved_1y`, `reserved_3y` or `capacity_block`."},
+		"nodes": schema.Int64Attribute{Computed: true, MarkdownDescription: "Instances (nodes). For inference: nodes per replica × replicas; " +
+			"on spot including the spare nodes that ride out interruptions; on a serverless offer, the workers serving at once while the load is there."},
+		"total_gpus": schema.Int64Attribute{Computed: true, MarkdownDescription: "`nodes × gpus_per_node`."},
+		"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "`on_demand`, `spot`, `reserved_1y`, `reserved_3y`, " +
+			"`capacity_block` or `serverless`."},
 		"hourly_cost_usd": schema.Float64Attribute{Computed: true,
-			MarkdownDescription: "Price of all nodes for one hour under the pricing model, after the provider's `discounts`, USD (cents)."},
+			MarkdownDescription: "Price of all nodes for one hour under the pricing model, after the provider's `discounts`, USD (cents); " +
+				"serverless: all workers for one billed hour."},
 		"estimated_hours": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Training / fine-tuning: wall-clock hours of the job, spot including the risk-adjusted rework of interruptions. " +
 				"Inference: the hours of one serving month (730)."},
 		"estimated_cost_usd": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Training / fine-tuning: the job's compute cost (reserved pricing bills its whole term). " +
 				"Inference: the monthly cost of serving the target, averaged over a 12-month horizon (a 3-year reservation bills all 36 months; " +
-				"spot bills every node, spares included, around the clock, with no rework factor). " +
+				"spot bills every node, spares included, around the clock, with no rework factor; dedicated instances are billed around the " +
+				"clock whatever `workload.duty_cycle`, a serverless offer only for the busy share and what its platform bills around each burst). " +
 				"What the cloud bills: the carbon cost is `estimated_carbon_cost_usd`. USD, cents."},
 		"estimated_carbon_cost_usd": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "`estimated_co2e_kg` / 1000 × the provider's `carbon_price_usd_per_tonne` (inference: per month), USD; `0` " +
@@ -152,6 +158,11 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"Serving loses no work but capacity, so an inference deployment on spot instead carries spare serving " +
 			"units, billed like the others: enough that the units expected down at any time (units × nodes per unit × λ × 0.25 h to replace one) are " +
 			"covered, and at least 1; the explanation says so (\"spot: +1 spare replica … to ride out interruptions\").\n\n" +
+			"Serverless offers (pricing model `serverless`, in the default set): for inference only (training and fine-tuning reject them, " +
+			"`serverless_inference_only`), one worker per node with no fabric between workers, billed for `workload.duty_cycle` of the month " +
+			"plus the idle tail and billed cold start around each burst, where dedicated instances are billed around the clock; they win " +
+			"for a bursty or low-duty load and the explanation says so (\"serverless: billed only for the 2 % of the month the load is there\"). " +
+			"See the [serverless guide](../guides/serverless.md).\n\n" +
 			"Objectives: `cost` (lowest `estimated_cost_usd` + `estimated_carbon_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
 			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e). " +
 			"Ties: cloud, region, instance type, nodes, then pricing model.",
@@ -168,7 +179,8 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 						"(`UK` is read as `GB`). Naming a country whose regions are all in a separate-account partition (`CN`) asks for that partition."),
 					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
 					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
-						"(instances booked for a window: whole days to 14 days, whole weeks to 182 days, clusters of 1, 2, 4 … 64 instances).",
+						"(instances booked for a window: whole days to 14 days, whole weeks to 182 days, clusters of 1, 2, 4 … 64 instances), "+
+						"`serverless` (per-second GPU workers, inference only, billed for `workload.duty_cycle` of the month). Default: all of them.",
 						listvalidator.ValueStringsAre(stringvalidator.OneOf(planner.PricingModelNames()...))),
 					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+

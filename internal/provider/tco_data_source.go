@@ -60,34 +60,44 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 			"pricing models (on-demand, spot with an interruption risk adjustment, 1- and 3-year reservations billed for the whole term), " +
 			"block and object storage, tiered internet egress, inter-region transfer, your own monthly extras, and energy, CO2e and " +
 			"(with the provider's `carbon_price_usd_per_tonne`) carbon cost. The provider's `discounts` apply to every list price of the cloud. " +
+			"It also prices a serving deployment on a serverless offer (`instance_type` = the offer's name, for example `functions-h100` on " +
+			"`modal`; `instance_count` = workers; `utilization` = the duty cycle): billed per second of use, not around the clock. " +
 			"Money is rounded to cents; `breakdown` always sums to `total_cost_usd`. " +
 			"See the [TCO worked example](../guides/tco-worked-example.md) for every formula.",
 		Attributes: map[string]schema.Attribute{
 			"cloud": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Cloud ID, for example `aws`, `gcp`, `azure`."},
 			"region": schema.StringAttribute{Required: true,
-				MarkdownDescription: "The cloud's region code, for example `us-east-1`. The instance type must be offered there."},
+				MarkdownDescription: "The cloud's region code, for example `us-east-1`. The instance type must be offered there. " +
+					"For a serverless offer whose platform places its workers (Modal, Replicate, Beam, RunPod Serverless), `\"\"`, as " +
+					"`gpu_offers` and the recommendation's candidates show it."},
 			"instance_type": schema.StringAttribute{Required: true,
-				MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
+				MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`, or the name of a serverless offer, for " +
+					"example `functions-h100` (`gpu_offers` rows with a `serverless_usd` price)."},
 			"instance_count": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Number of identical instances. Default `1`.",
-				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+				MarkdownDescription: "Number of identical instances; for a serverless offer, the workers serving at once while the " +
+					"load is there. Default `1`.",
+				Validators: []validator.Int64{int64validator.AtLeast(1)}},
 			"months": schema.Float64Attribute{Required: true,
 				MarkdownDescription: "Horizon in months of 730 hours, for example `12`. Fractions are allowed.",
 				Validators:          []validator.Float64{float64validator.AtLeast(0.01)}},
 			"utilization": schema.Float64Attribute{Optional: true,
 				MarkdownDescription: "Share of the horizon's hours the instances run, in [0, 1]. Default `1`. " +
-					"Reservations are billed around the clock whatever the utilization.",
+					"Reservations are billed around the clock whatever the utilization. For a serverless offer, the duty cycle (the " +
+					"recommendation's `workload.duty_cycle`): the share of the horizon the load is there, in bursts of " + serverlessBurstDoc() +
+					"; each burst is billed with the platform's idle tail before scale-to-zero and a billed cold start, at least the " +
+					"minimum, rounded up to the billing increment (an always-on worker is billed the whole horizon).",
 				Validators: []validator.Float64{float64validator.Between(0, 1)}},
 			"pricing_mix": schema.MapAttribute{Optional: true, ElementType: types.Float64Type,
 				MarkdownDescription: "Map pricing model → share of the running GPU-hours; the shares sum to 1. Keys: `on_demand`, `spot`, " +
-					"`reserved_1y`, `reserved_3y`, `capacity_block`. Default `{ on_demand = 1 }`. A reserved share `s` is served by `ceil(s × instance_count)` " +
+					"`reserved_1y`, `reserved_3y`, `capacity_block`, `serverless` (the only pricing model of a serverless offer, and no " +
+					"instance's). Default `{ on_demand = 1 }`, or `{ serverless = 1 }` for a serverless offer. A reserved share `s` is served by `ceil(s × instance_count)` " +
 					"reserved instances billed for whole terms (renewed when `months` outlasts the term); a capacity-block share books whole windows " +
 					"(1-day increments to 14 days, 7-day increments to 182 days) on whole cluster sizes (1, 2, 4 … 64 instances) for the hours its " +
 					"instances run; spot hours are multiplied by the interruption risk factor of the spot instances as one synchronous job. " +
 					"Example: `{ reserved_1y = 0.6, spot = 0.4 }`.",
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(stringvalidator.OneOf(instancePricingModelNames()...)),
+					mapvalidator.KeysAre(stringvalidator.OneOf(tcoPricingModelNames()...)),
 					mapvalidator.ValueFloat64sAre(float64validator.Between(0, 1)),
 					sharesSumToOne{},
 				}},
@@ -125,7 +135,7 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				}}},
 			"pricing_model_comparison": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The whole TCO if all compute were bought one way, for each pricing model the instance is sold under " +
-					"(canonical order on_demand, spot, reserved_1y, reserved_3y).",
+					"(canonical order on_demand, spot, reserved_1y, reserved_3y, capacity_block; a serverless offer: serverless alone).",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"pricing_model":  schema.StringAttribute{Computed: true, MarkdownDescription: "Pricing model."},
 					"total_cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Total cost under that model, USD."},
@@ -163,16 +173,14 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	}
 	cat := d.data.Catalog
 	cloudID, it, regionID := m.Cloud.ValueString(), m.InstanceType.ValueString(), m.Region.ValueString()
-	offer, cl, region, ok := resolveOffer(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
+	t, ok := resolveTCOTarget(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
 		resp.Diagnostics.AddAttributeError(path.Root([]string{"cloud", "instance_type", "region"}[arg]), summary, detail)
 	})
 	if !ok {
 		return
 	}
-	accel, _ := cat.Accelerator(offer.Accelerator)
-
 	in := cost.Input{
-		Offer: offer, Cloud: cl, Region: region, Accelerator: accel,
+		Offer: t.offer, Serverless: t.serverless, Cloud: t.cloud, Region: t.region, Accelerator: t.accel,
 		InstanceCount:          1,
 		Months:                 m.Months.ValueFloat64(),
 		Utilization:            1,
@@ -214,7 +222,12 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	for _, w := range res.Warnings {
 		resp.Diagnostics.AddWarning("TCO Rests On An Assumption", w)
 	}
+	m.setResult(&res, t.hasOnDemand(), in.Months)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
 
+// setResult writes a TCO result into the model, money rounded to cents.
+func (m *tcoModel) setResult(res *cost.Result, hasOnDemand bool, months float64) {
 	// Round each line to cents, then sum the rounded lines so the breakdown
 	// adds up to the total exactly as Terraform shows it.
 	lines := make([]attr.Value, len(res.Breakdown))
@@ -237,7 +250,7 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	for i, c := range res.Comparison {
 		t := numfmt.USD(c.TotalUSD)
 		savings := 0.0
-		if _, hasOD := offer.Price(catalog.OnDemand); hasOD {
+		if hasOnDemand {
 			savings = numfmt.USD(odTotal - t)
 		}
 		beUtil, beMonths := types.Float64Null(), types.Float64Null()
@@ -256,7 +269,7 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		})
 	}
 	m.TotalCostUSD = types.Float64Value(total)
-	m.MonthlyCostUSD = types.Float64Value(numfmt.USD(total / in.Months))
+	m.MonthlyCostUSD = types.Float64Value(numfmt.USD(total / months))
 	perGPUh := 0.0
 	if res.GPUHours > 0 {
 		perGPUh = numfmt.USD(total / res.GPUHours)
@@ -267,7 +280,64 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	m.EnergyKWh = types.Float64Value(numfmt.Measure(res.EnergyKWh))
 	m.CO2eKg = types.Float64Value(numfmt.Measure(res.CO2eKg))
 	m.CarbonCostUSD = types.Float64Value(numfmt.USD(res.CarbonCostUSD))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// tcoTarget is what gpu_tco prices: an instance offer, or a serverless
+// offer (serverless set, offer nil).
+type tcoTarget struct {
+	offer      *catalog.Offer
+	serverless *catalog.ServerlessOffer
+	cloud      *catalog.Cloud
+	region     *catalog.Region // nil without region metadata (and for placed workers)
+	accel      *catalog.Accelerator
+}
+
+func (t tcoTarget) hasOnDemand() bool {
+	if t.offer == nil {
+		return false
+	}
+	_, ok := t.offer.Price(catalog.OnDemand)
+	return ok
+}
+
+// resolveTCOTarget finds the offer gpu_tco prices: a serverless offer of
+// the cloud when instance_type names one (in region, "" for workers the
+// platform places), else the instance offer (resolveOffer). Unknown names
+// are reported through fail as resolveOffer does.
+func resolveTCOTarget(cat *catalog.Catalog, cloudID, it, regionID string, fail func(arg int, summary, detail string)) (tcoTarget, bool) {
+	var t tcoTarget
+	if sls := cat.ServerlessOffersOf(cloudID, it); len(sls) > 0 {
+		t.cloud, _ = cat.Cloud(cloudID)
+		s, ok := cat.ServerlessOffer(cloudID, it, regionID)
+		if !ok {
+			where := make([]string, len(sls))
+			for i, x := range sls {
+				where[i] = x.Region
+			}
+			fail(2, "Serverless Offer Not In Region", fmt.Sprintf("%s %s is a serverless offer that runs in: %s (\"\" = workers placed "+
+				"by the platform); region = %q is not one of them.", cloudID, it, catalog.QuoteList(where), regionID))
+			return t, false
+		}
+		t.serverless = s
+		t.region, _ = cat.Region(cloudID, regionID)
+		t.accel, _ = cat.Accelerator(s.Accelerator)
+		return t, true
+	}
+	offer, cl, region, ok := resolveOffer(cat, cloudID, it, regionID, fail)
+	if !ok {
+		return t, false
+	}
+	t.offer, t.cloud, t.region = offer, cl, region
+	t.accel, _ = cat.Accelerator(offer.Accelerator)
+	return t, true
+}
+
+// serverlessBurstDoc is the cost model's burst length for the schema text.
+func serverlessBurstDoc() string {
+	if m, err := cost.DefaultModel(); err == nil {
+		return numfmt.Trim(m.Serverless.BurstSeconds/60, 1) + " minutes"
+	}
+	return "the cost model's burst length"
 }
 
 // resolveOffer finds the cloud, offer and region of (cloud, instance type,
@@ -282,8 +352,9 @@ func resolveOffer(cat *catalog.Catalog, cloudID, it, regionID string, fail func(
 	}
 	offers := cat.OffersOf(cloudID, it)
 	if len(offers) == 0 {
-		fail(1, "Unknown Instance Type", fmt.Sprintf("instance_type = %q is not a %s instance type in the catalog. Closest: %s.",
-			it, cloudID, catalog.QuoteList(catalog.Closest(it, cat.InstanceTypes(cloudID), 3))))
+		names := append(cat.InstanceTypes(cloudID), cat.ServerlessNames(cloudID)...)
+		fail(1, "Unknown Instance Type", fmt.Sprintf("instance_type = %q is not a %s instance type or serverless offer in the catalog. Closest: %s.",
+			it, cloudID, catalog.QuoteList(catalog.Closest(it, names, 3))))
 		return nil, nil, nil, false
 	}
 	region, regionKnown := cat.Region(cloudID, regionID)

@@ -44,6 +44,7 @@ type workloadModel struct {
 	OutputTokens            types.Int64   `tfsdk:"output_tokens"`
 	MaxTimeToFirstTokenMs   types.Float64 `tfsdk:"max_time_to_first_token_ms"`
 	MaxTimePerOutputTokenMs types.Float64 `tfsdk:"max_time_per_output_token_ms"`
+	DutyCycle               types.Float64 `tfsdk:"duty_cycle"`
 	Layers                  types.Int64   `tfsdk:"layers"`
 	HiddenSize              types.Int64   `tfsdk:"hidden_size"`
 	KVHeads                 types.Int64   `tfsdk:"kv_heads"`
@@ -115,8 +116,51 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 			"kv_heads": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Architecture override: key/value heads (grouped-query attention). Default: the preset's, or derived.", Validators: positiveInt},
 			"speculative_decoding": speculativeAttribute(),
+			"duty_cycle":           dutyCycleAttribute(tokensPerSecondRequired),
 		}),
 	}
+}
+
+// dutyCycleAttribute is the workload's duty_cycle; recommendation says
+// whether the schema is gpu_recommendation's (which prices by it) or
+// gpu_estimate's (which accepts and ignores it).
+func dutyCycleAttribute(recommendation bool) schema.Float64Attribute {
+	burst := serverlessBurstDoc()
+	desc := "Inference: the share of the time the load is there, more than 0 and at most 1, for example `0.02` (about 15 busy " +
+		"hours a month) for an internal tool used now and then. Default `1`, constant load. `tokens_per_second` is the rate to serve " +
+		"while the load is there. Assumptions: the busy time comes in bursts of " + burst + " spread over the month; dedicated " +
+		"instances are sized for `tokens_per_second` and billed around the clock whatever the duty cycle (stopping them between " +
+		"bursts is not modelled); a serverless offer (pricing model `serverless`) bills its workers for the busy time plus what its " +
+		"platform bills around each burst (the idle tail before scale-to-zero, a billed cold start, the minimum and the billing " +
+		"increment), so it wins when the duty cycle is low. See the [serverless guide](../guides/serverless.md)."
+	if !recommendation {
+		desc += " Accepted here for a workload shared with `gpu_recommendation`; the estimate does not depend on it."
+	}
+	return schema.Float64Attribute{Optional: true, MarkdownDescription: desc, Validators: []validator.Float64{dutyCycleNotZero{}}}
+}
+
+// dutyCycleNotZero refuses duty_cycle = 0, which the workload cannot tell
+// from an omitted one; every other value is checked by
+// perf.Workload.Validate, so one mistake gives one diagnostic.
+type dutyCycleNotZero struct{}
+
+var _ validator.Float64 = dutyCycleNotZero{}
+
+func (dutyCycleNotZero) Description(context.Context) string { return "value must not be 0" }
+
+func (v dutyCycleNotZero) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (dutyCycleNotZero) ValidateFloat64(_ context.Context, req validator.Float64Request, resp *validator.Float64Response) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueFloat64() != 0 {
+		return
+	}
+	allowed := "more than 0 and at most 1"
+	if l, ok := catalog.InputLimit(catalog.LimitDutyCycle); ok {
+		allowed = l.Range()
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Workload",
+		fmt.Sprintf("%s = 0: must be %s: the share of the time the load is there, for example 0.05 for about 36 hours a month; "+
+			"a workload that is never there has nothing to serve. Omit it for constant load (1).", req.Path, allowed))
 }
 
 // withModelAttributes adds the workload's model attributes (the preset,
@@ -237,6 +281,7 @@ func (m workloadModel) toWorkload(ctx context.Context, diags *diag.Diagnostics) 
 		OutputTokens:            int(m.OutputTokens.ValueInt64()),
 		MaxTimeToFirstTokenMs:   m.MaxTimeToFirstTokenMs.ValueFloat64(),
 		MaxTimePerOutputTokenMs: m.MaxTimePerOutputTokenMs.ValueFloat64(),
+		DutyCycle:               m.DutyCycle.ValueFloat64(),
 		Layers:                  int(m.Layers.ValueInt64()),
 		HiddenSize:              int(m.HiddenSize.ValueInt64()),
 		KVHeads:                 int(m.KVHeads.ValueInt64()),

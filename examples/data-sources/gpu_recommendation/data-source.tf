@@ -46,3 +46,20 @@ output "serving_options" {
   value = [for c in data.gpu_recommendation.serve.candidates :
   "${c.cloud}/${c.region} ${c.nodes}× ${c.instance_type} ${c.pricing_model}: ${format("$%.2f", c.estimated_cost_usd)}/month, ${c.tokens_per_second} tok/s"]
 }
+
+# An internal assistant used now and then: the load is there about 2 % of
+# the month (duty_cycle), in bursts. Serverless GPU workers are billed only
+# for those hours (plus each platform's idle tail and cold starts), while
+# dedicated instances are billed around the clock.
+data "gpu_recommendation" "bursty" {
+  workload = {
+    kind              = "inference"
+    model             = "llama-3.1-8b"
+    tokens_per_second = 500
+    duty_cycle        = 0.02
+  }
+}
+
+output "bursty" {
+  value = "${data.gpu_recommendation.bursty.best.pricing_model} on ${data.gpu_recommendation.bursty.best.cloud} ${data.gpu_recommendation.bursty.best.instance_type}: ${format("$%.2f", data.gpu_recommendation.bursty.best.estimated_cost_usd)}/month. ${data.gpu_recommendation.bursty.best.explanation}"
+}
