@@ -10,6 +10,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -29,6 +30,7 @@ func main() {
 		return
 	}
 	quietSDKLogsUnlessAsked()
+	collectGarbageLessOften()
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/gpuplan/gpu",
@@ -43,6 +45,22 @@ func main() {
 // stamped (without a leading "v", as in the archive names) and the platform.
 func versionLine() string {
 	return fmt.Sprintf("terraform-provider-gpu %s %s/%s", version, runtime.GOOS, runtime.GOARCH)
+}
+
+// gcPercent is the garbage collector's target for the plugin process: the
+// process lives for one Terraform command and holds the catalog and the
+// planner (about 25 MB live), while a plan's reads allocate short-lived
+// values at a high rate. At Go's default (100) the collector took about a
+// fifth of the plugin's CPU in a plan of 20 recommendations; at 400 the
+// plugin used 140 instead of 170 ms CPU and 60 instead of 42 MB RSS
+// (measured 2026-12-02, internal/provider/testdata/plan-timing).
+const gcPercent = 400
+
+// collectGarbageLessOften applies gcPercent unless the user set GOGC.
+func collectGarbageLessOften() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 }
 
 // quietSDKLogsUnlessAsked turns the plugin SDK's own logging off when no
