@@ -65,8 +65,7 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 		Attributes: map[string]schema.Attribute{
 			"cloud": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Cloud ID, for example `aws`, `gcp`, `azure`."},
-			"region": schema.StringAttribute{Required: true,
-				MarkdownDescription: "The cloud's region code, for example `us-east-1`. The instance type must be offered there."},
+			"region": schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: tcoRegionDoc},
 			"instance_type": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`."},
 			"instance_count": schema.Int64Attribute{Optional: true,
@@ -146,6 +145,8 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				MarkdownDescription: "Location-based emissions, kg CO2e: `energy_kwh` × the region's grid intensity (0 when unknown, with a warning)."},
 			"carbon_cost_usd": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "`co2e_kg` / 1000 × the provider's `carbon_price_usd_per_tonne`, USD (0 without a carbon price)."},
+			"regions": tcoRegionsAttribute(),
+			"summary": schema.StringAttribute{Computed: true, MarkdownDescription: tcoSummaryDoc},
 		},
 	}
 }
@@ -161,7 +162,8 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 	cat := d.data.Catalog
-	cloudID, it, regionID := m.Cloud.ValueString(), m.InstanceType.ValueString(), m.Region.ValueString()
+	cloudID, it := m.Cloud.ValueString(), m.InstanceType.ValueString()
+	regionID := tcoRegionID(cat, cloudID, it, m.Region)
 	offer, cl, region, ok := resolveOffer(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
 		resp.Diagnostics.AddAttributeError(path.Root([]string{"cloud", "instance_type", "region"}[arg]), summary, detail)
 	})
@@ -205,11 +207,13 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 
-	res, err := cost.TCO(in)
+	pinned := !m.Region.IsNull()
+	res, others, err := tcoByRegion(cat, &in, pinned)
 	if err != nil {
 		addError(&resp.Diagnostics, err)
 		return
 	}
+	offer = in.Offer
 	for _, w := range res.Warnings {
 		resp.Diagnostics.AddWarning("TCO Rests On An Assumption", w)
 	}
@@ -266,6 +270,9 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	m.EnergyKWh = types.Float64Value(numfmt.Measure(res.EnergyKWh))
 	m.CO2eKg = types.Float64Value(numfmt.Measure(res.CO2eKg))
 	m.CarbonCostUSD = types.Float64Value(numfmt.USD(res.CarbonCostUSD))
+	m.Region = types.StringValue(offer.Region)
+	m.Regions = tcoRegionsValue(others, total)
+	m.Summary = types.StringValue(cost.Summary(&in, &res, cost.SummaryRegions{Cheapest: !pinned, Others: others}))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -371,4 +378,6 @@ type tcoModel struct {
 	EnergyKWh              types.Float64    `tfsdk:"energy_kwh"`
 	CO2eKg                 types.Float64    `tfsdk:"co2e_kg"`
 	CarbonCostUSD          types.Float64    `tfsdk:"carbon_cost_usd"`
+	Regions                types.List       `tfsdk:"regions"`
+	Summary                types.String     `tfsdk:"summary"`
 }
