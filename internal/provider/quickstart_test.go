@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
@@ -79,6 +81,41 @@ func TestAccQuickstartConsistent(t *testing.T) {
 				})),
 				statecheck.ExpectKnownOutputValue("finetune_candidates", knownvalue.StringRegexp(errRe(`^\d+ of [\d,]+ feasible candidates`))),
 			},
+		}},
+	})
+}
+
+// TestAccCompareCloudsGuide plans the "Compare clouds" guide's example and
+// holds the guide's printed output to it: a catalog refresh that moves a
+// price or a cheapest region fails here until the guide is updated.
+func TestAccCompareCloudsGuide(t *testing.T) {
+	t.Setenv("TF_ACC_PROVIDER_NAMESPACE", "gpuplan")
+	src, err := os.ReadFile("../../examples/guides/compare-clouds/main.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide, err := os.ReadFile("../../templates/guides/compare-clouds.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]knownvalue.Check{}
+	for _, m := range regexp.MustCompile(`(?m)^\s+\+ "([a-z]+/[a-z_0-9]+)"\s+= "([^"]+)"$`).FindAllStringSubmatch(string(guide), -1) {
+		want[m[1]] = knownvalue.StringExact(m[2])
+	}
+	if len(want) != 8 {
+		t.Fatalf("the guide prints %d options, want 8", len(want))
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			// A plan: the state shims of terraform-plugin-testing do not
+			// take string for_each keys.
+			Config:             string(src),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectKnownOutputValue("h100x8_for_a_year", knownvalue.MapExact(want)),
+			}},
 		}},
 	})
 }

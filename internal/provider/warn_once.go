@@ -5,7 +5,6 @@ package provider
 
 import (
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -49,13 +48,13 @@ func noTDPDoc() string {
 	var ids []string
 	for _, a := range cat.Accelerators {
 		if a.TDPWatts <= 0 {
-			ids = append(ids, "`"+a.ID+"`")
+			ids = append(ids, a.ID)
 		}
 	}
 	if len(ids) == 0 {
 		return ""
 	}
 	sort.Strings(ids)
-	return " 0 for an accelerator without a power figure in the catalog (built in: " + strings.Join(ids, ", ") +
+	return " 0 for an accelerator without a power figure in the catalog (built in: " + codeList(ids) +
 		"; their vendors publish none), with a warning shown once per plan."
 }

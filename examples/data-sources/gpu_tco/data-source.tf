@@ -48,20 +48,3 @@ output "by_pricing_model" {
 output "tco_table" {
   value = data.gpu_tco.inference.summary
 }
-
-# Without a region, the cheapest region selling the instance under the mix
-# is used and returned; regions lists the runners-up, cheapest first.
-data "gpu_tco" "h100_spot_year" {
-  cloud         = "gcp"
-  instance_type = "a3-highgpu-8g"
-  months        = 12
-  pricing_mix   = { spot = 1 }
-}
-
-output "cheapest_region" {
-  value = {
-    region         = data.gpu_tco.h100_spot_year.region
-    total_cost_usd = data.gpu_tco.h100_spot_year.total_cost_usd
-    runner_up      = data.gpu_tco.h100_spot_year.regions[0]
-  }
-}
