@@ -47,8 +47,9 @@ data "gpu_recommendation" "serve" {
   top = 3
 }
 
-# 3. The lifecycle cost of the serving choice for a year: compute, storage,
-#    egress and carbon, not just the hourly rate.
+# 3. The lifecycle cost of the serving choice for a year: the recommended
+#    cloud, region, instance type, node count and pricing model, plus
+#    storage, egress and carbon, not just the hourly rate.
 data "gpu_tco" "serve_year" {
   cloud          = data.gpu_recommendation.serve.best.cloud
   region         = data.gpu_recommendation.serve.best.region
@@ -66,39 +67,52 @@ data "gpu_tco" "serve_year" {
   }
 }
 
+locals {
+  finetune = data.gpu_recommendation.finetune.best
+  serve    = data.gpu_recommendation.serve.best
+}
+
 output "finetune" {
   description = "Where and how to run the fine-tuning job."
   value = {
-    choice      = "${data.gpu_recommendation.finetune.best.nodes}× ${data.gpu_recommendation.finetune.best.instance_type} (${data.gpu_recommendation.finetune.best.total_gpus}× ${data.gpu_recommendation.finetune.best.accelerator}) on ${data.gpu_recommendation.finetune.best.cloud} ${data.gpu_recommendation.finetune.best.region}, ${data.gpu_recommendation.finetune.best.pricing_model}"
-    hours       = data.gpu_recommendation.finetune.best.estimated_hours
-    cost_usd    = data.gpu_recommendation.finetune.best.estimated_cost_usd
-    co2e_kg     = data.gpu_recommendation.finetune.best.estimated_co2e_kg
-    explanation = data.gpu_recommendation.finetune.best.explanation
+    choice      = "${local.finetune.nodes}× ${local.finetune.instance_type} (${local.finetune.total_gpus}× ${local.finetune.accelerator}) on ${local.finetune.cloud} ${local.finetune.region}, ${local.finetune.pricing_model}"
+    hours       = local.finetune.estimated_hours
+    cost_usd    = local.finetune.estimated_cost_usd
+    co2e_kg     = local.finetune.estimated_co2e_kg
+    explanation = local.finetune.explanation
   }
 }
 
-output "finetune_runners_up" {
-  description = "The next candidates, for comparison."
-  value = [for c in data.gpu_recommendation.finetune.candidates :
-  "${c.cloud}/${c.region} ${c.nodes}× ${c.instance_type} ${c.pricing_model}: ${c.estimated_hours} h, ${format("$%.2f", c.estimated_cost_usd)}"]
+output "finetune_candidates" {
+  description = "The candidates side by side, the best marked ✔."
+  value       = data.gpu_recommendation.finetune.summary
 }
 
 output "serve" {
-  description = "What serves the inference target."
+  description = "What serves the inference target, named as the explanation names it."
   value = {
-    choice            = "${data.gpu_recommendation.serve.best.nodes}× ${data.gpu_recommendation.serve.best.instance_type} on ${data.gpu_recommendation.serve.best.cloud} ${data.gpu_recommendation.serve.best.region}, ${data.gpu_recommendation.serve.best.pricing_model}"
-    tokens_per_second = data.gpu_recommendation.serve.best.tokens_per_second
-    monthly_cost_usd  = data.gpu_recommendation.serve.best.estimated_cost_usd
-    explanation       = data.gpu_recommendation.serve.best.explanation
+    choice                   = "${local.serve.nodes}× ${local.serve.instance_type} (${local.serve.total_gpus}× ${local.serve.accelerator}) on ${local.serve.cloud} ${local.serve.region}, ${local.serve.pricing_model}"
+    tokens_per_second        = local.serve.tokens_per_second
+    time_per_output_token_ms = local.serve.time_per_output_token_ms
+    time_to_first_token_ms   = local.serve.time_to_first_token_ms
+    monthly_cost_usd         = local.serve.estimated_cost_usd
+    monthly_co2e_kg          = local.serve.estimated_co2e_kg
+    explanation              = local.serve.explanation
   }
 }
 
 output "serve_first_year" {
-  description = "Lifecycle cost of the serving choice for 12 months."
+  description = "Lifecycle cost of the serving choice for 12 months; its compute is 12 × the recommendation's monthly cost."
   value = {
     total_cost_usd = data.gpu_tco.serve_year.total_cost_usd
     breakdown      = { for l in data.gpu_tco.serve_year.breakdown : l.category => l.cost_usd }
-    co2e_kg        = data.gpu_tco.serve_year.co2e_kg
+    # Reconciliation: the same choice priced by gpu_tco and by the recommendation.
+    compute_per_month_usd        = tonumber(format("%.2f", one([for l in data.gpu_tco.serve_year.breakdown : l.cost_usd if l.category == "compute"]) / 12))
+    recommendation_per_month_usd = local.serve.estimated_cost_usd
+    # gpu_tco has no workload input and counts energy at a training load
+    # (0.8 × TDP), the recommendation at a serving load (0.5 × TDP): its
+    # CO2e is the conservative one.
+    co2e_kg = data.gpu_tco.serve_year.co2e_kg
   }
 }
 

@@ -388,8 +388,7 @@ func (m *Model) energy(in *Input, res *Result) energyParams {
 	}
 	var ep energyParams
 	if in.Accelerator == nil || in.Accelerator.TDPWatts <= 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"The accelerator of %s has no TDP in the catalog: energy, CO2e and carbon cost are 0.", in.Offer.InstanceType))
+		res.Warnings = append(res.Warnings, NoTDPWarning(in.Offer.Accelerator))
 	} else {
 		ep.kWhPerInstanceHour = m.NodePowerKW(in.Offer, in.Accelerator, wl) * res.PUE
 	}

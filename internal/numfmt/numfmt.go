@@ -97,3 +97,27 @@ func Short(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
+
+// Percent formats a ratio as a percentage with one decimal:
+// Percent(0.9712) = "97.1%".
+func Percent(ratio float64) string {
+	p := math.Round(ratio*1000) / 10
+	if p == 0 {
+		p = 0 // not "-0.0%"
+	}
+	return strconv.FormatFloat(p, 'f', 1, 64) + "%"
+}
+
+// SignedPercent formats a relative change with its sign and one decimal:
+// SignedPercent(0.123) = "+12.3%", SignedPercent(-0.5) = "−50.0%" (a
+// minus sign), SignedPercent(0) = "±0.0%".
+func SignedPercent(ratio float64) string {
+	p := math.Round(ratio*1000) / 10
+	switch {
+	case p > 0:
+		return "+" + strconv.FormatFloat(p, 'f', 1, 64) + "%"
+	case p < 0:
+		return "−" + strconv.FormatFloat(-p, 'f', 1, 64) + "%"
+	}
+	return "±0.0%"
+}

@@ -72,7 +72,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A portable, cloud-neutral description of a GPU cluster kept in Terraform state, rendered onto one cloud's instance type. " +
 			"It calls no cloud API. Every computed attribute is known at plan time, so `terraform plan` shows the instance type and the cost. " +
-			"Changing `cloud`, `region`, `nodes` or `pricing_model` is an in-place update. `spec_json` is the neutral document " +
+			"Changing `cloud`, `region`, `nodes` or `pricing_model` is an in-place update. " + clusterSpecChangeDoc + " `spec_json` is the neutral document " +
 			"(`apiVersion: gpuplan.io/v1`, `kind: GPUCluster`; see the [cluster spec guide](../guides/cluster-spec.md)), " +
 			"and `equivalents` shows the same cluster on every other cloud that sells the hardware. When the chosen cloud lacks the hardware, " +
 			"the plan fails naming the clouds (or GPU counts, regions, pricing models) that exist: nothing is ever substituted silently.",
@@ -232,6 +232,7 @@ func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.Modif
 		addError(&resp.Diagnostics, err)
 		return
 	}
+	r.warnChange(ctx, req.State, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 

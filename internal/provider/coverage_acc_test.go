@@ -460,6 +460,22 @@ data "gpu_tco" "t" {
 }`,
 				ExpectError: regexp.MustCompile(`(?s)functions-h100 is a serverless offer that runs in: ""`),
 			},
+			{
+				// Without a region, a serverless offer is priced where its
+				// platform places the workers, and region says so ("").
+				Config: `
+data "gpu_tco" "t" {
+  cloud         = "modal"
+  instance_type = "functions-h100"
+  months        = 1
+  utilization   = 0.1
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.gpu_tco.t", tfjsonpath.New("region"), knownvalue.StringExact("")),
+					statecheck.ExpectKnownValue("data.gpu_tco.t", tfjsonpath.New("regions"), knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue("data.gpu_tco.t", tfjsonpath.New("summary"), knownvalue.StringRegexp(regexp.MustCompile(`functions-h100`))),
+				},
+			},
 		},
 	})
 }

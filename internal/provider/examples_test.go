@@ -24,6 +24,7 @@ func TestAccExamples(t *testing.T) {
 		"../../examples/data-sources/*/data-source.tf",
 		"../../examples/resources/*/resource.tf",
 		"../../examples/quickstart/main.tf",
+		"../../examples/guides/*/main.tf",
 	} {
 		matches, err := filepath.Glob(pattern)
 		if err != nil {

@@ -60,6 +60,8 @@ type providerData struct {
 	// Discounts maps cloud -> fraction off list price.
 	Discounts              map[string]float64
 	CarbonPriceUSDPerTonne float64
+	// warnings shows assumption warnings once per plan (warn_once.go).
+	warnings warnOnce
 
 	// The planner of Catalog, built on the first recommendation of this
 	// provider configuration (building it costs a few milliseconds, which a

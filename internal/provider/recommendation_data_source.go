@@ -223,6 +223,7 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"count":  schema.Int64Attribute{Computed: true, MarkdownDescription: "How many `(offer, pricing model)` pairs it removed."},
 				}}},
 			"catalog_date": schema.StringAttribute{Computed: true, MarkdownDescription: "Snapshot date of the catalog the answer comes from, `YYYY-MM-DD`."},
+			"summary":      schema.StringAttribute{Computed: true, MarkdownDescription: recommendationSummaryDoc},
 		},
 	}
 }
@@ -338,6 +339,8 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	m.Rejected = types.ListValueMust(rejectedType, rej)
 	m.CatalogDate = types.StringValue(res.CatalogDate)
+	m.Summary = types.StringValue(planner.Summary(res, planner.SummaryOptions{
+		Inference: prep.Workload().Kind == perf.KindInference, Objective: preq.Objective}))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -461,6 +464,7 @@ type recommendationModel struct {
 	Candidates  types.List        `tfsdk:"candidates"`
 	Rejected    types.List        `tfsdk:"rejected"`
 	CatalogDate types.String      `tfsdk:"catalog_date"`
+	Summary     types.String      `tfsdk:"summary"`
 }
 
 // gpuFraction is a fractional instance's share of one GPU, null otherwise.
@@ -470,3 +474,11 @@ func gpuFraction(f float64) types.Float64 {
 	}
 	return types.Float64Null()
 }
+
+// recommendationSummaryDoc documents the summary attribute.
+const recommendationSummaryDoc = "The candidates as a fixed-width text table for plan output, one line per candidate in rank order, " +
+	"the best marked `" + planner.BestMarker + "` (like SkyPilot's optimizer table): rank, cloud, region, instance type × nodes, GPUs in total " +
+	"(a fractional instance: its share of one GPU × nodes), pricing model, `estimated_hours` (training, fine-tuning) or " +
+	"`tokens_per_second` (inference), `estimated_cost_usd` (inference: per month) and `estimated_co2e_kg` (`n/a` when unknown), " +
+	"rounded as the attributes are. A title line above the table counts the feasible candidates and names the objective " +
+	"and the catalog date. Show it with `output \"plan\" { value = data.gpu_recommendation.x.summary }`."

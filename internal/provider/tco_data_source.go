@@ -67,10 +67,9 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 		Attributes: map[string]schema.Attribute{
 			"cloud": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Cloud ID, for example `aws`, `gcp`, `azure`."},
-			"region": schema.StringAttribute{Required: true,
-				MarkdownDescription: "The cloud's region code, for example `us-east-1`. The instance type must be offered there. " +
-					"For a serverless offer whose platform places its workers (Modal, Replicate, Beam, RunPod Serverless), `\"\"`, as " +
-					"`gpu_offers` and the recommendation's candidates show it."},
+			"region": schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: tcoRegionDoc +
+				" For a serverless offer whose platform places its workers (Modal, Replicate, Beam, RunPod Serverless), `\"\"` " +
+				"(or unset), as `gpu_offers` and the recommendation's candidates show it."},
 			"instance_type": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`, or the name of a serverless offer, for " +
 					"example `functions-h100` (`gpu_offers` rows with a `serverless_usd` price)."},
@@ -151,11 +150,13 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 			"energy_kwh": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Facility energy, kWh: running instance-hours × node power × PUE (region's, else cloud's). Node power = " +
 					"GPUs × TDP × (load factor 0.8 for training + 0.575 for the host: CPUs, memory, NICs, fans), derived from measured " +
-					"8-GPU servers (an 8× H100 node: 7.7 kW)."},
+					"8-GPU servers (an 8× H100 node: 7.7 kW)." + noTDPDoc()},
 			"co2e_kg": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Location-based emissions, kg CO2e: `energy_kwh` × the region's grid intensity (0 when unknown, with a warning)."},
 			"carbon_cost_usd": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "`co2e_kg` / 1000 × the provider's `carbon_price_usd_per_tonne`, USD (0 without a carbon price)."},
+			"regions": tcoRegionsAttribute(),
+			"summary": schema.StringAttribute{Computed: true, MarkdownDescription: tcoSummaryDoc},
 		},
 	}
 }
@@ -172,7 +173,12 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 	cat := d.data.Catalog
-	cloudID, it, regionID := m.Cloud.ValueString(), m.InstanceType.ValueString(), m.Region.ValueString()
+	cloudID, it := m.Cloud.ValueString(), m.InstanceType.ValueString()
+	regionID := m.Region.ValueString()
+	serverless := len(cat.ServerlessOffersOf(cloudID, it)) > 0
+	if !serverless {
+		regionID = tcoRegionID(cat, cloudID, it, m.Region)
+	}
 	t, ok := resolveTCOTarget(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
 		resp.Diagnostics.AddAttributeError(path.Root([]string{"cloud", "instance_type", "region"}[arg]), summary, detail)
 	})
@@ -214,15 +220,34 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 
-	res, err := cost.TCO(in)
+	// A serverless offer is priced where its platform runs it; an instance
+	// in its configured region, or in the cheapest one (tco_region.go).
+	pinned := !m.Region.IsNull() || t.serverless != nil
+	var res cost.Result
+	var others []cost.RegionTCO
+	var err error
+	if t.serverless != nil {
+		res, err = cost.TCO(in)
+	} else {
+		res, others, err = tcoByRegion(cat, &in, pinned)
+		t.offer, t.region = in.Offer, in.Region
+	}
 	if err != nil {
 		addError(&resp.Diagnostics, err)
 		return
 	}
 	for _, w := range res.Warnings {
-		resp.Diagnostics.AddWarning("TCO Rests On An Assumption", w)
+		d.data.warnings.add(&resp.Diagnostics, "TCO Rests On An Assumption", w)
 	}
 	m.setResult(&res, t.hasOnDemand(), in.Months)
+	shown := in
+	if t.serverless != nil {
+		shown.Offer, m.Region = t.serverless.InstanceView(), types.StringValue(t.serverless.Region)
+	} else {
+		m.Region = types.StringValue(t.offer.Region)
+	}
+	m.Regions = tcoRegionsValue(others, res.ShownTotalUSD())
+	m.Summary = types.StringValue(cost.Summary(&shown, &res, cost.SummaryRegions{Cheapest: !pinned, Others: others}))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -443,4 +468,6 @@ type tcoModel struct {
 	EnergyKWh              types.Float64    `tfsdk:"energy_kwh"`
 	CO2eKg                 types.Float64    `tfsdk:"co2e_kg"`
 	CarbonCostUSD          types.Float64    `tfsdk:"carbon_cost_usd"`
+	Regions                types.List       `tfsdk:"regions"`
+	Summary                types.String     `tfsdk:"summary"`
 }

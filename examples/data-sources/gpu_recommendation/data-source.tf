@@ -25,6 +25,12 @@ output "finetune" {
   }
 }
 
+# The candidates as a table in the plan, one line per candidate, the best
+# marked ✔: cloud, region, instance × nodes, GPUs, pricing, hours, cost, CO2e.
+output "finetune_table" {
+  value = data.gpu_recommendation.finetune.summary
+}
+
 # Serve an 8B model at 5,000 output tokens/s with at most 50 ms per token,
 # on on-demand or 1-year reserved capacity, ranked by a cost/time/carbon blend.
 data "gpu_recommendation" "serve" {

@@ -42,3 +42,9 @@ output "breakdown" {
 output "by_pricing_model" {
   value = { for c in data.gpu_tco.inference.pricing_model_comparison : c.pricing_model => c.savings_vs_on_demand_usd }
 }
+
+# The bill as a table in the plan: breakdown with shares, the pricing-model
+# comparison with break-even, and the cheapest other regions.
+output "tco_table" {
+  value = data.gpu_tco.inference.summary
+}

@@ -1,0 +1,87 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+import (
+	"fmt"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
+	"github.com/gpuplan/terraform-provider-gpu/internal/textable"
+)
+
+// BestMarker marks the best candidate's line of a summary, as SkyPilot's
+// optimizer table marks the chosen resources.
+const BestMarker = "✔"
+
+// SummaryOptions shape a recommendation's summary table.
+type SummaryOptions struct {
+	// Inference labels the figures of a serving deployment (tokens/s, cost
+	// and CO2e per month) instead of a job's (hours, cost and CO2e).
+	Inference bool
+	// Objective names the ranking in the title; "" is the default, cost.
+	Objective Objective
+}
+
+// Summary renders a result as fixed-width text: a title line, then one
+// line per candidate in rank order (the best marked with BestMarker):
+// rank, cloud, region, instance type × nodes, GPUs in total (a fractional
+// instance: its share of a GPU times nodes), pricing model, hours (a job)
+// or output tokens/s (inference), cost and CO2e ("n/a" when unknown).
+// Figures are rounded as the candidate attributes are (numfmt).
+func Summary(res *Result, opts SummaryOptions) string {
+	objective := opts.Objective
+	if objective == "" {
+		objective = ObjectiveCost
+	}
+	pace, costCol, co2Col := "HOURS", "COST USD", "CO2E KG"
+	if opts.Inference {
+		pace, costCol, co2Col = "TOK/S", "USD/MONTH", "CO2E KG/MONTH"
+	}
+	t := textable.New(
+		textable.Column{},
+		textable.Column{Header: "#", Align: textable.Right},
+		textable.Column{Header: "CLOUD"},
+		textable.Column{Header: "REGION"},
+		textable.Column{Header: "INSTANCE × NODES"},
+		textable.Column{Header: "GPUS"},
+		textable.Column{Header: "PRICING"},
+		textable.Column{Header: pace, Align: textable.Right},
+		textable.Column{Header: costCol, Align: textable.Right},
+		textable.Column{Header: co2Col, Align: textable.Right},
+	)
+	for i := range res.Candidates {
+		c := &res.Candidates[i]
+		marker := ""
+		if i == 0 {
+			marker = BestMarker
+		}
+		paceCell := numfmt.Thousands(numfmt.Hours(c.EstimatedHours), 2)
+		if opts.Inference {
+			paceCell = numfmt.Int(numfmt.Measure(c.TokensPerSecond))
+		}
+		co2 := "n/a"
+		if c.CO2eKnown {
+			co2 = numfmt.Thousands(numfmt.Measure(c.EstimatedCO2eKg), 2)
+		}
+		t.Row(marker, fmt.Sprint(i+1), c.Cloud, c.Region,
+			fmt.Sprintf("%s × %d", c.InstanceType, c.Nodes), gpusCell(c), string(c.PricingModel),
+			paceCell, numfmt.Thousands(numfmt.USD(c.EstimatedCostUSD), 2), co2)
+	}
+	noun := "candidates"
+	if res.Feasible == 1 {
+		noun = "candidate"
+	}
+	title := fmt.Sprintf("%d of %s feasible %s, ranked by %s (catalog %s)\n",
+		len(res.Candidates), numfmt.Int(float64(res.Feasible)), noun, objective, res.CatalogDate)
+	return title + t.String()
+}
+
+// gpusCell is a candidate's GPUs in total: "16× H100", or for a
+// fractional instance its share of one GPU times the nodes, "0.5× A10".
+func gpusCell(c *Candidate) string {
+	if c.GPUFraction > 0 {
+		return numfmt.Trim(c.GPUFraction*float64(c.Nodes), 4) + "× " + c.Accelerator
+	}
+	return fmt.Sprintf("%d× %s", c.TotalGPUs, c.Accelerator)
+}
