@@ -53,7 +53,7 @@ func TestValidate(t *testing.T) {
 			if len(errs) == 0 || errs[0].Path.String() != "workload."+c.field {
 				t.Fatalf("want first error on workload.%s, got %v", c.field, errs)
 			}
-			if !strings.HasPrefix(errs[0].Detail, "workload."+c.field+" = ") {
+			if d := errs[0].Detail; !strings.HasPrefix(d, "workload."+c.field+" = ") && !strings.HasPrefix(d, "workload."+c.field+" is not set") {
 				t.Fatalf("the detail does not name the attribute: %q", errs[0].Detail)
 			}
 		})

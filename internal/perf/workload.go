@@ -271,6 +271,18 @@ func (v *workloadCheck) add(attr string, value any, msg string) {
 	v.errs.Add(p, "Invalid Workload", "%s = %v: %s.", p, value, msg)
 }
 
+// missing reports a required attribute that is not set.
+func (v *workloadCheck) missing(attr, msg string) {
+	if !v.known(attr) {
+		return
+	}
+	p := v.opts.Root
+	for _, name := range strings.Split(attr, ".") {
+		p = p.Name(name)
+	}
+	v.errs.Add(p, "Missing Workload Attribute", "%s is not set: %s.", p, msg)
+}
+
 func (v *workloadCheck) names() {
 	w := &v.w
 	switch v.kind {
@@ -334,7 +346,7 @@ func (v *workloadCheck) sizes() {
 	if w.TrainingTokensB < 0 || math.IsNaN(w.TrainingTokensB) {
 		v.add("training_tokens_b", w.TrainingTokensB, "must be a positive number of billions of tokens")
 	} else if trainingKind && w.TrainingTokensB == 0 && v.known("kind") {
-		v.add("training_tokens_b", w.TrainingTokensB, fmt.Sprintf("is required for kind = %q: the billions of tokens to train on (e.g. 2000 for 2T tokens)", v.kind))
+		v.missing("training_tokens_b", fmt.Sprintf("it is required for kind = %q, the billions of tokens to train on (e.g. 2000 for 2T tokens)", v.kind))
 	}
 }
 
@@ -343,7 +355,7 @@ func (v *workloadCheck) serving() {
 	if w.TokensPerSecond < 0 || math.IsNaN(w.TokensPerSecond) {
 		v.add("tokens_per_second", w.TokensPerSecond, "must be a positive aggregate output tokens/s")
 	} else if v.kind == KindInference && v.opts.RequireTokensPerSecond && w.TokensPerSecond == 0 && v.known("kind") {
-		v.add("tokens_per_second", w.TokensPerSecond, `is required for kind = "inference": the aggregate output tokens/s to serve`)
+		v.missing("tokens_per_second", `it is required for kind = "inference", the aggregate output tokens/s to serve (for example 5000)`)
 	}
 	if w.InputTokens < 0 {
 		v.add("input_tokens", w.InputTokens, "must be a positive number of prompt tokens")

@@ -125,7 +125,7 @@ func TestAccEstimate_training(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      estConfig(`    kind = "training"`+"\n    model_parameters_b = 70", a100),
-				ExpectError: errRe(`workload.training_tokens_b.*is required for kind = "training"`),
+				ExpectError: errRe(`workload.training_tokens_b is not set: it is required for kind = "training"`),
 			},
 			{
 				Config:      estConfig(`    kind = "training"`+"\n    model_parameters_b = 0\n    training_tokens_b = 10", a100),
@@ -230,7 +230,7 @@ func TestAccEstimate_fineTuning(t *testing.T) {
 			{
 				Config: estConfig(`    kind = "fine_tuning"`+"\n    model_parameters_b = 8",
 					`  accelerator = "A100-80GB"`+"\n  gpu_count = 1"),
-				ExpectError: errRe(`workload.training_tokens_b.*is required for kind = "fine_tuning"`),
+				ExpectError: errRe(`workload.training_tokens_b is not set: it is required for kind = "fine_tuning"`),
 			},
 			{
 				Config: estConfig(`    kind = "fine_tuning"`+"\n    model_parameters_b = 8\n    training_tokens_b = 1\n    fine_tuning_method = \"dora\"",
@@ -541,7 +541,7 @@ func TestEstimateValidateConfig(t *testing.T) {
 	}{
 		{"valid", train, a100, path.Empty(), ""},
 		{"no training tokens", with(train, "training_tokens_b", tftypes.NewValue(tftypes.Number, nil)), a100,
-			path.Root("workload").AtName("training_tokens_b"), `is required for kind = "training"`},
+			path.Root("workload").AtName("training_tokens_b"), `is not set: it is required for kind = "training"`},
 		{"fp8 on A100", with(train, "precision", str("fp8")), a100,
 			path.Root("workload").AtName("precision"), `"fp8" cannot run on A100-80GB`},
 		{"fp8, accelerator unknown yet", with(train, "precision", str("fp8")), unknownAcc, path.Empty(), ""},

@@ -420,7 +420,7 @@ func TestAccRecommendation_badInput(t *testing.T) {
 		{"inference without target", "", `{
     kind               = "inference"
     model_parameters_b = 8
-  }`, "", "", `Invalid Workload.*tokens_per_second`},
+  }`, "", "", `Missing Workload Attribute.*workload.tokens_per_second is not set`},
 		{"negative budget", "", recLoRA70B, `max_total_cost_usd = -5`, "", `Invalid Attribute Value.*max_total_cost_usd`},
 		{"bad objective", "", recLoRA70B, "", `objective = "cheap"`, `Invalid Attribute Value Match.*objective`},
 		{"top out of range", "", recLoRA70B, "", `top = 0`, `Invalid Attribute Value.*top`},
