@@ -152,7 +152,7 @@ func formatBig(f *big.Float) string {
 // validate is the attribute check of both limited types.
 func (in inputLimit) validate(val tftypes.Value, p path.Path) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if !val.Type().Is(tftypes.Number) || !val.IsKnown() || val.IsNull() {
+	if val.Type() == nil || !val.Type().Is(tftypes.Number) || !val.IsKnown() || val.IsNull() {
 		return diags
 	}
 	var f big.Float
@@ -213,7 +213,7 @@ func (t limitedFloat64Type) String() string {
 }
 
 func (t limitedFloat64Type) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	if !in.IsKnown() || in.IsNull() || !in.Type().Is(tftypes.Number) {
+	if in.Type() == nil || !in.Type().Is(tftypes.Number) || !in.IsKnown() || in.IsNull() {
 		return t.Float64Type.ValueFromTerraform(ctx, in)
 	}
 	var f big.Float
@@ -250,7 +250,7 @@ func (t limitedInt64Type) Equal(o attr.Type) bool {
 func (t limitedInt64Type) String() string { return "provider.limitedInt64Type(" + t.limit.l.Name + ")" }
 
 func (t limitedInt64Type) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	if !in.IsKnown() || in.IsNull() || !in.Type().Is(tftypes.Number) {
+	if in.Type() == nil || !in.Type().Is(tftypes.Number) || !in.IsKnown() || in.IsNull() {
 		return t.Int64Type.ValueFromTerraform(ctx, in)
 	}
 	var f big.Float
