@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/fuzzutil"
 	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
@@ -67,10 +68,10 @@ func accelIndex(cat *catalog.Catalog, id string) uint8 {
 }
 
 // FuzzEstimate (make fuzz): whatever the workload and hardware numbers,
-// preparing the workload and estimating it either returns an error (an
-// input error naming the attribute, when the workload is at fault) or an
-// estimate whose every number is finite, within a few seconds; never a
-// panic or a hang.
+// preparing and estimating the workload answers within seconds, never
+// panics, and a workload at fault is input errors naming the attribute.
+// Within the input limits the provider enforces (catalog.InputLimit; its
+// schema refuses the rest), every number of the estimate is finite.
 func FuzzEstimate(f *testing.F) {
 	cat, err := catalog.Builtin()
 	if err != nil {
@@ -93,9 +94,9 @@ func FuzzEstimate(f *testing.F) {
 		in := estimateInput{"", kind, preset, method, accel, params, active, tokens, tps, ttft, tpt, seq, input, output,
 			layers, hidden, kv, draftTokens, acceptance, draftParams, network, gpus, gpusPerNode}
 		w := in.workload(presets.IDs())
-		h := perf.Hardware{Accelerator: cat.Accelerators[int(accel)%len(cat.Accelerators)], GPUs: clampInt(gpus),
-			GPUsPerNode: clampInt(gpusPerNode), NetworkGbps: network}
-		within(t, 20*time.Second, func() string { return estimateOnce(model, w, h) })
+		h := perf.Hardware{Accelerator: cat.Accelerators[int(accel)%len(cat.Accelerators)], GPUs: fuzzutil.Int(gpus),
+			GPUsPerNode: fuzzutil.Int(gpusPerNode), NetworkGbps: network}
+		fuzzutil.Within(t, 20*time.Second, func() string { return estimateOnce(model, w, h) })
 	})
 }
 
@@ -105,19 +106,19 @@ func (in estimateInput) workload(presets []string) perf.Workload {
 		Kind:              []string{perf.KindTraining, perf.KindFineTuning, perf.KindInference, "mining"}[in.kind%4],
 		ModelParametersB:  in.params,
 		ActiveParametersB: in.active,
-		SequenceLength:    clampInt(in.seq),
+		SequenceLength:    fuzzutil.Int(in.seq),
 		TrainingTokensB:   in.tokens,
 		FineTuningMethod:  []string{"", perf.MethodFull, perf.MethodLoRA, perf.MethodQLoRA}[in.method%4],
-		TokensPerSecond:   in.tps, InputTokens: clampInt(in.input), OutputTokens: clampInt(in.output),
+		TokensPerSecond:   in.tps, InputTokens: fuzzutil.Int(in.input), OutputTokens: fuzzutil.Int(in.output),
 		MaxTimeToFirstTokenMs: in.ttft, MaxTimePerOutputTokenMs: in.tpt,
-		Layers: clampInt(in.layers), HiddenSize: clampInt(in.hidden), KVHeads: clampInt(in.kv),
+		Layers: fuzzutil.Int(in.layers), HiddenSize: fuzzutil.Int(in.hidden), KVHeads: fuzzutil.Int(in.kv),
 	}
 	if n := int(in.model) % (len(presets) + 1); n > 0 {
 		w.Model = presets[n-1]
 	}
 	if w.Kind == perf.KindInference && in.method%3 > 0 {
 		w.SpeculativeDecoding = perf.SpeculativeDecoding{Method: perf.SpeculativeMethods[in.method%3-1],
-			AcceptanceRate: in.acceptance, DraftTokens: clampInt(in.draftTokens), DraftModelParametersB: in.draftParams}
+			AcceptanceRate: in.acceptance, DraftTokens: fuzzutil.Int(in.draftTokens), DraftModelParametersB: in.draftParams}
 	}
 	return w
 }
@@ -126,6 +127,7 @@ func (in estimateInput) workload(presets []string) perf.Workload {
 // for inference, and returns what is wrong: an error without an attribute
 // for a workload at fault, or a non-finite number ("" when nothing is).
 func estimateOnce(model *perf.Model, w perf.Workload, h perf.Hardware) string {
+	limited := withinLimits(w, h)
 	prep, err := model.Prepare(w, perf.ValidateOptions{})
 	if err != nil {
 		errs := inputerr.From(err)
@@ -143,7 +145,7 @@ func estimateOnce(model *perf.Model, w perf.Workload, h perf.Hardware) string {
 	if err != nil {
 		return "" // hardware the provider's limits refuse (0 GPUs, negative sizes)
 	}
-	if p := numfmt.NonFinite(est, "Estimate"); p != "" {
+	if p := numfmt.NonFinite(est, "Estimate"); p != "" && limited {
 		return fmt.Sprintf("%+v on %d× %s (%d per node): %s", w, h.GPUs, h.Accelerator.ID, h.GPUsPerNode, p)
 	}
 	if !est.Fits || prep.Workload().Kind != perf.KindInference {
@@ -153,31 +155,32 @@ func estimateOnce(model *perf.Model, w perf.Workload, h perf.Hardware) string {
 	if err != nil {
 		return ""
 	}
-	if p := numfmt.NonFinite(curve, "ThroughputCurve"); p != "" {
+	if p := numfmt.NonFinite(curve, "ThroughputCurve"); p != "" && limited {
 		return fmt.Sprintf("%+v on %d× %s: %s", w, h.GPUs, h.Accelerator.ID, p)
 	}
 	return ""
 }
 
-// clampInt is v as an int; on 32-bit platforms the extremes saturate.
-func clampInt(v int64) int {
-	return int(max(min(v, math.MaxInt), math.MinInt))
-}
-
-// within runs fn and fails the test with what fn reports, or when fn does
-// not return within d: a hang is a failure the fuzzer must report, not a
-// stalled run. A panic in fn crashes the fuzzing process, which the fuzzer
-// reports with its stack and keeps the input.
-func within(t *testing.T, d time.Duration, fn func() string) {
-	t.Helper()
-	done := make(chan string, 1)
-	go func() { done <- fn() }()
-	select {
-	case problem := <-done:
-		if problem != "" {
-			t.Fatal(problem)
-		}
-	case <-time.After(d):
-		t.Fatalf("no answer within %v", d)
-	}
+// withinLimits reports whether every number of the workload and hardware
+// is within the input limit the provider's schema applies to it.
+func withinLimits(w perf.Workload, h perf.Hardware) bool {
+	sd := w.SpeculativeDecoding
+	return fuzzutil.WithinLimits(
+		fuzzutil.Set{Limit: catalog.LimitModelParametersB, V: w.ModelParametersB},
+		fuzzutil.Set{Limit: catalog.LimitModelParametersB, V: w.ActiveParametersB},
+		fuzzutil.Set{Limit: catalog.LimitModelParametersB, V: sd.DraftModelParametersB},
+		fuzzutil.Set{Limit: catalog.LimitTrainingTokensB, V: w.TrainingTokensB},
+		fuzzutil.Set{Limit: catalog.LimitSequenceTokens, V: float64(w.SequenceLength)},
+		fuzzutil.Set{Limit: catalog.LimitSequenceTokens, V: float64(w.InputTokens)},
+		fuzzutil.Set{Limit: catalog.LimitSequenceTokens, V: float64(w.OutputTokens)},
+		fuzzutil.Set{Limit: catalog.LimitTokensPerSecond, V: w.TokensPerSecond},
+		fuzzutil.Set{Limit: catalog.LimitLatencyMs, V: w.MaxTimeToFirstTokenMs},
+		fuzzutil.Set{Limit: catalog.LimitLatencyMs, V: w.MaxTimePerOutputTokenMs},
+		fuzzutil.Set{Limit: catalog.LimitModelLayers, V: float64(w.Layers)},
+		fuzzutil.Set{Limit: catalog.LimitModelHiddenSize, V: float64(w.HiddenSize)},
+		fuzzutil.Set{Limit: catalog.LimitModelKVHeads, V: float64(w.KVHeads)},
+		fuzzutil.Set{Limit: catalog.LimitGPUCount, V: float64(h.GPUs)},
+		fuzzutil.Set{Limit: catalog.LimitGPUsPerInstance, V: float64(h.GPUsPerNode)},
+		fuzzutil.Set{Limit: catalog.LimitNetworkGbps, V: h.NetworkGbps},
+	) && sd.DraftTokens <= perf.MaxDraftTokens && (sd.AcceptanceRate == 0 || (sd.AcceptanceRate > 0 && sd.AcceptanceRate < 1))
 }

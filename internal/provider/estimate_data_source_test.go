@@ -129,11 +129,11 @@ func TestAccEstimate_training(t *testing.T) {
 			},
 			{
 				Config:      estConfig(`    kind = "training"`+"\n    model_parameters_b = 0\n    training_tokens_b = 10", a100),
-				ExpectError: errRe(`Invalid Number.*workload.model_parameters_b must be more than 0 and at most 100,000 B parameters, got 0\.`),
+				ExpectError: errRe(`Invalid Number.*workload.model_parameters_b must be from 0.0001 to 100,000 B parameters, got 0\.`),
 			},
 			{
 				Config:      estConfig(`    kind = "training"`+"\n    model_parameters_b = -7\n    training_tokens_b = 10", a100),
-				ExpectError: errRe(`workload.model_parameters_b must be more than 0 .*, got -7\.`),
+				ExpectError: errRe(`workload.model_parameters_b must be from 0.0001 .*, got -7\.`),
 			},
 			{
 				Config:      estConfig(`    kind = "training"`+"\n    model_parameters_b = 7\n    training_tokens_b = -1", a100),

@@ -46,7 +46,7 @@ output "h" {
 		Steps: []resource.TestStep{
 			{
 				Config:      call(`0, 2000, "H100", 8`),
-				ExpectError: errRe(`"model_parameters_b" parameter: Invalid Number: model_parameters_b must be more than 0 and at most 100,000 B parameters, got 0\.`),
+				ExpectError: errRe(`"model_parameters_b" parameter: Invalid Number: model_parameters_b must be from 0.0001 to 100,000 B parameters, got 0\.`),
 			},
 			{
 				Config:      call(`70, -1, "H100", 8`),
