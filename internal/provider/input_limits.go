@@ -187,8 +187,12 @@ func (a argLimit) ValidateParameterNumber(_ context.Context, req function.Number
 // Float64 is the custom type of a float64 attribute bounded by the limit.
 func (in inputLimit) Float64() basetypes.Float64Typable { return limitedFloat64Type{limit: in} }
 
-// Int64 is the custom type of an int64 attribute bounded by the limit.
-func (in inputLimit) Int64() basetypes.Int64Typable { return limitedInt64Type{limit: in} }
+// Int64 is the custom type of an int64 attribute bounded by the limit,
+// which then admits whole numbers only.
+func (in inputLimit) Int64() basetypes.Int64Typable {
+	in.l.Integer = true
+	return limitedInt64Type{limit: in}
+}
 
 // limitedFloat64Type is a float64 attribute type that reads any number and
 // reports one outside its limit (or beyond float64) on the attribute.
