@@ -133,11 +133,20 @@ func (in inputLimit) check(name string, f *big.Float) string {
 	return fmt.Sprintf("%s %s %s, got %s", name, what, in.l.Range(), formatBig(f))
 }
 
+// maxNumberDigits bounds a number written out in a message.
+const maxNumberDigits = 40
+
 // formatBig renders a number as catalog.FormatNumber does, also beyond
 // float64: "8.5", "1,000,000", "1 × 10^400", "5 × 10^-324".
 func formatBig(f *big.Float) string {
 	if v, acc := f.Float64(); !math.IsInf(v, 0) && (v != 0 || acc == big.Exact) {
 		if a := math.Abs(v); a == 0 || (a >= 1e-4 && a < 1e15) {
+			if v == math.Trunc(v) && !f.IsInt() {
+				// A fraction too small for float64: 1.0000000000000000000001.
+				if s := f.Text('g', -1); len(s) <= maxNumberDigits {
+					return s
+				}
+			}
 			return catalog.FormatNumber(v)
 		}
 	}
