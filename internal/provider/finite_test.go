@@ -41,10 +41,10 @@ func (d draws) number(l inputLimit) float64 {
 		hi = math.Nextafter(hi, math.Inf(-1))
 	}
 	var v float64
-	switch k := d.rng.IntN(10); {
-	case k == 0:
+	switch d.rng.IntN(10) {
+	case 0:
 		v = lo
-	case k == 1:
+	case 1:
 		v = hi
 	default:
 		v = math.Exp(math.Log(lo) + d.rng.Float64()*(math.Log(hi)-math.Log(lo)))
@@ -73,10 +73,7 @@ func tfString(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, 
 // object is a value of the object type typ with the given attributes, the
 // others null.
 func object(typ tftypes.Type, vals map[string]tftypes.Value) tftypes.Value {
-	ot, ok := typ.(tftypes.Object)
-	if !ok {
-		panic(fmt.Sprintf("%v is not an object type", typ))
-	}
+	ot := objectType(typ)
 	all := make(map[string]tftypes.Value, len(ot.AttributeTypes))
 	for name, at := range ot.AttributeTypes {
 		if v, ok := vals[name]; ok {
@@ -104,14 +101,23 @@ func nonFiniteNumber(v tftypes.Value) string {
 	return found
 }
 
+// objectType is a schema's object type.
+func objectType(t tftypes.Type) tftypes.Object {
+	ot, ok := t.(tftypes.Object)
+	if !ok {
+		panic(fmt.Sprintf("%v is not an object type", t))
+	}
+	return ot
+}
+
 // readWith runs a data source's Read on the configuration vals.
-func readWith(ds datasource.DataSource, data *providerData, vals func(tftypes.Object) map[string]tftypes.Value) (tftypes.Value, diag.Diagnostics) {
+func readWith(ds datasource.DataSourceWithConfigure, data *providerData, vals func(tftypes.Object) map[string]tftypes.Value) (tftypes.Value, diag.Diagnostics) {
 	ctx := context.Background()
 	var cr datasource.ConfigureResponse
-	ds.(datasource.DataSourceWithConfigure).Configure(ctx, datasource.ConfigureRequest{ProviderData: data}, &cr)
+	ds.Configure(ctx, datasource.ConfigureRequest{ProviderData: data}, &cr)
 	var sr datasource.SchemaResponse
 	ds.Schema(ctx, datasource.SchemaRequest{}, &sr)
-	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	typ := objectType(sr.Schema.Type().TerraformType(ctx))
 	req := datasource.ReadRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: object(typ, vals(typ))}}
 	resp := datasource.ReadResponse{State: tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)}}
 	ds.Read(ctx, req, &resp)
@@ -209,7 +215,7 @@ func TestComputedNumbersAreFinite(t *testing.T) {
 			answered[4]++
 		}
 	}
-	state, diags := readWith(NewAcceleratorsDataSource(), d.providerData(cat), func(tftypes.Object) map[string]tftypes.Value { return nil })
+	state, diags := readWith(&acceleratorsDataSource{}, d.providerData(cat), func(tftypes.Object) map[string]tftypes.Value { return nil })
 	checkFinite(t, "gpu_accelerators", 0, state, diags)
 	t.Logf("answered of %d: gpu_tco %d, gpu_estimate %d, gpu_recommendation %d, gpu_offers %d, gpu_cluster_spec %d",
 		n, answered[0], answered[1], answered[2], answered[3], answered[4])
@@ -220,7 +226,7 @@ func TestComputedNumbersAreFinite(t *testing.T) {
 
 func finiteTCO(t *testing.T, d draws, cat *catalog.Catalog, i int) bool {
 	o := cat.Offers[d.rng.IntN(len(cat.Offers))]
-	state, diags := readWith(NewTCODataSource(), d.providerData(cat), func(typ tftypes.Object) map[string]tftypes.Value {
+	state, diags := readWith(&tcoDataSource{}, d.providerData(cat), func(typ tftypes.Object) map[string]tftypes.Value {
 		data, mix := limitOf(catalog.LimitDataGB), map[string]tftypes.Value{}
 		for _, pm := range instancePricingModelNames() {
 			if _, ok := o.Price(catalog.PricingModel(pm)); ok && len(mix) == 0 {
@@ -245,7 +251,7 @@ func finiteTCO(t *testing.T, d draws, cat *catalog.Catalog, i int) bool {
 
 func finiteEstimate(t *testing.T, d draws, cat *catalog.Catalog, presets []string, i int) bool {
 	acc := cat.Accelerators[d.rng.IntN(len(cat.Accelerators))]
-	state, diags := readWith(NewEstimateDataSource(), d.providerData(cat), func(typ tftypes.Object) map[string]tftypes.Value {
+	state, diags := readWith(&estimateDataSource{}, d.providerData(cat), func(typ tftypes.Object) map[string]tftypes.Value {
 		gpus := d.number(limitOf(catalog.LimitGPUCount))
 		return map[string]tftypes.Value{
 			"workload":      d.workload(typ.AttributeTypes["workload"], presets),
@@ -259,7 +265,7 @@ func finiteEstimate(t *testing.T, d draws, cat *catalog.Catalog, presets []strin
 }
 
 func finiteRecommendation(t *testing.T, d draws, cat *catalog.Catalog, presets []string, i int) bool {
-	state, diags := readWith(NewRecommendationDataSource(), d.providerData(cat), func(typ tftypes.Object) map[string]tftypes.Value {
+	state, diags := readWith(&recommendationDataSource{}, d.providerData(cat), func(typ tftypes.Object) map[string]tftypes.Value {
 		c := map[string]tftypes.Value{}
 		for name, l := range map[string]inputLimit{
 			"max_hourly_cost_usd": limitOf(catalog.LimitHourlyCostUSD).positive(), "max_total_cost_usd": limitOf(catalog.LimitTotalCostUSD).positive(),
@@ -282,7 +288,7 @@ func finiteRecommendation(t *testing.T, d draws, cat *catalog.Catalog, presets [
 }
 
 func finiteOffers(t *testing.T, d draws, cat *catalog.Catalog, i int) bool {
-	state, diags := readWith(NewOffersDataSource(), d.providerData(cat), func(typ tftypes.Object) map[string]tftypes.Value {
+	state, diags := readWith(&offersDataSource{}, d.providerData(cat), func(typ tftypes.Object) map[string]tftypes.Value {
 		return map[string]tftypes.Value{
 			"clouds":            tftypes.NewValue(typ.AttributeTypes["clouds"], []tftypes.Value{tfString(d.pick(cat.CloudIDs()))}),
 			"min_gpus":          d.maybe(limitOf(catalog.LimitGPUsPerInstance)),
@@ -299,12 +305,12 @@ func finiteClusterSpec(t *testing.T, d draws, cat *catalog.Catalog, i int) bool 
 	if o.GPUs == 0 {
 		return true // fractional offers are not rendered as specs
 	}
-	r := NewClusterSpecResource()
+	r := &clusterSpecResource{}
 	var cr resource.ConfigureResponse
-	r.(resource.ResourceWithConfigure).Configure(ctx, resource.ConfigureRequest{ProviderData: d.providerData(cat)}, &cr)
+	r.Configure(ctx, resource.ConfigureRequest{ProviderData: d.providerData(cat)}, &cr)
 	var sr resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sr)
-	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	typ := objectType(sr.Schema.Type().TerraformType(ctx))
 	data := limitOf(catalog.LimitDataGB)
 	cfg := object(typ, map[string]tftypes.Value{
 		"name": tfString("x"), "cloud": tfString(o.Cloud), "accelerator": tfString(o.Accelerator),
@@ -317,6 +323,6 @@ func finiteClusterSpec(t *testing.T, d draws, cat *catalog.Catalog, i int) bool 
 	req := resource.ModifyPlanRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: cfg}, Plan: tfsdk.Plan{Schema: sr.Schema, Raw: cfg},
 		State: tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)}}
 	resp := resource.ModifyPlanResponse{Plan: req.Plan}
-	r.(resource.ResourceWithModifyPlan).ModifyPlan(ctx, req, &resp)
+	r.ModifyPlan(ctx, req, &resp)
 	return checkFinite(t, "gpu_cluster_spec", i, resp.Plan.Raw, append(cr.Diagnostics, resp.Diagnostics...))
 }
