@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
 // Within runs fn and fails the test with the problem fn returns, or when
@@ -56,4 +57,28 @@ func WithinLimits(sets ...Set) bool {
 		}
 	}
 	return true
+}
+
+// WorkloadWithinLimits reports whether every number of w is within the
+// limit the provider's workload schema applies to it.
+func WorkloadWithinLimits(w perf.Workload) bool {
+	sd := w.SpeculativeDecoding
+	num := func(limit string, vs ...float64) []Set {
+		out := make([]Set, len(vs))
+		for i, v := range vs {
+			out[i] = Set{Limit: limit, V: v}
+		}
+		return out
+	}
+	var sets []Set
+	sets = append(sets, num(catalog.LimitModelParametersB, w.ModelParametersB, w.ActiveParametersB, sd.DraftModelParametersB)...)
+	sets = append(sets, num(catalog.LimitSequenceTokens, float64(w.SequenceLength), float64(w.InputTokens), float64(w.OutputTokens))...)
+	sets = append(sets, num(catalog.LimitLatencyMs, w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs)...)
+	sets = append(sets, num(catalog.LimitTrainingTokensB, w.TrainingTokensB)...)
+	sets = append(sets, num(catalog.LimitTokensPerSecond, w.TokensPerSecond)...)
+	sets = append(sets, num(catalog.LimitModelLayers, float64(w.Layers))...)
+	sets = append(sets, num(catalog.LimitModelHiddenSize, float64(w.HiddenSize))...)
+	sets = append(sets, num(catalog.LimitModelKVHeads, float64(w.KVHeads))...)
+	return WithinLimits(sets...) && sd.DraftTokens <= perf.MaxDraftTokens &&
+		(sd.AcceptanceRate == 0 || (sd.AcceptanceRate > 0 && sd.AcceptanceRate < 1))
 }

@@ -164,23 +164,9 @@ func estimateOnce(model *perf.Model, w perf.Workload, h perf.Hardware) string {
 // withinLimits reports whether every number of the workload and hardware
 // is within the input limit the provider's schema applies to it.
 func withinLimits(w perf.Workload, h perf.Hardware) bool {
-	sd := w.SpeculativeDecoding
-	return fuzzutil.WithinLimits(
-		fuzzutil.Set{Limit: catalog.LimitModelParametersB, V: w.ModelParametersB},
-		fuzzutil.Set{Limit: catalog.LimitModelParametersB, V: w.ActiveParametersB},
-		fuzzutil.Set{Limit: catalog.LimitModelParametersB, V: sd.DraftModelParametersB},
-		fuzzutil.Set{Limit: catalog.LimitTrainingTokensB, V: w.TrainingTokensB},
-		fuzzutil.Set{Limit: catalog.LimitSequenceTokens, V: float64(w.SequenceLength)},
-		fuzzutil.Set{Limit: catalog.LimitSequenceTokens, V: float64(w.InputTokens)},
-		fuzzutil.Set{Limit: catalog.LimitSequenceTokens, V: float64(w.OutputTokens)},
-		fuzzutil.Set{Limit: catalog.LimitTokensPerSecond, V: w.TokensPerSecond},
-		fuzzutil.Set{Limit: catalog.LimitLatencyMs, V: w.MaxTimeToFirstTokenMs},
-		fuzzutil.Set{Limit: catalog.LimitLatencyMs, V: w.MaxTimePerOutputTokenMs},
-		fuzzutil.Set{Limit: catalog.LimitModelLayers, V: float64(w.Layers)},
-		fuzzutil.Set{Limit: catalog.LimitModelHiddenSize, V: float64(w.HiddenSize)},
-		fuzzutil.Set{Limit: catalog.LimitModelKVHeads, V: float64(w.KVHeads)},
+	return fuzzutil.WorkloadWithinLimits(w) && fuzzutil.WithinLimits(
 		fuzzutil.Set{Limit: catalog.LimitGPUCount, V: float64(h.GPUs)},
 		fuzzutil.Set{Limit: catalog.LimitGPUsPerInstance, V: float64(h.GPUsPerNode)},
 		fuzzutil.Set{Limit: catalog.LimitNetworkGbps, V: h.NetworkGbps},
-	) && sd.DraftTokens <= perf.MaxDraftTokens && (sd.AcceptanceRate == 0 || (sd.AcceptanceRate > 0 && sd.AcceptanceRate < 1))
+	)
 }

@@ -115,7 +115,7 @@ func recommendOnce(p *planner.Planner, model *perf.Model, policy *planner.Policy
 		for i := range res.Candidates {
 			res.Candidates[i].Score = 0
 		}
-		if !in.withinLimits() {
+		if !fuzzutil.WorkloadWithinLimits(w) || !in.withinLimits() {
 			return ""
 		}
 		return numfmt.NonFinite(res, "Result")
@@ -143,18 +143,11 @@ func inputErrorProblem(what string, err error) string {
 	return ""
 }
 
-// withinLimits reports whether every number is within the input limit
-// the provider's schema applies to it.
+// withinLimits reports whether every number of the constraints and the
+// provider settings is within the input limit the provider's schema
+// applies to it.
 func (in recommendInput) withinLimits() bool {
 	return fuzzutil.WithinLimits(
-		fuzzutil.Set{Limit: catalog.LimitModelParametersB, V: in.params},
-		fuzzutil.Set{Limit: catalog.LimitTrainingTokensB, V: in.tokens},
-		fuzzutil.Set{Limit: catalog.LimitTokensPerSecond, V: in.tps},
-		fuzzutil.Set{Limit: catalog.LimitLatencyMs, V: in.ttft},
-		fuzzutil.Set{Limit: catalog.LimitLatencyMs, V: in.tpot},
-		fuzzutil.Set{Limit: catalog.LimitSequenceTokens, V: float64(in.seq)},
-		fuzzutil.Set{Limit: catalog.LimitSequenceTokens, V: float64(in.input)},
-		fuzzutil.Set{Limit: catalog.LimitSequenceTokens, V: float64(in.output)},
 		fuzzutil.Set{Limit: catalog.LimitHourlyCostUSD, V: in.maxHourly},
 		fuzzutil.Set{Limit: catalog.LimitTotalCostUSD, V: in.maxTotal},
 		fuzzutil.Set{Limit: catalog.LimitHours, V: in.deadline},

@@ -491,28 +491,16 @@ func TestEstimateValidateConfig(t *testing.T) {
 		t.Fatal("schema types are not objects")
 	}
 
-	// obj fills every attribute of t not in vals with null.
-	obj := func(t tftypes.Object, vals map[string]tftypes.Value) tftypes.Value {
-		all := map[string]tftypes.Value{}
-		for k, at := range t.AttributeTypes {
-			if v, ok := vals[k]; ok {
-				all[k] = v
-			} else {
-				all[k] = tftypes.NewValue(at, nil)
-			}
-		}
-		return tftypes.NewValue(t, all)
-	}
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	n := func(f float64) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(f)) }
 	validate := func(workload map[string]tftypes.Value, hw map[string]tftypes.Value) diag.Diagnostics {
-		vals := map[string]tftypes.Value{"workload": obj(wtyp, workload)}
+		vals := map[string]tftypes.Value{"workload": object(wtyp, workload)}
 		for k, v := range hw {
 			vals[k] = v
 		}
 		var resp datasource.ValidateConfigResponse
 		ds.ValidateConfig(ctx, datasource.ValidateConfigRequest{
-			Config: tfsdk.Config{Schema: sresp.Schema, Raw: obj(typ, vals)},
+			Config: tfsdk.Config{Schema: sresp.Schema, Raw: object(typ, vals)},
 		}, &resp)
 		return resp.Diagnostics
 	}

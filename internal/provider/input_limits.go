@@ -158,19 +158,30 @@ func formatBig(f *big.Float) string {
 	return fmt.Sprintf("%s × 10^%d", mant, e)
 }
 
-// validate is the attribute check of both limited types.
-func (in inputLimit) validate(val tftypes.Value, p path.Path) diag.Diagnostics {
-	var diags diag.Diagnostics
+// knownNumber is the number val holds; nil when val is not a known,
+// non-null number (the base types handle those).
+func knownNumber(val tftypes.Value) (*big.Float, error) {
 	if val.Type() == nil || !val.Type().Is(tftypes.Number) || !val.IsKnown() || val.IsNull() {
-		return diags
+		return nil, nil
 	}
 	var f big.Float
 	if err := val.As(&f); err != nil {
-		diags.AddAttributeError(p, "Invalid Number", fmt.Sprintf("%s is not a number: %v", p, err))
-		return diags
+		return nil, err
 	}
-	if problem := in.check(p.String(), &f); problem != "" {
-		diags.AddAttributeError(p, "Invalid Number", problem+".")
+	return &f, nil
+}
+
+// validate is the attribute check of both limited types.
+func (in inputLimit) validate(val tftypes.Value, p path.Path) diag.Diagnostics {
+	var diags diag.Diagnostics
+	f, err := knownNumber(val)
+	switch {
+	case err != nil:
+		diags.AddAttributeError(p, "Invalid Number", fmt.Sprintf("%s is not a number: %v.", p, err))
+	case f != nil:
+		if problem := in.check(p.String(), f); problem != "" {
+			diags.AddAttributeError(p, "Invalid Number", problem+".")
+		}
 	}
 	return diags
 }
@@ -226,12 +237,9 @@ func (t limitedFloat64Type) String() string {
 }
 
 func (t limitedFloat64Type) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	if in.Type() == nil || !in.Type().Is(tftypes.Number) || !in.IsKnown() || in.IsNull() {
+	f, err := knownNumber(in)
+	if err != nil || f == nil {
 		return t.Float64Type.ValueFromTerraform(ctx, in)
-	}
-	var f big.Float
-	if err := in.As(&f); err != nil {
-		return nil, err
 	}
 	if v, acc := f.Float64(); math.IsInf(v, 0) || (v == 0 && acc != big.Exact) {
 		return types.Float64Value(rejectedFloat64), nil // Validate reports it
@@ -263,12 +271,9 @@ func (t limitedInt64Type) Equal(o attr.Type) bool {
 func (t limitedInt64Type) String() string { return "provider.limitedInt64Type(" + t.limit.l.Name + ")" }
 
 func (t limitedInt64Type) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	if in.Type() == nil || !in.Type().Is(tftypes.Number) || !in.IsKnown() || in.IsNull() {
+	f, err := knownNumber(in)
+	if err != nil || f == nil {
 		return t.Int64Type.ValueFromTerraform(ctx, in)
-	}
-	var f big.Float
-	if err := in.As(&f); err != nil {
-		return nil, err
 	}
 	if _, acc := f.Int64(); !f.IsInt() || acc != big.Exact {
 		return types.Int64Value(rejectedInt64), nil // Validate reports it
