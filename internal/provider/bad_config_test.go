@@ -159,7 +159,7 @@ func badConfigs(t *testing.T) []badConfig {
 			want: `"gpus_per_node" parameter: Invalid Number: gpus_per_node must be a whole number from 1 to 1024 GPUs`},
 		// catalog_file: a relative path, and a path not known at plan.
 		{name: "catalog_file relative", config: fmt.Sprintf(`provider "gpu" { catalog_file = %q }`, missing) + "\n" + fmt.Sprintf(badOffers, ""),
-			want: `Invalid Catalog File.*a relative path, resolved against the directory Terraform runs in.*` + regexp.QuoteMeta(abs)},
+			want: `Invalid Catalog File.*\(relative: resolved against the root module directory, where Terraform runs, whichever module sets it, so ` + regexp.QuoteMeta(abs)},
 		{name: "catalog_file unknown at plan", config: `resource "terraform_data" "f" { input = "prices.yaml" }
 provider "gpu" { catalog_file = "${terraform_data.f.id}.yaml" }` + "\n" + fmt.Sprintf(badOffers, ""),
 			want: `Catalog File Not Known At Plan.*catalog_file is not known until apply.*must be known at plan`},

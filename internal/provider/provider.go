@@ -255,8 +255,8 @@ func overlayCatalog(cat *catalog.Catalog, file string, diags *diag.Diagnostics) 
 	if err != nil {
 		where := fmt.Sprintf("%q", file)
 		if abs, absErr := filepath.Abs(file); absErr == nil && !filepath.IsAbs(file) {
-			where = fmt.Sprintf("%q (a relative path, resolved against the directory Terraform runs in, the root module's, "+
-				"whichever module sets it: %s; in a child module use \"${path.module}/%s\")", file, abs, filepath.ToSlash(file))
+			where = fmt.Sprintf("%q (relative: resolved against the root module directory, where Terraform runs, whichever "+
+				"module sets it, so %s; in a child module write \"${path.module}/%s\")", file, abs, filepath.ToSlash(file))
 		}
 		diags.AddAttributeError(path.Root("catalog_file"), "Invalid Catalog File",
 			fmt.Sprintf("The catalog file %s was rejected as a whole; nothing from it was applied.\n\n%s", where, err))
