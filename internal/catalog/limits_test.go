@@ -74,7 +74,7 @@ func TestLimitCheck(t *testing.T) {
 		{disc, 0, ""},
 		{disc, 1, "must be at least 0 and less than 1, got 1"},
 		{months, 0, "must be from 0.001 to 1200 months, got 0"},
-		{params, 0, "must be more than 0 and at most 100,000 B parameters, got 0"},
+		{params, 0, "must be from 0.0001 to 100,000 B parameters, got 0"},
 		{months, 1200, ""},
 	} {
 		err := tc.l.Check(tc.v)

@@ -8,46 +8,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
-
-// nonFinite returns the path of the first float64 in v (structs, slices,
-// maps, pointers, recursively) that is NaN or ±Inf, or "".
-func nonFinite(v reflect.Value, path string) string {
-	switch v.Kind() {
-	case reflect.Float64:
-		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Sprintf("%s = %v", path, f)
-		}
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			return nonFinite(v.Elem(), path)
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if p := nonFinite(v.Field(i), path+"."+v.Type().Field(i).Name); p != "" {
-				return p
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			if p := nonFinite(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
-			}
-		}
-	case reflect.Map:
-		for _, k := range v.MapKeys() {
-			if p := nonFinite(v.MapIndex(k), fmt.Sprintf("%s[%v]", path, k)); p != "" {
-				return p
-			}
-		}
-	}
-	return ""
-}
 
 // limitCase is a priced offer with its cloud, region and accelerator.
 type limitCase struct {
@@ -188,7 +154,7 @@ func TestCostOutputsFinite(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: valid input %+v: %v", c.name, in, err)
 		}
-		if p := nonFinite(reflect.ValueOf(res), "Result"); p != "" {
+		if p := numfmt.NonFinite(res, "Result"); p != "" {
 			t.Fatalf("%s: input %+v: %s", c.name, in, p)
 		}
 		for _, pm := range cost.OfferedModels(c.o) {
@@ -202,7 +168,7 @@ func TestCostOutputsFinite(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: valid job %+v: %v", c.name, jin, err)
 			}
-			if p := nonFinite(reflect.ValueOf(jr), "JobResult"); p != "" {
+			if p := numfmt.NonFinite(jr, "JobResult"); p != "" {
 				t.Fatalf("%s: job %+v: %s", c.name, jin, p)
 			}
 		}

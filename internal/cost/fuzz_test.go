@@ -6,11 +6,11 @@ package cost_test
 import (
 	"errors"
 	"math"
-	"reflect"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // FuzzTCO (make fuzz): whatever the numbers (0, negatives, NaN, ±Inf,
@@ -70,7 +70,7 @@ func check(t *testing.T, what string, res any, err error) {
 		}
 		return
 	}
-	if p := nonFinite(reflect.ValueOf(res), what); p != "" {
+	if p := numfmt.NonFinite(res, what); p != "" {
 		t.Fatalf("%s: %s", what, p)
 	}
 }

@@ -8,7 +8,9 @@
 package numfmt
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -120,4 +122,43 @@ func SignedPercent(ratio float64) string {
 		return "−" + strconv.FormatFloat(-p, 'f', 1, 64) + "%"
 	}
 	return "±0.0%"
+}
+
+// NonFinite returns where v (a struct, slice, map or pointer of them)
+// holds a NaN or infinite float64, as a Go path ("Result.Breakdown[2].USD
+// = +Inf"), or "" when every number in it is finite. The tests of the
+// planning packages and of the provider check their results with it: no
+// such number may reach the Terraform boundary.
+func NonFinite(v any, name string) string { return nonFinite(reflect.ValueOf(v), name) }
+
+func nonFinite(v reflect.Value, path string) string {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Sprintf("%s = %v", path, f)
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return nonFinite(v.Elem(), path)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if p := nonFinite(v.Field(i), path+"."+v.Type().Field(i).Name); p != "" {
+				return p
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if p := nonFinite(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			if p := nonFinite(v.MapIndex(k), fmt.Sprintf("%s[%v]", path, k)); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }

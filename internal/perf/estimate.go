@@ -215,6 +215,9 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	if h.GPUsPerNode < 0 || h.NetworkGbps < 0 || math.IsNaN(h.NetworkGbps) {
 		return hw{}, errors.New("perf: gpus_per_node and network_gbps must not be negative")
 	}
+	if err := checkHardwareSize(h); err != nil {
+		return hw{}, err
+	}
 	var ai accInfo
 	if p != nil {
 		ai = p.accelerator(h.Accelerator)
@@ -463,4 +466,22 @@ func halfPrecisionPeak(a *catalog.Accelerator) float64 {
 		return p
 	}
 	return a.PeakTFLOPS["fp16"]
+}
+
+// checkHardwareSize refuses hardware beyond the input limits: more GPUs
+// per node than an instance can have, or more GPUs than the largest
+// cluster a plan can ask about (the node-count limit times that). Layout
+// searches double the tensor-parallel degree up to the node size, which
+// must not overflow.
+func checkHardwareSize(h Hardware) error {
+	perNode, okNode := catalog.InputLimit(catalog.LimitGPUsPerInstance)
+	nodes, okNodes := catalog.InputLimit(catalog.LimitNodeCount)
+	if !okNode || !okNodes {
+		return errors.New("perf: the input limits failed to load")
+	}
+	if float64(h.GPUsPerNode) > perNode.Max || float64(h.GPUs) > perNode.Max*nodes.Max {
+		return fmt.Errorf("perf: %d GPUs, %d per node: more than %v per node or %v in all", h.GPUs, h.GPUsPerNode,
+			perNode.Max, perNode.Max*nodes.Max)
+	}
+	return nil
 }

@@ -391,10 +391,10 @@ func (v *workloadCheck) dutyCycle() {
 	}
 }
 
-// maxDraftTokens bounds speculative_decoding.draft_tokens: engines
+// MaxDraftTokens bounds speculative_decoding.draft_tokens: engines
 // draft at most a handful of tokens per step (acceptance decays
 // geometrically), so more is a typo.
-const maxDraftTokens = 16
+const MaxDraftTokens = 16
 
 // speculative checks the speculative_decoding object.
 func (v *workloadCheck) speculative() {
@@ -415,8 +415,8 @@ func (v *workloadCheck) speculative() {
 	if sd.AcceptanceRate != 0 && !(sd.AcceptanceRate > 0 && sd.AcceptanceRate < 1) {
 		v.add("speculative_decoding.acceptance_rate", sd.AcceptanceRate, "must be a probability between 0 and 1 (exclusive), e.g. 0.7")
 	}
-	if sd.DraftTokens < 0 || sd.DraftTokens > maxDraftTokens {
-		v.add("speculative_decoding.draft_tokens", sd.DraftTokens, fmt.Sprintf("must be between 1 and %d", maxDraftTokens))
+	if sd.DraftTokens < 0 || sd.DraftTokens > MaxDraftTokens {
+		v.add("speculative_decoding.draft_tokens", sd.DraftTokens, fmt.Sprintf("must be between 1 and %d", MaxDraftTokens))
 	}
 	v.draftModel(method)
 }

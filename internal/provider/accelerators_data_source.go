@@ -10,7 +10,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -54,6 +56,7 @@ func (d *acceleratorsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 				ElementType: types.StringType,
 				MarkdownDescription: "Only these accelerators, by canonical ID or alias, case-insensitive (for example `[\"H100\", \"mi300x\"]`). " +
 					"Default: every accelerator, sorted by ID.",
+				Validators: []validator.List{nameList{empty: "an empty list lists no accelerator. Omit ids for every accelerator, or list at least one."}},
 			},
 			"accelerators": schema.ListNestedAttribute{
 				Computed:            true,
@@ -87,6 +90,9 @@ func (d *acceleratorsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
+	if !d.data.catalogKnown(&resp.Diagnostics) {
+		return
+	}
 	cat := d.data.Catalog
 
 	var list []*catalog.Accelerator
@@ -114,10 +120,11 @@ func (d *acceleratorsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 
 	objs := make([]attr.Value, 0, len(list))
-	for _, a := range list {
+	for i, a := range list {
+		at := func(name string) string { return fmt.Sprintf("accelerators[%d].%s", i, name) }
 		peaks := make(map[string]attr.Value, len(a.PeakTFLOPS))
 		for k, v := range a.PeakTFLOPS {
-			peaks[k] = types.Float64Value(v)
+			peaks[k] = float64Value(&resp.Diagnostics, at("peak_tflops")+fmt.Sprintf("[%q]", k), v)
 		}
 		aliases := make([]attr.Value, 0, len(a.Aliases))
 		for _, al := range a.Aliases {
@@ -126,27 +133,30 @@ func (d *acceleratorsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		obj, diags := types.ObjectValue(acceleratorAttrTypes, map[string]attr.Value{
 			"id":                    types.StringValue(a.ID),
 			"vendor":                types.StringValue(a.Vendor),
-			"memory_gb":             types.Float64Value(a.MemoryGB),
-			"memory_bandwidth_tbps": types.Float64Value(a.MemoryBandwidthTBps),
+			"memory_gb":             float64Value(&resp.Diagnostics, at("memory_gb"), a.MemoryGB),
+			"memory_bandwidth_tbps": float64Value(&resp.Diagnostics, at("memory_bandwidth_tbps"), a.MemoryBandwidthTBps),
 			"peak_tflops":           types.MapValueMust(types.Float64Type, peaks),
-			"tdp_watts":             optionalFloat(a.TDPWatts),
+			"tdp_watts":             optionalFloat(&resp.Diagnostics, at("tdp_watts"), a.TDPWatts),
 			"interconnect":          types.StringValue(a.Interconnect),
-			"interconnect_gbps":     optionalFloat(a.InterconnectGBps),
+			"interconnect_gbps":     optionalFloat(&resp.Diagnostics, at("interconnect_gbps"), a.InterconnectGBps),
 			"aliases":               types.ListValueMust(types.StringType, aliases),
 		})
 		resp.Diagnostics.Append(diags...)
 		objs = append(objs, obj)
+	}
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	m.Accelerators = types.ListValueMust(types.ObjectType{AttrTypes: acceleratorAttrTypes}, objs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // optionalFloat maps the catalog's "0 = unknown / not sold" to null.
-func optionalFloat(v float64) types.Float64 {
+func optionalFloat(diags *diag.Diagnostics, attribute string, v float64) types.Float64 {
 	if v <= 0 {
 		return types.Float64Null()
 	}
-	return types.Float64Value(v)
+	return float64Value(diags, attribute, v)
 }
 
 type acceleratorsModel struct {

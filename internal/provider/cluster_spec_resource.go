@@ -7,9 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -65,6 +65,9 @@ func (r *clusterSpecResource) Metadata(_ context.Context, req resource.MetadataR
 }
 
 func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	perNode := gpusPerNodeLimit()
+	nodes := limitOf(catalog.LimitNodeCount).atMost(spec.MaxNodes)
+	data := limitOf(catalog.LimitDataGB).atMost(math.MaxInt32)
 	pricingModels := make([]string, len(catalog.PricingModels))
 	for i, pm := range catalog.PricingModels {
 		pricingModels[i] = string(pm)
@@ -107,16 +110,16 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 			},
 			"gpus_per_node": schema.Int64Attribute{
 				Required: true,
-				MarkdownDescription: fmt.Sprintf("Accelerators per node, for example `8`. It must be a size `cloud` sells for the accelerator: "+
-					"otherwise the error names the sizes that exist. 1 to %d.", spec.MaxGPUsPerNode),
-				Validators: []validator.Int64{int64validator.Between(1, spec.MaxGPUsPerNode)},
+				MarkdownDescription: "Accelerators per node, for example `8`. It must be a size `cloud` sells for the accelerator: " +
+					"otherwise the error names the sizes that exist." + perNode.Doc(),
+				CustomType: perNode.Int64(),
 			},
 			"nodes": schema.Int64Attribute{
 				Optional:            true,
 				Computed:            true,
 				Default:             int64default.StaticInt64(1),
-				MarkdownDescription: fmt.Sprintf("Number of nodes. Default `1`; 1 to %d.", spec.MaxNodes),
-				Validators:          []validator.Int64{int64validator.Between(1, spec.MaxNodes)},
+				MarkdownDescription: "Number of nodes. Default `1`." + nodes.Doc(),
+				CustomType:          nodes.Int64(),
 			},
 			"pricing_model": schema.StringAttribute{
 				Optional: true,
@@ -138,13 +141,13 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 				Attributes: map[string]schema.Attribute{
 					"block_gb": schema.Int64Attribute{
 						Optional: true, Computed: true, Default: int64default.StaticInt64(0),
-						MarkdownDescription: "Block storage (volumes attached to the nodes) in GB, in total. Default `0`.",
-						Validators:          []validator.Int64{int64validator.Between(0, 2147483647)},
+						MarkdownDescription: "Block storage (volumes attached to the nodes) in GB, in total. Default `0`." + data.Doc(),
+						CustomType:          data.Int64(),
 					},
 					"object_gb": schema.Int64Attribute{
 						Optional: true, Computed: true, Default: int64default.StaticInt64(0),
-						MarkdownDescription: "Object storage (datasets, checkpoints) in GB. Default `0`.",
-						Validators:          []validator.Int64{int64validator.Between(0, 2147483647)},
+						MarkdownDescription: "Object storage (datasets, checkpoints) in GB. Default `0`." + data.Doc(),
+						CustomType:          data.Int64(),
 					},
 				},
 			},
@@ -155,6 +158,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 				Default:     mapdefault.StaticValue(types.MapValueMust(types.StringType, map[string]attr.Value{})),
 				MarkdownDescription: fmt.Sprintf("Free-form labels written to `metadata.labels` of the spec, for example `{ team = \"research\" }`. "+
 					"At most %d; keys without spaces. Default: none.", spec.MaxLabels),
+				Validators: []validator.Map{noNullValues{}},
 			},
 			"instance_type": schema.StringAttribute{
 				Computed: true,
@@ -218,6 +222,9 @@ func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.Modif
 	// region of the prior state, which must be recomputed when the cloud changes.
 	plan.Region = cfg.Region
 
+	if r.data != nil && !r.data.catalogKnown(&resp.Diagnostics) {
+		return
+	}
 	if r.data == nil || !plan.inputsKnown(ctx) {
 		plan.setUnknown()
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
@@ -228,8 +235,10 @@ func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.render(sreq, &plan); err != nil {
+	if err := r.render(sreq, &plan, &resp.Diagnostics); err != nil {
 		addError(&resp.Diagnostics, err)
+	}
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	r.warnChange(ctx, req.State, &plan, &resp.Diagnostics)
@@ -237,8 +246,9 @@ func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.Modif
 }
 
 // render resolves the request and writes every computed attribute of m.
-// A request the catalog cannot satisfy returns an *inputerr.Error.
-func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel) error {
+// A request the catalog cannot satisfy returns an *inputerr.Error; a
+// non-finite price is an error on diags.
+func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel, diags *diag.Diagnostics) error {
 	model, err := cost.DefaultModel()
 	if err != nil {
 		return fmt.Errorf("the provider's embedded cost model is invalid; this is a provider bug, please report it: %w", err)
@@ -260,14 +270,14 @@ func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel) erro
 		eqs[e.Cloud] = types.ObjectValueMust(equivalentAttrTypes, map[string]attr.Value{
 			"instance_type":   types.StringValue(e.InstanceType),
 			"region":          types.StringValue(e.Region),
-			"hourly_cost_usd": types.Float64Value(numfmt.Price(e.HourlyUSD)),
+			"hourly_cost_usd": float64Value(diags, fmt.Sprintf("equivalents[%q].hourly_cost_usd", e.Cloud), numfmt.Price(e.HourlyUSD)),
 		})
 	}
 	m.ID = types.StringValue(req.Name)
 	m.Region = types.StringValue(rend.Placement.Region)
 	m.InstanceType = types.StringValue(rend.Placement.InstanceType)
-	m.HourlyCostUSD = types.Float64Value(numfmt.Price(rend.Placement.HourlyUSD))
-	m.MonthlyCostUSD = types.Float64Value(numfmt.USD(rend.Placement.MonthlyUSD))
+	m.HourlyCostUSD = float64Value(diags, "hourly_cost_usd", numfmt.Price(rend.Placement.HourlyUSD))
+	m.MonthlyCostUSD = float64Value(diags, "monthly_cost_usd", numfmt.USD(rend.Placement.MonthlyUSD))
 	m.SpecJSON = types.StringValue(js)
 	m.Equivalents = types.MapValueMust(types.ObjectType{AttrTypes: equivalentAttrTypes}, eqs)
 	return nil
@@ -300,6 +310,9 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 		resp.Diagnostics.AddError("Provider Not Configured", "The gpu provider must be configured before importing a gpu_cluster_spec.")
 		return
 	}
+	if !r.data.catalogKnown(&resp.Diagnostics) {
+		return
+	}
 	cloud, region, js, err := splitImportID(req.ID)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid Import ID", err.Error()+"\n\n"+importIDHelp)
@@ -316,8 +329,10 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 		return
 	}
 	var m clusterSpecModel
-	if err := r.render(sreq, &m); err != nil {
+	if err := r.render(sreq, &m, &resp.Diagnostics); err != nil {
 		addImportError(&resp.Diagnostics, err, cloud)
+	}
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	m.Name = types.StringValue(sreq.Name)

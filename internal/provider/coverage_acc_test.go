@@ -429,11 +429,11 @@ func TestAccCoverage_serverlessBadInput(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      rec(`{ kind = "inference", model_parameters_b = 8, tokens_per_second = 100, duty_cycle = 0 }`),
-				ExpectError: regexp.MustCompile(`(?s)workload.duty_cycle = 0: must be more than 0 and at most 1`),
+				ExpectError: regexp.MustCompile(`(?s)workload.duty_cycle must be more than 0 and at most 1, got 0\.`),
 			},
 			{
 				Config:      rec(`{ kind = "inference", model_parameters_b = 8, tokens_per_second = 100, duty_cycle = 1.5 }`),
-				ExpectError: regexp.MustCompile(`(?s)workload.duty_cycle = 1.5: must be more than 0 and at\s+most 1`),
+				ExpectError: regexp.MustCompile(`(?s)workload.duty_cycle must be more than 0 and at\s+most 1, got 1.5\.`),
 			},
 			{
 				Config:      rec(`{ kind = "training", model_parameters_b = 8, training_tokens_b = 1, duty_cycle = 0.5 }`),

@@ -10,13 +10,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -44,7 +43,8 @@ func (d *estimateDataSource) Metadata(_ context.Context, req datasource.Metadata
 }
 
 func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	positive := []validator.Float64{positiveFloat64{}}
+	gpus := limitOf(catalog.LimitGPUCount)
+	perNode := limitOf(catalog.LimitGPUsPerInstance)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The benchmark model alone, for a fixed hardware choice: whether a training, fine-tuning or inference " +
 			"workload fits `gpu_count` accelerators, how fast it runs and how long it takes. The model picks the fastest parallel " +
@@ -62,19 +62,16 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "Accelerator ID or alias from the catalog (including `catalog_file` additions), case-insensitive, " +
 					"for example `H100`, `A100-80GB`, `MI300X`, `h100-sxm`. See the `gpu_accelerators` data source for the list."},
 			"gpu_count": schema.Int64Attribute{Required: true,
-				MarkdownDescription: "Total number of accelerators, for example `8` (one node) or `2048`.",
-				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
-			"gpus_per_node": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Accelerators per node, i.e. per scale-up domain (NVLink, Infinity Fabric): tensor parallelism " +
-					"never crosses a node. At most `gpu_count`. Default `min(gpu_count, 8)`.",
-				Validators: []validator.Int64{int64validator.AtLeast(1)}},
-			"network_gbps": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Scale-out network bandwidth of one node, Gbit/s, for example `3200` for 8× 400 Gbit/s " +
-					"InfiniBand/EFA or `100` for plain Ethernet. The per-GPU share sets the fabric class the model assumes " +
-					"(InfiniBand-class, RoCE or TCP). Default: " + defaultNetworkDoc() + ". TPUs (`interconnect_kind` `ici`) are the " +
-					"exception: when `gpu_count` fits in one pod (`nvlink_domain_gpus`), the hosts of the slice talk over the chips' own " +
-					"ICI, at the chip's ICI bandwidth unless this is set; a larger TPU job is multislice over the data-centre network.",
-				Validators: positive},
+				MarkdownDescription: "Total number of accelerators, for example `8` (one node) or `2048`." + gpus.Doc(),
+				CustomType:          gpus.Int64()},
+			"gpus_per_node": intInput("Accelerators per node, i.e. per scale-up domain (NVLink, Infinity Fabric): tensor parallelism "+
+				"never crosses a node. At most `gpu_count`. Default `min(gpu_count, 8)`.", perNode),
+			"network_gbps": floatInput("Scale-out network bandwidth of one node, Gbit/s, for example `3200` for 8× 400 Gbit/s "+
+				"InfiniBand/EFA or `100` for plain Ethernet. The per-GPU share sets the fabric class the model assumes "+
+				"(InfiniBand-class, RoCE or TCP). Default: "+defaultNetworkDoc()+". TPUs (`interconnect_kind` `ici`) are the "+
+				"exception: when `gpu_count` fits in one pod (`nvlink_domain_gpus`), the hosts of the slice talk over the chips' own "+
+				"ICI, at the chip's ICI bandwidth unless this is set; a larger TPU job is multislice over the data-centre network.",
+				limitOf(catalog.LimitNetworkGbps).positive()),
 
 			"fits": schema.BoolAttribute{Computed: true,
 				MarkdownDescription: "Whether weights, optimizer state and activations (training) or weights plus one request's KV " +
@@ -186,38 +183,55 @@ func (d *estimateDataSource) Configure(_ context.Context, req datasource.Configu
 // built-in accelerator cannot run. Accelerators only a catalog_file
 // defines are checked in Read, at plan time.
 func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var m estimateModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	// Each attribute is read on its own: a number the schema rejects must
+	// not keep the workload's own rules from being checked.
+	gpus, gpusOK := knownInt64(ctx, req.Config, path.Root("gpu_count"))
+	perNode, perNodeOK := knownInt64(ctx, req.Config, path.Root("gpus_per_node"))
+	if gpusOK && perNodeOK && perNode > gpus {
+		resp.Diagnostics.AddAttributeError(path.Root("gpus_per_node"), "Invalid GPUs Per Node",
+			fmt.Sprintf("gpus_per_node = %d exceeds gpu_count = %d: a node cannot hold more GPUs than the whole job uses. "+
+				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, 8).", perNode, gpus, gpus))
+	}
+	var wl types.Object
+	var accel types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wl)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("accelerator"), &accel)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !m.GPUsPerNode.IsNull() && !m.GPUsPerNode.IsUnknown() && !m.GPUCount.IsNull() && !m.GPUCount.IsUnknown() &&
-		m.GPUsPerNode.ValueInt64() > m.GPUCount.ValueInt64() {
-		resp.Diagnostics.AddAttributeError(path.Root("gpus_per_node"), "Invalid GPUs Per Node",
-			fmt.Sprintf("gpus_per_node = %d exceeds gpu_count = %d: a node cannot hold more GPUs than the whole job uses. "+
-				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, 8).",
-				m.GPUsPerNode.ValueInt64(), m.GPUCount.ValueInt64(), m.GPUCount.ValueInt64()))
-	}
-	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
+	in, ok := readWorkload(ctx, wl, &resp.Diagnostics)
 	if !ok || !in.validate(false, &resp.Diagnostics) {
 		return
 	}
-	if m.Accelerator.IsNull() || m.Accelerator.IsUnknown() || !in.known("precision") || !in.known("model") {
+	if accel.IsNull() || accel.IsUnknown() || !in.known("precision") || !in.known("model") {
 		return
 	}
 	cat, err := builtinCatalog()
 	if err != nil {
 		return // Configure reports a broken built-in catalog.
 	}
-	if acc, found := cat.Accelerator(m.Accelerator.ValueString()); found {
+	if acc, found := cat.Accelerator(accel.ValueString()); found {
 		checkPrecision(in.workload, acc, &resp.Diagnostics)
 	}
+}
+
+// knownInt64 reads a number attribute of cfg; ok is false while it is
+// null, unknown or rejected by its limit (the schema reports that).
+func knownInt64(ctx context.Context, cfg tfsdk.Config, p path.Path) (int64, bool) {
+	var v types.Int64
+	if diags := cfg.GetAttribute(ctx, p, &v); diags.HasError() || v.IsNull() || v.IsUnknown() {
+		return 0, false
+	}
+	return v.ValueInt64(), true
 }
 
 func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m estimateModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || d.data == nil {
+		return
+	}
+	if !d.data.catalogKnown(&resp.Diagnostics) {
 		return
 	}
 	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
@@ -261,7 +275,10 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 			return
 		}
 	}
-	m.setEstimate(prep.Workload(), est, curve)
+	m.setEstimate(prep.Workload(), est, curve, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if !est.Fits {
 		resp.Diagnostics.AddWarning("Workload Does Not Fit", notFitDetail(prep, cat, h, est))
 	} else if prep.Workload().Kind == perf.KindInference {
@@ -273,11 +290,11 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 // setEstimate writes the estimate into the computed attributes: the
 // performance outputs are null when the workload does not fit, and the
 // kind's other outputs are null.
-func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []perf.CurvePoint) {
+func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []perf.CurvePoint, diags *diag.Diagnostics) {
 	m.Fits = types.BoolValue(est.Fits)
 	m.ServingLayout = types.ObjectNull(servingLayoutAttrTypes)
 	m.ThroughputCurve = types.ListNull(types.ObjectType{AttrTypes: curvePointAttrTypes})
-	m.MemoryPerGPUGB = types.Float64Value(numfmt.Measure(est.MemoryPerGPUGB))
+	m.MemoryPerGPUGB = float64Value(diags, "memory_per_gpu_gb", numfmt.Measure(est.MemoryPerGPUGB))
 	m.Binding = types.StringValue(est.Binding)
 	m.Explanation = types.StringValue(est.Explanation)
 	m.TokensPerSecond, m.EstimatedHours, m.MFU = types.Float64Null(), types.Float64Null(), types.Float64Null()
@@ -286,20 +303,20 @@ func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []
 	if !est.Fits {
 		return
 	}
-	m.TokensPerSecond = types.Float64Value(numfmt.Measure(est.TokensPerSecond))
-	m.MFU = types.Float64Value(numfmt.Ratio(est.MFU))
+	m.TokensPerSecond = float64Value(diags, "tokens_per_second", numfmt.Measure(est.TokensPerSecond))
+	m.MFU = float64Value(diags, "mfu", numfmt.Ratio(est.MFU))
 	if w.Kind != perf.KindInference {
-		m.EstimatedHours = types.Float64Value(numfmt.Hours(est.Hours))
+		m.EstimatedHours = float64Value(diags, "estimated_hours", numfmt.Hours(est.Hours))
 		return
 	}
-	m.TTFTMs = types.Float64Value(numfmt.Measure(est.TTFTMs))
-	m.TPOTMs = types.Float64Value(numfmt.Measure(est.TPOTMs))
+	m.TTFTMs = float64Value(diags, "time_to_first_token_ms", numfmt.Measure(est.TTFTMs))
+	m.TPOTMs = float64Value(diags, "time_per_output_token_ms", numfmt.Measure(est.TPOTMs))
 	m.Replicas = types.Int64Value(int64(est.Replicas))
 	if w.TokensPerSecond > 0 && est.ReplicasNeeded > 0 {
 		m.ReplicasNeeded = types.Int64Value(int64(est.ReplicasNeeded))
 	}
 	m.ServingLayout = servingLayoutValue(est)
-	m.ThroughputCurve = curveValue(curve)
+	m.ThroughputCurve = curveValue(curve, diags)
 }
 
 var servingLayoutAttrTypes = map[string]attr.Type{
@@ -334,15 +351,16 @@ func servingLayoutObject(l *planner.ServingLayout) types.Object {
 }
 
 // curveValue is the throughput_curve list, rounded like the other outputs.
-func curveValue(curve []perf.CurvePoint) types.List {
+func curveValue(curve []perf.CurvePoint, diags *diag.Diagnostics) types.List {
 	elem := types.ObjectType{AttrTypes: curvePointAttrTypes}
 	points := make([]attr.Value, len(curve))
 	for i, c := range curve {
+		at := func(name string) string { return fmt.Sprintf("throughput_curve[%d].%s", i, name) }
 		points[i] = types.ObjectValueMust(curvePointAttrTypes, map[string]attr.Value{
-			"interactivity":             types.Float64Value(numfmt.Measure(c.Interactivity)),
-			"tokens_per_second_per_gpu": types.Float64Value(numfmt.Measure(c.TokensPerSecondPerGPU)),
-			"tokens_per_second":         types.Float64Value(numfmt.Measure(c.TokensPerSecond)),
-			"time_per_output_token_ms":  types.Float64Value(numfmt.Measure(c.TPOTMs)),
+			"interactivity":             float64Value(diags, at("interactivity"), numfmt.Measure(c.Interactivity)),
+			"tokens_per_second_per_gpu": float64Value(diags, at("tokens_per_second_per_gpu"), numfmt.Measure(c.TokensPerSecondPerGPU)),
+			"tokens_per_second":         float64Value(diags, at("tokens_per_second"), numfmt.Measure(c.TokensPerSecond)),
+			"time_per_output_token_ms":  float64Value(diags, at("time_per_output_token_ms"), numfmt.Measure(c.TPOTMs)),
 			"serving_layout":            types.StringValue(c.ServingLayout),
 		})
 	}

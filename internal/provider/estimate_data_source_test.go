@@ -129,23 +129,23 @@ func TestAccEstimate_training(t *testing.T) {
 			},
 			{
 				Config:      estConfig(`    kind = "training"`+"\n    model_parameters_b = 0\n    training_tokens_b = 10", a100),
-				ExpectError: errRe(`workload.model_parameters_b = 0: must be a number greater than 0`),
+				ExpectError: errRe(`Invalid Number.*workload.model_parameters_b must be from 0.0001 to 100,000 B parameters, got 0\.`),
 			},
 			{
 				Config:      estConfig(`    kind = "training"`+"\n    model_parameters_b = -7\n    training_tokens_b = 10", a100),
-				ExpectError: errRe(`workload.model_parameters_b = -7: must be a number greater than 0`),
+				ExpectError: errRe(`workload.model_parameters_b must be from 0.0001 .*, got -7\.`),
 			},
 			{
 				Config:      estConfig(`    kind = "training"`+"\n    model_parameters_b = 7\n    training_tokens_b = -1", a100),
-				ExpectError: errRe(`workload.training_tokens_b = -1: must be a number greater than 0`),
+				ExpectError: errRe(`workload.training_tokens_b must be more than 0 and at most 10,000,000 B tokens, got -1\.`),
 			},
 			{
 				Config:      estConfig(estTrain70B+"\n    precision = \"fp9\"", a100),
-				ExpectError: errRe(`workload.precision.*value must be one of`),
+				ExpectError: errRe(`Invalid Workload.*workload.precision = "fp9": must be one of "fp32"`),
 			},
 			{
 				Config:      estConfig(`    kind = "pretraining"`+"\n    model_parameters_b = 7\n    training_tokens_b = 10", a100),
-				ExpectError: errRe(`workload.kind.*value must be one of`),
+				ExpectError: errRe(`Invalid Workload.*workload.kind = "pretraining": must be one of "training", "fine_tuning", "inference"`),
 			},
 			{
 				// fp8 on A100: A100 has no fp8 tensor cores (validate time, built-in accelerator).
@@ -167,11 +167,11 @@ func TestAccEstimate_training(t *testing.T) {
 			},
 			{
 				Config:      estConfig(estTrain70B, `  accelerator = "A100-80GB"`+"\n  gpu_count = 0"),
-				ExpectError: errRe(`gpu_count.*must be at least 1`),
+				ExpectError: errRe(`gpu_count must be a whole number from 1 to 1,000,000 GPUs, got`),
 			},
 			{
 				Config:      estConfig(estTrain70B, a100+"\n  network_gbps = 0"),
-				ExpectError: errRe(`network_gbps = 0: must be a number greater than 0`),
+				ExpectError: errRe(`network_gbps must be more than 0 and at most 10,000,000 Gbit/s, got 0\.`),
 			},
 			{
 				ConfigFile: config.TestNameFile("test.tf"),
@@ -235,7 +235,7 @@ func TestAccEstimate_fineTuning(t *testing.T) {
 			{
 				Config: estConfig(`    kind = "fine_tuning"`+"\n    model_parameters_b = 8\n    training_tokens_b = 1\n    fine_tuning_method = \"dora\"",
 					`  accelerator = "A100-80GB"`+"\n  gpu_count = 1"),
-				ExpectError: errRe(`workload.fine_tuning_method.*value must be one of`),
+				ExpectError: errRe(`workload.fine_tuning_method = "dora": must be one of "full", "lora", "qlora"`),
 			},
 			{
 				ConfigFile: config.TestNameFile("test.tf"),
@@ -317,11 +317,11 @@ func TestAccEstimate_inference(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      estConfig(`    kind = "inference"`+"\n    model_parameters_b = 70\n    tokens_per_second = -5", h100),
-				ExpectError: errRe(`workload.tokens_per_second = -5: must be a number greater than 0`),
+				ExpectError: errRe(`workload.tokens_per_second must be more than 0 and at most 1,000,000,000 tokens/s, got -5\.`),
 			},
 			{
 				Config:      estConfig(`    kind = "inference"`+"\n    model_parameters_b = 70\n    max_time_per_output_token_ms = 0", h100),
-				ExpectError: errRe(`workload.max_time_per_output_token_ms = 0: must be a number greater than 0`),
+				ExpectError: errRe(`workload.max_time_per_output_token_ms must be more than 0 and at most 3,600,000 ms, got 0\.`),
 			},
 			{
 				Config:      estConfig(`    kind = "inference"`+"\n    model_parameters_b = 70\n    active_parameters_b = 140", h100),
@@ -491,28 +491,16 @@ func TestEstimateValidateConfig(t *testing.T) {
 		t.Fatal("schema types are not objects")
 	}
 
-	// obj fills every attribute of t not in vals with null.
-	obj := func(t tftypes.Object, vals map[string]tftypes.Value) tftypes.Value {
-		all := map[string]tftypes.Value{}
-		for k, at := range t.AttributeTypes {
-			if v, ok := vals[k]; ok {
-				all[k] = v
-			} else {
-				all[k] = tftypes.NewValue(at, nil)
-			}
-		}
-		return tftypes.NewValue(t, all)
-	}
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	n := func(f float64) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(f)) }
 	validate := func(workload map[string]tftypes.Value, hw map[string]tftypes.Value) diag.Diagnostics {
-		vals := map[string]tftypes.Value{"workload": obj(wtyp, workload)}
+		vals := map[string]tftypes.Value{"workload": object(wtyp, workload)}
 		for k, v := range hw {
 			vals[k] = v
 		}
 		var resp datasource.ValidateConfigResponse
 		ds.ValidateConfig(ctx, datasource.ValidateConfigRequest{
-			Config: tfsdk.Config{Schema: sresp.Schema, Raw: obj(typ, vals)},
+			Config: tfsdk.Config{Schema: sresp.Schema, Raw: object(typ, vals)},
 		}, &resp)
 		return resp.Diagnostics
 	}

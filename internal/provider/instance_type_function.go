@@ -8,7 +8,9 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/spec"
 )
 
@@ -26,6 +28,7 @@ func (f *instanceTypeFunction) Metadata(_ context.Context, _ function.MetadataRe
 }
 
 func (f *instanceTypeFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	perNode := gpusPerNodeLimit()
 	resp.Definition = function.Definition{
 		Summary: "The instance type a cloud sells for an accelerator and a number of GPUs per node",
 		MarkdownDescription: "Returns the instance type `cloud` sells for `accelerator` with exactly `gpus_per_node` accelerators, from the provider's " +
@@ -42,9 +45,10 @@ func (f *instanceTypeFunction) Definition(_ context.Context, _ function.Definiti
 				Name:                "accelerator",
 				MarkdownDescription: "Accelerator ID or alias, case-insensitive, for example `\"H100\"` or `\"a100-80gb\"`.",
 			},
-			function.Int64Parameter{
+			function.NumberParameter{
 				Name:                "gpus_per_node",
-				MarkdownDescription: "Accelerators per instance, for example `8`.",
+				MarkdownDescription: "Accelerators per instance, for example `8`." + perNode.Doc(),
+				Validators:          []function.NumberParameterValidator{perNode.Arg("gpus_per_node")},
 			},
 		},
 		Return: function.StringReturn{},
@@ -60,18 +64,15 @@ var instanceTypeArgs = map[string]int64{
 
 func (f *instanceTypeFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	var cloud, accelerator string
-	var gpus int64
-	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &cloud, &accelerator, &gpus))
+	var gpusArg types.Number // within its limit: the parameter's validator checked it
+	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &cloud, &accelerator, &gpusArg))
 	if resp.Error != nil {
 		return
 	}
+	gpus := int64(numberArg(gpusArg))
 	cat, err := builtinCatalog()
 	if err != nil {
 		resp.Error = funcError(fmt.Errorf("the built-in catalog failed to load: %w", err), nil)
-		return
-	}
-	if gpus < 1 || gpus > spec.MaxGPUsPerNode {
-		resp.Error = function.NewArgumentFuncError(2, fmt.Sprintf("Invalid GPUs Per Node: gpus_per_node must be between 1 and %d, got %d", spec.MaxGPUsPerNode, gpus))
 		return
 	}
 	it, err := spec.InstanceType(cat, cloud, accelerator, int(gpus))
@@ -80,4 +81,10 @@ func (f *instanceTypeFunction) Run(ctx context.Context, req function.RunRequest,
 		return
 	}
 	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, it))
+}
+
+// gpusPerNodeLimit bounds GPUs per node where a cluster spec is rendered:
+// the catalog's limit, narrowed to what the spec document allows.
+func gpusPerNodeLimit() inputLimit {
+	return limitOf(catalog.LimitGPUsPerInstance).atMost(spec.MaxGPUsPerNode)
 }

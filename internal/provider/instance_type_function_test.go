@@ -109,7 +109,7 @@ output "same" { value = gpu_cluster_spec.x.instance_type == provider::gpu::insta
 			},
 			{
 				Config:      `output "x" { value = provider::gpu::instance_type("gcp", "H100", 0) }`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid value for "gpus_per_node" parameter.*between\s+1\s+and\s+1024`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid value for "gpus_per_node" parameter.*gpus_per_node\s+must\s+be\s+a\s+whole\s+number\s+from\s+1\s+to\s+1024\s+GPUs`),
 			},
 			{
 				// End on a valid configuration so the post-test destroy succeeds.

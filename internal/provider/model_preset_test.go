@@ -202,7 +202,7 @@ func TestAccEstimate_speculative(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      estConfig(base+`    speculative_decoding = { method = "mtp", acceptance_rate = 1.5 }`, hw),
-				ExpectError: errRe(`workload.speculative_decoding.acceptance_rate = 1.5: must be a probability between 0 and 1`),
+				ExpectError: errRe(`workload.speculative_decoding.acceptance_rate must be more than 0 and less than 1, got 1.5\.`),
 			},
 			{
 				Config:      estConfig(base+`    speculative_decoding = { method = "draft_model" }`, hw),

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -64,6 +62,10 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 		return schema.Float64Attribute{Computed: true, MarkdownDescription: fmt.Sprintf(
 			"Hourly %s price of the whole instance in USD, after the provider's `discounts`; null where the cloud does not sell it that way.", model)}
 	}
+	filter := func(desc string) schema.ListAttribute {
+		return schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: desc,
+			Validators: []validator.List{nameList{empty: "an empty list matches no offer. Omit the attribute for no filter, or list at least one value."}}}
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists priced GPU instance offers of the catalog, one per (cloud, instance type, region), filtered. " +
 			"Prices are list prices per instance-hour in USD (converted from the native currency where the cloud bills in another one), " +
@@ -71,18 +73,12 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"model `serverless`: Modal, RunPod Serverless, Replicate, Beam, Cloud Run) are listed too, one row per offer with the " +
 			"offer's name as `instance_type`, one worker as the instance and only `serverless_usd` priced.",
 		Attributes: map[string]schema.Attribute{
-			"clouds": schema.ListAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "Only these clouds, for example `[\"aws\", \"gcp\"]`."},
-			"regions": schema.ListAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "Only these regions (each cloud's own codes, for example `us-east-1`, `europe-west4`)."},
-			"accelerators": schema.ListAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "Only these accelerators, by ID or alias (for example `[\"H100\", \"H200\"]`)."},
-			"min_gpus": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Only instances with at least this many accelerators.",
-				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
-			"min_gpu_memory_gb": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Only instances whose accelerators each have at least this much memory, GB.",
-				Validators:          []validator.Float64{float64validator.AtLeast(0)}},
+			"clouds":       filter("Only these clouds, for example `[\"aws\", \"gcp\"]`."),
+			"regions":      filter("Only these regions (each cloud's own codes, for example `us-east-1`, `europe-west4`)."),
+			"accelerators": filter("Only these accelerators, by ID or alias (for example `[\"H100\", \"H200\"]`)."),
+			"min_gpus":     intInput("Only instances with at least this many accelerators.", limitOf(catalog.LimitGPUsPerInstance)),
+			"min_gpu_memory_gb": floatInput("Only instances whose accelerators each have at least this much memory, GB.",
+				limitOf(catalog.LimitAcceleratorMemoryGB).orZero()),
 			"offers": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "Matching offers sorted by cloud, instance type and region.",
@@ -153,6 +149,9 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
+	if !d.data.catalogKnown(&resp.Diagnostics) {
+		return
+	}
 	cat := d.data.Catalog
 	in := func(ids []string) func(string) (string, bool) {
 		return func(s string) (string, bool) {
@@ -185,10 +184,13 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	}
 	matched := matchOffers(cat, keep)
 	objs := make([]attr.Value, 0, len(matched))
-	for _, r := range matched {
-		obj, diags := d.offerValue(cat, r)
+	for i, r := range matched {
+		obj, diags := d.offerValue(cat, i, r)
 		resp.Diagnostics.Append(diags...)
 		objs = append(objs, obj)
+	}
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	m.Offers = types.ListValueMust(types.ObjectType{AttrTypes: offerAttrTypes}, objs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -228,11 +230,15 @@ func matchOffers(cat *catalog.Catalog, keep func(*catalog.Offer) bool) []offerRo
 	return matched
 }
 
-// offerValue is the Terraform value of one row, prices after the
-// provider's discount.
-func (d *offersDataSource) offerValue(cat *catalog.Catalog, r offerRow) (types.Object, diag.Diagnostics) {
+// offerValue is the Terraform value of row i, prices after the provider's
+// discount; every number through the guarded conversion.
+func (d *offersDataSource) offerValue(cat *catalog.Catalog, i int, r offerRow) (types.Object, diag.Diagnostics) {
+	var diags diag.Diagnostics
 	o := r.o
 	disc := 1 - d.data.Discount(o.Cloud)
+	num := func(name string, v float64) types.Float64 {
+		return float64Value(&diags, fmt.Sprintf("offers[%d].%s", i, name), v)
+	}
 	price := func(pm catalog.PricingModel) attr.Value {
 		p, ok := o.Price(pm)
 		if pm == catalog.Serverless && r.serverless != nil {
@@ -241,28 +247,30 @@ func (d *offersDataSource) offerValue(cat *catalog.Catalog, r offerRow) (types.O
 		if !ok {
 			return types.Float64Null()
 		}
-		return types.Float64Value(numfmt.Price(p * disc))
+		return num(string(pm)+"_usd", numfmt.Price(p*disc))
 	}
-	return types.ObjectValue(offerAttrTypes, map[string]attr.Value{
+	obj, dd := types.ObjectValue(offerAttrTypes, map[string]attr.Value{
 		"cloud":              types.StringValue(o.Cloud),
 		"region":             types.StringValue(o.Region),
 		"country":            regionCountry(cat, o),
 		"instance_type":      types.StringValue(o.InstanceType),
 		"accelerator":        types.StringValue(o.Accelerator),
 		"gpus":               types.Int64Value(int64(o.GPUs)),
-		"gpu_memory_gb":      types.Float64Value(o.GPUMemoryGB),
+		"gpu_memory_gb":      num("gpu_memory_gb", o.GPUMemoryGB),
 		"vcpus":              types.Int64Value(int64(o.VCPUs)),
-		"memory_gb":          types.Float64Value(o.MemoryGB),
-		"network_gbps":       types.Float64Value(o.NetworkGbps),
+		"memory_gb":          num("memory_gb", o.MemoryGB),
+		"network_gbps":       num("network_gbps", o.NetworkGbps),
 		"on_demand_usd":      price(catalog.OnDemand),
 		"spot_usd":           price(catalog.Spot),
 		"reserved_1y_usd":    price(catalog.Reserved1Y),
 		"reserved_3y_usd":    price(catalog.Reserved3Y),
 		"capacity_block_usd": price(catalog.CapacityBlock),
 		"serverless_usd":     price(catalog.Serverless),
-		"gpu_fraction":       gpuFraction(o.GPUFraction),
+		"gpu_fraction":       gpuFraction(o.GPUFraction, fmt.Sprintf("offers[%d].gpu_fraction", i), &diags),
 		"price_source":       types.StringValue(o.Source),
 	})
+	diags.Append(dd...)
+	return obj, diags
 }
 
 type offersModel struct {

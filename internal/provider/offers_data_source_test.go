@@ -87,7 +87,7 @@ data "gpu_offers" "aws_h100" {
 			},
 			{
 				Config:      `data "gpu_offers" "bad" { min_gpus = 0 }`,
-				ExpectError: regexp.MustCompile(`(?s)min_gpus.*at least 1`),
+				ExpectError: regexp.MustCompile(`(?s)min_gpus\s+must\s+be\s+a\s+whole\s+number\s+from\s+1\s+to\s+65,536\s+GPUs,\s+got\s+0`),
 			},
 			{
 				// Provider-level discounts apply to every price.

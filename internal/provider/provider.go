@@ -10,14 +10,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"math"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -55,6 +54,10 @@ type gpuProvider struct {
 // (through the package-level accessor) function.
 type providerData struct {
 	Catalog *catalog.Catalog
+	// CatalogFileUnknown is set when catalog_file was not known at plan
+	// (it depends on a value computed during apply): Catalog is then the
+	// built-in one, which must not price anything (catalogKnown).
+	CatalogFileUnknown bool
 	// Clouds is the default allow-list (nil = every cloud in the catalog).
 	Clouds []string
 	// Discounts maps cloud -> fraction off list price.
@@ -85,6 +88,22 @@ func (d *providerData) Planner() (*planner.Planner, error) {
 		d.planner, d.plannerErr = planner.New(d.Catalog, cm)
 	})
 	return d.planner, d.plannerErr
+}
+
+// catalogKnown reports an error, and returns false, when catalog_file was
+// not known at plan: prices and offers must be known at plan, and the
+// built-in catalog used instead would plan other figures than apply.
+func (d *providerData) catalogKnown(diags *diag.Diagnostics) bool {
+	if !d.CatalogFileUnknown {
+		return true
+	}
+	diags.AddError("Catalog File Not Known At Plan",
+		"The provider's catalog_file is not known until apply: it depends on a value computed during apply. "+
+			"Offers, prices and accelerators come from the catalog and must be known at plan, so that the plan shows "+
+			"the figures apply will use; the built-in catalog is not used in its place. Set the provider's catalog_file to "+
+			"a path known before apply (a literal, a variable or \"${path.module}/prices.yaml\"), or create the file first "+
+			"(in another configuration, or with terraform apply -target).")
+	return false
 }
 
 // AllowsCloud reports whether a cloud is in the provider-level allow-list.
@@ -119,6 +138,8 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 	if date, err := catalog.BuiltinDate(); err == nil {
 		desc += fmt.Sprintf("\n\nThis version's built-in catalog is dated **%s**.", date.Format(time.DateOnly))
 	}
+	discount, carbon := limitOf(catalog.LimitDiscountFraction), limitOf(catalog.LimitCarbonPriceUSDPerTonne)
+	maxAge := limitOf(catalog.LimitCatalogAgeDays)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: desc,
 		Attributes: map[string]schema.Attribute{
@@ -132,26 +153,31 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					"See the [catalog overlay guide](guides/catalog-overlay.md).",
 			},
 			"clouds": schema.ListAttribute{
-				Optional:            true,
-				ElementType:         types.StringType,
-				MarkdownDescription: "Default allow-list of clouds (for example `[\"aws\", \"gcp\"]`) applied to recommendations and offers. Defaults to every cloud in the catalog.",
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Default allow-list of clouds (for example `[\"aws\", \"gcp\"]`) applied to recommendations and offers. " +
+					"Defaults to every cloud in the catalog. At least one cloud, each once.",
+				Validators: []validator.List{nameList{empty: "an empty allow-list allows no cloud, so every recommendation would fail and " +
+					"gpu_offers would list nothing. Omit clouds to allow every cloud in the catalog, or list at least one."}},
 			},
 			"discounts": schema.MapAttribute{
 				Optional:    true,
-				ElementType: types.Float64Type,
-				MarkdownDescription: "Fraction off list price per cloud, for enterprise agreements: `{ aws = 0.12 }` takes 12 % off every AWS price. " +
-					"Each value must be in [0, 1).",
+				ElementType: discount.Float64(),
+				MarkdownDescription: "Fraction off list price per cloud, for enterprise agreements: `{ aws = 0.12 }` takes 12 % off every AWS price." +
+					discount.DocAs("Each value"),
+				Validators: []validator.Map{noNullValues{}},
 			},
 			"carbon_price_usd_per_tonne": schema.Float64Attribute{
-				Optional:            true,
-				MarkdownDescription: "Internal carbon price in USD per tonne CO2e. When set, `gpu_tco` and recommendations add `carbon_cost_usd`. Default `0`.",
-				Validators:          []validator.Float64{float64validator.AtLeast(0)},
+				Optional: true,
+				MarkdownDescription: "Internal carbon price in USD per tonne CO2e. When set, `gpu_tco` and recommendations add `carbon_cost_usd`. Default `0`." +
+					carbon.Doc(),
+				CustomType: carbon.Float64(),
 			},
 			"max_catalog_age_days": schema.Int64Attribute{
 				Optional: true,
 				MarkdownDescription: "Warn when the built-in catalog snapshot is older than this many days, " +
-					"a reminder to upgrade the provider for fresh prices. Default: no warning.",
-				Validators: []validator.Int64{int64validator.AtLeast(1)},
+					"a reminder to upgrade the provider for fresh prices. Default: no warning." + maxAge.Doc(),
+				CustomType: maxAge.Int64(),
 			},
 		},
 	}
@@ -178,71 +204,84 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 			"The provider's embedded catalog is invalid; this is a provider bug, please report it: "+err.Error())
 		return
 	}
-	if !cfg.CatalogFile.IsNull() && !cfg.CatalogFile.IsUnknown() {
-		overlaid, warnings, err := cat.WithOverlay(cfg.CatalogFile.ValueString())
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("catalog_file"), "Invalid Catalog File",
-				fmt.Sprintf("The catalog file %q was rejected as a whole; nothing from it was applied.\n\n%s",
-					cfg.CatalogFile.ValueString(), err))
+	data := &providerData{Discounts: map[string]float64{}}
+	switch {
+	case cfg.CatalogFile.IsUnknown():
+		// Data sources and gpu_cluster_spec report it (catalogKnown):
+		// provider functions never read the file.
+		data.CatalogFileUnknown = true
+	case !cfg.CatalogFile.IsNull():
+		if cat = overlayCatalog(cat, cfg.CatalogFile.ValueString(), &resp.Diagnostics); cat == nil {
 			return
 		}
-		for _, w := range warnings {
-			resp.Diagnostics.AddAttributeWarning(path.Root("catalog_file"), "Catalog File Adjusted", w.String())
-		}
-		cat = overlaid
 	}
-
-	data := &providerData{Catalog: cat, Discounts: map[string]float64{}}
+	data.Catalog = cat
 
 	if !cfg.Clouds.IsNull() && !cfg.Clouds.IsUnknown() {
-		var clouds []string
-		resp.Diagnostics.Append(cfg.Clouds.ElementsAs(ctx, &clouds, false)...)
-		for i, c := range clouds {
-			if _, ok := cat.Cloud(c); !ok {
+		resp.Diagnostics.Append(cfg.Clouds.ElementsAs(ctx, &data.Clouds, false)...)
+		for i, c := range data.Clouds {
+			if _, ok := cat.Cloud(c); !ok && !data.CatalogFileUnknown {
 				resp.Diagnostics.AddAttributeError(path.Root("clouds").AtListIndex(i), "Unknown Cloud",
 					fmt.Sprintf("clouds[%d] = %q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
 						i, c, catalog.QuoteList(catalog.Closest(c, cat.CloudIDs(), 3)), catalog.QuoteList(cat.CloudIDs())))
 			}
 		}
-		data.Clouds = clouds
 	}
 	if !cfg.Discounts.IsNull() && !cfg.Discounts.IsUnknown() {
-		var discounts map[string]float64
-		resp.Diagnostics.Append(cfg.Discounts.ElementsAs(ctx, &discounts, false)...)
-		for _, c := range slices.Sorted(maps.Keys(discounts)) {
-			v := discounts[c]
-			if _, ok := cat.Cloud(c); !ok {
+		resp.Diagnostics.Append(cfg.Discounts.ElementsAs(ctx, &data.Discounts, false)...)
+		for _, c := range slices.Sorted(maps.Keys(data.Discounts)) {
+			if _, ok := cat.Cloud(c); !ok && !data.CatalogFileUnknown {
 				resp.Diagnostics.AddAttributeError(path.Root("discounts").AtMapKey(c), "Unknown Cloud",
 					fmt.Sprintf("discounts has the key %q, which is not a cloud in the catalog. Closest: %s.",
 						c, catalog.QuoteList(catalog.Closest(c, cat.CloudIDs(), 3))))
 			}
-			if math.IsNaN(v) || v < 0 || v >= 1 {
-				resp.Diagnostics.AddAttributeError(path.Root("discounts").AtMapKey(c), "Invalid Discount",
-					fmt.Sprintf("discounts[%q] = %v: a discount is the fraction off list price and must be in [0, 1), for example 0.15 for 15 %% off.", c, v))
-			}
 		}
-		data.Discounts = discounts
 	}
 	if !cfg.CarbonPriceUSDPerTonne.IsNull() {
 		data.CarbonPriceUSDPerTonne = cfg.CarbonPriceUSDPerTonne.ValueFloat64()
 	}
 	if !cfg.MaxCatalogAgeDays.IsNull() && !cfg.MaxCatalogAgeDays.IsUnknown() {
-		maxAge := cfg.MaxCatalogAgeDays.ValueInt64()
-		age := int64(p.now().Sub(cat.Date).Hours() / 24)
-		if age > maxAge {
-			resp.Diagnostics.AddAttributeWarning(path.Root("max_catalog_age_days"), "Catalog Is Older Than max_catalog_age_days",
-				fmt.Sprintf("The built-in catalog is dated %s, %d days ago, more than max_catalog_age_days = %d. "+
-					"Prices may have changed: upgrade the provider, or download the clouds' price lists and run "+
-					"`make overlay AWS_PRICE_LIST=<file> AZURE_RETAIL_PRICES=<file> GCP_BILLING_SKUS=<file> OUT=prices.yaml` "+
-					"(guide: Price-list overlay), then set catalog_file = \"prices.yaml\".",
-					cat.Date.Format(time.DateOnly), age, maxAge))
-		}
+		p.warnCatalogAge(cat, cfg.MaxCatalogAgeDays.ValueInt64(), &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.DataSourceData = data
 	resp.ResourceData = data
+}
+
+// overlayCatalog applies the catalog_file at file to cat; nil, with the
+// error on catalog_file, when the file is rejected.
+func overlayCatalog(cat *catalog.Catalog, file string, diags *diag.Diagnostics) *catalog.Catalog {
+	overlaid, warnings, err := cat.WithOverlay(file)
+	if err != nil {
+		where := fmt.Sprintf("%q", file)
+		if abs, absErr := filepath.Abs(file); absErr == nil && !filepath.IsAbs(file) {
+			where = fmt.Sprintf("%q (relative: resolved against the root module directory, where Terraform runs, whichever "+
+				"module sets it, so %s; in a child module write \"${path.module}/%s\")", file, abs, filepath.ToSlash(file))
+		}
+		diags.AddAttributeError(path.Root("catalog_file"), "Invalid Catalog File",
+			fmt.Sprintf("The catalog file %s was rejected as a whole; nothing from it was applied.\n\n%s", where, err))
+		return nil
+	}
+	for _, w := range warnings {
+		diags.AddAttributeWarning(path.Root("catalog_file"), "Catalog File Adjusted", w.String())
+	}
+	return overlaid
+}
+
+// warnCatalogAge warns when the built-in catalog is older than maxAge days.
+func (p *gpuProvider) warnCatalogAge(cat *catalog.Catalog, maxAge int64, diags *diag.Diagnostics) {
+	age := int64(p.now().Sub(cat.Date).Hours() / 24)
+	if age <= maxAge {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("max_catalog_age_days"), "Catalog Is Older Than max_catalog_age_days",
+		fmt.Sprintf("The built-in catalog is dated %s, %d days ago, more than max_catalog_age_days = %d. "+
+			"Prices may have changed: upgrade the provider, or download the clouds' price lists and run "+
+			"`make overlay AWS_PRICE_LIST=<file> AZURE_RETAIL_PRICES=<file> GCP_BILLING_SKUS=<file> OUT=prices.yaml` "+
+			"(guide: Price-list overlay), then set catalog_file = \"prices.yaml\".",
+			cat.Date.Format(time.DateOnly), age, maxAge))
 }
 
 func (p *gpuProvider) Resources(_ context.Context) []func() resource.Resource {

@@ -88,11 +88,11 @@ offers:
 			},
 			{
 				Config:      `provider "gpu" { discounts = { aws = 1 } }` + "\n" + `data "gpu_offers" "x" {}`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Discount.*discounts\["aws"\] = 1.*\[0, 1\)`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Number.*discounts\["aws"\] must be at least 0 and less than 1, got 1\.`),
 			},
 			{
 				Config:      `provider "gpu" { discounts = { aws = -0.1 } }` + "\n" + `data "gpu_offers" "x" {}`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Discount.*-0\.1`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Number.*discounts\["aws"\] must be at least 0 and less than 1, got -0\.1\.`),
 			},
 			{
 				Config:      `provider "gpu" { discounts = { amazon = 0.1 } }` + "\n" + `data "gpu_offers" "x" {}`,

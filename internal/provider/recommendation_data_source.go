@@ -9,8 +9,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -136,11 +134,11 @@ func candidateServingLayoutSchema() schema.SingleNestedAttribute {
 func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	names := func(desc string, v ...validator.List) schema.ListAttribute {
 		return schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: desc,
-			Validators: append([]validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues()}, v...)}
+			Validators: append([]validator.List{nameList{empty: "an empty list allows nothing, so nothing could be recommended. " +
+				"Omit the attribute for no restriction, or list at least one value."}}, v...)}
 	}
-	positive := func(desc string) schema.Float64Attribute {
-		return schema.Float64Attribute{Optional: true, MarkdownDescription: desc + " Must be greater than 0; omit for no limit.",
-			Validators: []validator.Float64{float64validator.AtLeast(minPositive)}}
+	limit := func(desc, name string) schema.Float64Attribute {
+		return floatInput(desc+" Omit for no limit.", limitOf(name).positive())
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Recommends where and on what to run a workload: every offer of the catalog × node count × pricing model is " +
@@ -186,18 +184,16 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
 						"The jurisdictions (all but `hipaa`) exclude each other.",
 						listvalidator.ValueStringsAre(stringvalidator.OneOf(catalog.ComplianceRegimes...))),
-					"max_hourly_cost_usd": positive("Most USD per hour for all nodes together."),
-					"max_total_cost_usd":  positive("Most USD for the whole job (inference: per month)."),
-					"deadline_hours":      positive("Latest wall-clock hours for a training or fine-tuning job (spot: risk-adjusted)."),
-					"max_gpus": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most GPUs in total.",
-						Validators: []validator.Int64{int64validator.AtLeast(1)}},
-					"max_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most instances (nodes). Default: 128 for training; unlimited for inference.",
-						Validators: []validator.Int64{int64validator.AtLeast(1)}},
-					"min_gpu_memory_gb": schema.Float64Attribute{Optional: true, MarkdownDescription: "Least memory per accelerator, GB.",
-						Validators: []validator.Float64{float64validator.AtLeast(0)}},
-					"min_network_gbps": schema.Float64Attribute{Optional: true, MarkdownDescription: "Least scale-out bandwidth per node, Gbit/s.",
-						Validators: []validator.Float64{float64validator.AtLeast(0)}},
-					"max_co2e_kg": positive("Most kg CO2e for the job (inference: per month); candidates of unknown CO2e are rejected."),
+					"max_hourly_cost_usd": limit("Most USD per hour for all nodes together.", catalog.LimitHourlyCostUSD),
+					"max_total_cost_usd":  limit("Most USD for the whole job (inference: per month).", catalog.LimitTotalCostUSD),
+					"deadline_hours":      limit("Latest wall-clock hours for a training or fine-tuning job (spot: risk-adjusted).", catalog.LimitHours),
+					"max_gpus":            intInput("Most GPUs in total.", limitOf(catalog.LimitGPUCount)),
+					"max_nodes": intInput("Most instances (nodes). Default: 128 for training; unlimited for inference.",
+						limitOf(catalog.LimitNodeCount)),
+					"min_gpu_memory_gb": floatInput("Least memory per accelerator, GB.", limitOf(catalog.LimitAcceleratorMemoryGB).orZero()),
+					"min_network_gbps":  floatInput("Least scale-out bandwidth per node, Gbit/s.", limitOf(catalog.LimitNetworkGbps)),
+					"max_co2e_kg": limit("Most kg CO2e for the job (inference: per month); candidates of unknown CO2e are rejected.",
+						catalog.LimitCO2eKg),
 				},
 			},
 			"objective": schema.StringAttribute{Optional: true,
@@ -208,9 +204,7 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"instance type, at its best region, node count and pricing model, like an optimizer table), `region` (one per cloud, " +
 					"instance type and region: to compare regions) or `deployment` (every node count and pricing model of every offer).",
 				Validators: []validator.String{stringvalidator.OneOf(planner.DistinctByValues...)}},
-			"top": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: fmt.Sprintf("How many candidates to return, 1–%d. Default %d.", planner.MaxTop, planner.DefaultTop),
-				Validators:          []validator.Int64{int64validator.Between(1, planner.MaxTop)}},
+			"top": intInput(fmt.Sprintf("How many candidates to return. Default %d.", planner.DefaultTop), topLimit()),
 			"best": schema.SingleNestedAttribute{Computed: true, Attributes: candidateAttributes(),
 				MarkdownDescription: "The top candidate (`candidates[0]`)."},
 			"candidates": schema.ListNestedAttribute{Computed: true,
@@ -228,8 +222,12 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 	}
 }
 
-// minPositive is the smallest accepted positive limit (a cent, a minute).
-const minPositive = 0.01
+// topLimit bounds top: the planner returns at most planner.MaxTop
+// candidates.
+func topLimit() inputLimit {
+	return inputLimit{catalog.Limit{Name: "top", Min: 1, Max: planner.MaxTop, Integer: true, Unit: "candidates",
+		Reason: "the planner ranks at most planner.MaxTop candidates"}}
+}
 
 func (d *recommendationDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
@@ -270,6 +268,9 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	warnEmptyObjects(ctx, req.Config, &resp.Diagnostics, path.Root("constraints"))
 	if resp.Diagnostics.HasError() || d.data == nil {
+		return
+	}
+	if !d.data.catalogKnown(&resp.Diagnostics) {
 		return
 	}
 	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
@@ -316,7 +317,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		addError(&resp.Diagnostics, err)
 		return
 	}
-	m.Best = candidateValue(&res.Best, &resp.Diagnostics)
+	m.Best = candidateValue(&res.Best, "best", &resp.Diagnostics)
 	if b := &res.Best; b.BeyondTypicalQuota {
 		resp.Diagnostics.AddWarning("GPU Capacity Beyond A Typical Quota", fmt.Sprintf(
 			"The best candidate runs %s GPUs (%d× %s) %s in %s %s; GPU quotas are set per account, and more than %s GPUs "+
@@ -328,7 +329,10 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	cands := make([]attr.Value, len(res.Candidates))
 	for i := range res.Candidates {
-		cands[i] = candidateValue(&res.Candidates[i], &resp.Diagnostics)
+		cands[i] = candidateValue(&res.Candidates[i], fmt.Sprintf("candidates[%d]", i), &resp.Diagnostics)
+	}
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	m.Candidates = types.ListValueMust(candidateType, cands)
 	rej := make([]attr.Value, len(res.Rejected))
@@ -344,15 +348,16 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object {
+func candidateValue(c *planner.Candidate, at string, diags *diag.Diagnostics) types.Object {
+	num := func(name string, v float64) types.Float64 { return float64Value(diags, at+"."+name, v) }
 	co2, carbon := types.Float64Null(), types.Float64Null()
 	if c.CO2eKnown {
-		co2 = types.Float64Value(numfmt.Measure(c.EstimatedCO2eKg))
-		carbon = types.Float64Value(numfmt.USD(c.CarbonCostUSD))
+		co2 = num("estimated_co2e_kg", numfmt.Measure(c.EstimatedCO2eKg))
+		carbon = num("estimated_carbon_cost_usd", numfmt.USD(c.CarbonCostUSD))
 	}
-	latency := func(ms float64) types.Float64 {
+	latency := func(name string, ms float64) types.Float64 {
 		if ms > 0 {
-			return types.Float64Value(numfmt.Measure(ms))
+			return num(name, numfmt.Measure(ms))
 		}
 		return types.Float64Null()
 	}
@@ -363,20 +368,20 @@ func candidateValue(c *planner.Candidate, diags *diag.Diagnostics) types.Object 
 		"instance_type":             types.StringValue(c.InstanceType),
 		"accelerator":               types.StringValue(c.Accelerator),
 		"gpus_per_node":             types.Int64Value(int64(c.GPUsPerNode)),
-		"gpu_fraction":              gpuFraction(c.GPUFraction),
+		"gpu_fraction":              gpuFraction(c.GPUFraction, at+".gpu_fraction", diags),
 		"nodes":                     types.Int64Value(int64(c.Nodes)),
 		"total_gpus":                types.Int64Value(int64(c.TotalGPUs)),
 		"pricing_model":             types.StringValue(string(c.PricingModel)),
-		"hourly_cost_usd":           types.Float64Value(numfmt.USD(c.HourlyCostUSD)),
-		"estimated_hours":           types.Float64Value(numfmt.Hours(c.EstimatedHours)),
-		"estimated_cost_usd":        types.Float64Value(numfmt.USD(c.EstimatedCostUSD)),
+		"hourly_cost_usd":           num("hourly_cost_usd", numfmt.USD(c.HourlyCostUSD)),
+		"estimated_hours":           num("estimated_hours", numfmt.Hours(c.EstimatedHours)),
+		"estimated_cost_usd":        num("estimated_cost_usd", numfmt.USD(c.EstimatedCostUSD)),
 		"estimated_co2e_kg":         co2,
-		"tokens_per_second":         types.Float64Value(numfmt.Measure(c.TokensPerSecond)),
-		"memory_per_gpu_gb":         types.Float64Value(numfmt.Measure(c.MemoryPerGPUGB)),
+		"tokens_per_second":         num("tokens_per_second", numfmt.Measure(c.TokensPerSecond)),
+		"memory_per_gpu_gb":         num("memory_per_gpu_gb", numfmt.Measure(c.MemoryPerGPUGB)),
 		"explanation":               types.StringValue(c.Explanation),
 		"estimated_carbon_cost_usd": carbon,
-		"time_per_output_token_ms":  latency(c.TPOTMs),
-		"time_to_first_token_ms":    latency(c.TTFTMs),
+		"time_per_output_token_ms":  latency("time_per_output_token_ms", c.TPOTMs),
+		"time_to_first_token_ms":    latency("time_to_first_token_ms", c.TTFTMs),
 		"serving_layout":            servingLayoutObject(c.Serving),
 	})
 	diags.Append(dd...)
@@ -468,9 +473,9 @@ type recommendationModel struct {
 }
 
 // gpuFraction is a fractional instance's share of one GPU, null otherwise.
-func gpuFraction(f float64) types.Float64 {
+func gpuFraction(f float64, at string, diags *diag.Diagnostics) types.Float64 {
 	if f > 0 {
-		return types.Float64Value(numfmt.Ratio(f))
+		return float64Value(diags, at, numfmt.Ratio(f))
 	}
 	return types.Float64Null()
 }

@@ -8,13 +8,12 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -52,9 +51,9 @@ var (
 
 func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	size := func(desc string) schema.Float64Attribute {
-		return schema.Float64Attribute{Optional: true, MarkdownDescription: desc + " Default `0`; must be at least 0.",
-			Validators: []validator.Float64{float64validator.AtLeast(0)}}
+		return floatInput(desc+" Default `0`.", limitOf(catalog.LimitDataGB))
 	}
+	months, fraction := limitOf(catalog.LimitMonths), limitOf(catalog.LimitFraction)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The lifecycle cost (TCO) of a fleet of GPU instances over a number of months: compute under a mix of " +
 			"pricing models (on-demand, spot with an interruption risk adjustment, 1- and 3-year reservations billed for the whole term), " +
@@ -73,31 +72,27 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 			"instance_type": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`, or the name of a serverless offer, for " +
 					"example `functions-h100` (`gpu_offers` rows with a `serverless_usd` price)."},
-			"instance_count": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Number of identical instances; for a serverless offer, the workers serving at once while the " +
-					"load is there. Default `1`.",
-				Validators: []validator.Int64{int64validator.AtLeast(1)}},
+			"instance_count": intInput("Number of identical instances; for a serverless offer, the workers serving at once while the "+
+				"load is there. Default `1`.", limitOf(catalog.LimitNodeCount)),
 			"months": schema.Float64Attribute{Required: true,
-				MarkdownDescription: "Horizon in months of 730 hours, for example `12`. Fractions are allowed.",
-				Validators:          []validator.Float64{float64validator.AtLeast(0.01)}},
-			"utilization": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Share of the horizon's hours the instances run, in [0, 1]. Default `1`. " +
-					"Reservations are billed around the clock whatever the utilization. For a serverless offer, the duty cycle (the " +
-					"recommendation's `workload.duty_cycle`): the share of the horizon the load is there, in bursts of " + serverlessBurstDoc() +
-					"; each burst is billed with the platform's idle tail before scale-to-zero and a billed cold start, at least the " +
-					"minimum, rounded up to the billing increment (an always-on worker is billed the whole horizon).",
-				Validators: []validator.Float64{float64validator.Between(0, 1)}},
-			"pricing_mix": schema.MapAttribute{Optional: true, ElementType: types.Float64Type,
+				MarkdownDescription: "Horizon in months of 730 hours, for example `12`. Fractions are allowed." + months.Doc(),
+				CustomType:          months.Float64()},
+			"utilization": floatInput("Share of the horizon's hours the instances run. Default `1`. "+
+				"Reservations are billed around the clock whatever the utilization. For a serverless offer, the duty cycle (the "+
+				"recommendation's `workload.duty_cycle`): the share of the horizon the load is there, in bursts of "+serverlessBurstDoc()+
+				"; each burst is billed with the platform's idle tail before scale-to-zero and a billed cold start, at least the "+
+				"minimum, rounded up to the billing increment (an always-on worker is billed the whole horizon).", fraction),
+			"pricing_mix": schema.MapAttribute{Optional: true, ElementType: fraction.Float64(),
 				MarkdownDescription: "Map pricing model → share of the running GPU-hours; the shares sum to 1. Keys: `on_demand`, `spot`, " +
 					"`reserved_1y`, `reserved_3y`, `capacity_block`, `serverless` (the only pricing model of a serverless offer, and no " +
 					"instance's). Default `{ on_demand = 1 }`, or `{ serverless = 1 }` for a serverless offer. A reserved share `s` is served by `ceil(s × instance_count)` " +
 					"reserved instances billed for whole terms (renewed when `months` outlasts the term); a capacity-block share books whole windows " +
 					"(1-day increments to 14 days, 7-day increments to 182 days) on whole cluster sizes (1, 2, 4 … 64 instances) for the hours its " +
 					"instances run; spot hours are multiplied by the interruption risk factor of the spot instances as one synchronous job. " +
-					"Example: `{ reserved_1y = 0.6, spot = 0.4 }`.",
+					"Example: `{ reserved_1y = 0.6, spot = 0.4 }`." + fraction.DocAs("Each share"),
 				Validators: []validator.Map{
 					mapvalidator.KeysAre(stringvalidator.OneOf(tcoPricingModelNames()...)),
-					mapvalidator.ValueFloat64sAre(float64validator.Between(0, 1)),
+					noNullValues{},
 					sharesSumToOne{},
 				}},
 			"storage": schema.SingleNestedAttribute{Optional: true,
@@ -113,10 +108,11 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					"inter_region_gb_per_month": size("Transfer to other regions of the same cloud per month, GB, " +
 						"at the cloud's inter-region price."),
 				}},
-			"extra_monthly_usd": schema.MapAttribute{Optional: true, ElementType: types.Float64Type,
+			"extra_monthly_usd": schema.MapAttribute{Optional: true, ElementType: limitOf(catalog.LimitMonthlyCostUSD).Float64(),
 				MarkdownDescription: "Other monthly costs by name (managed Kubernetes, support, licences, load balancers), USD per month, " +
-					"for example `{ eks = 73, support = 500 }`. Each becomes a breakdown line `extra:<name>`. Not discounted.",
-				Validators: []validator.Map{mapvalidator.ValueFloat64sAre(float64validator.AtLeast(0))}},
+					"for example `{ eks = 73, support = 500 }`. Each becomes a breakdown line `extra:<name>`. Not discounted." +
+					limitOf(catalog.LimitMonthlyCostUSD).DocAs("Each value"),
+				Validators: []validator.Map{noNullValues{}}},
 
 			"total_cost_usd": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Total cost over the horizon, USD: the sum of `breakdown`."},
@@ -170,6 +166,9 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	warnEmptyObjects(ctx, req.Config, &resp.Diagnostics, path.Root("storage"), path.Root("network"))
 	if resp.Diagnostics.HasError() || d.data == nil {
+		return
+	}
+	if !d.data.catalogKnown(&resp.Diagnostics) {
 		return
 	}
 	cat := d.data.Catalog
@@ -239,29 +238,34 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	for _, w := range res.Warnings {
 		d.data.warnings.add(&resp.Diagnostics, "TCO Rests On An Assumption", w)
 	}
-	m.setResult(&res, t.hasOnDemand(), in.Months)
+	m.setResult(&res, t.hasOnDemand(), in.Months, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	shown := in
 	if t.serverless != nil {
 		shown.Offer, m.Region = t.serverless.InstanceView(), types.StringValue(t.serverless.Region)
 	} else {
 		m.Region = types.StringValue(t.offer.Region)
 	}
-	m.Regions = tcoRegionsValue(others, res.ShownTotalUSD())
+	m.Regions = tcoRegionsValue(others, res.ShownTotalUSD(), &resp.Diagnostics)
 	m.Summary = types.StringValue(cost.Summary(&shown, &res, cost.SummaryRegions{Cheapest: !pinned, Others: others}))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// setResult writes a TCO result into the model, money rounded to cents.
-func (m *tcoModel) setResult(res *cost.Result, hasOnDemand bool, months float64) {
-	// Round each line to cents, then sum the rounded lines so the breakdown
-	// adds up to the total exactly as Terraform shows it.
+// setResult writes a TCO result into the model, money rounded to cents,
+// every number through the guarded conversion. Each line is rounded to
+// cents, then the rounded lines are summed, so the breakdown adds up to
+// the total exactly as Terraform shows it.
+func (m *tcoModel) setResult(res *cost.Result, hasOnDemand bool, months float64, diags *diag.Diagnostics) {
 	lines := make([]attr.Value, len(res.Breakdown))
 	var total float64
 	for i, l := range res.Breakdown {
 		usd := numfmt.USD(l.USD)
 		total += usd
 		lines[i] = types.ObjectValueMust(tcoLineAttrTypes, map[string]attr.Value{
-			"category": types.StringValue(l.Category), "cost_usd": types.Float64Value(usd),
+			"category": types.StringValue(l.Category),
+			"cost_usd": float64Value(diags, fmt.Sprintf("breakdown[%d].cost_usd", i), usd),
 		})
 	}
 	total = numfmt.USD(total)
@@ -273,6 +277,9 @@ func (m *tcoModel) setResult(res *cost.Result, hasOnDemand bool, months float64)
 	}
 	comp := make([]attr.Value, len(res.Comparison))
 	for i, c := range res.Comparison {
+		num := func(name string, v float64) types.Float64 {
+			return float64Value(diags, fmt.Sprintf("pricing_model_comparison[%d].%s", i, name), v)
+		}
 		t := numfmt.USD(c.TotalUSD)
 		savings := 0.0
 		if hasOnDemand {
@@ -280,31 +287,31 @@ func (m *tcoModel) setResult(res *cost.Result, hasOnDemand bool, months float64)
 		}
 		beUtil, beMonths := types.Float64Null(), types.Float64Null()
 		if be, ok := res.BreakEven[c.PricingModel]; ok {
-			beUtil = types.Float64Value(numfmt.Ratio(be.Utilization))
+			beUtil = num("break_even_utilization", numfmt.Ratio(be.Utilization))
 			if !be.Never {
-				beMonths = types.Float64Value(numfmt.Hours(be.Months))
+				beMonths = num("break_even_months", numfmt.Hours(be.Months))
 			}
 		}
 		comp[i] = types.ObjectValueMust(tcoComparisonAttrTypes, map[string]attr.Value{
 			"pricing_model":            types.StringValue(string(c.PricingModel)),
-			"total_cost_usd":           types.Float64Value(t),
-			"savings_vs_on_demand_usd": types.Float64Value(savings),
+			"total_cost_usd":           num("total_cost_usd", t),
+			"savings_vs_on_demand_usd": num("savings_vs_on_demand_usd", savings),
 			"break_even_utilization":   beUtil,
 			"break_even_months":        beMonths,
 		})
 	}
-	m.TotalCostUSD = types.Float64Value(total)
-	m.MonthlyCostUSD = types.Float64Value(numfmt.USD(total / months))
+	m.TotalCostUSD = float64Value(diags, "total_cost_usd", total)
+	m.MonthlyCostUSD = float64Value(diags, "monthly_cost_usd", numfmt.USD(total/months))
 	perGPUh := 0.0
 	if res.GPUHours > 0 {
 		perGPUh = numfmt.USD(total / res.GPUHours)
 	}
-	m.CostPerGPUHourUSD = types.Float64Value(perGPUh)
+	m.CostPerGPUHourUSD = float64Value(diags, "cost_per_gpu_hour_usd", perGPUh)
 	m.Breakdown = types.ListValueMust(types.ObjectType{AttrTypes: tcoLineAttrTypes}, lines)
 	m.PricingModelComparison = types.ListValueMust(types.ObjectType{AttrTypes: tcoComparisonAttrTypes}, comp)
-	m.EnergyKWh = types.Float64Value(numfmt.Measure(res.EnergyKWh))
-	m.CO2eKg = types.Float64Value(numfmt.Measure(res.CO2eKg))
-	m.CarbonCostUSD = types.Float64Value(numfmt.USD(res.CarbonCostUSD))
+	m.EnergyKWh = float64Value(diags, "energy_kwh", numfmt.Measure(res.EnergyKWh))
+	m.CO2eKg = float64Value(diags, "co2e_kg", numfmt.Measure(res.CO2eKg))
+	m.CarbonCostUSD = float64Value(diags, "carbon_cost_usd", numfmt.USD(res.CarbonCostUSD))
 }
 
 // tcoTarget is what gpu_tco prices: an instance offer, or a serverless

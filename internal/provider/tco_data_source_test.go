@@ -360,39 +360,39 @@ data "gpu_tco" "test" {
 		},
 		{ // share outside [0, 1]
 			Config:      tco(`pricing_mix = { on_demand = 1.5, spot = -0.5 }`),
-			ExpectError: errRe(`pricing_mix\["(on_demand|spot)"\] value must be between 0`),
+			ExpectError: errRe(`pricing_mix\["on_demand"\] must be from 0 to 1, got 1.5\..*pricing_mix\["spot"\] must be from 0 to 1, got -0.5\.`),
 		},
 		{ // utilization above 1
 			Config:      tco(`utilization = 1.5`),
-			ExpectError: errRe(`Attribute utilization value must be between 0.000000 and 1.000000, got: 1.500000`),
+			ExpectError: errRe(`Invalid Number.*utilization must be from 0 to 1, got 1.5\.`),
 		},
 		{ // utilization below 0
 			Config:      tco(`utilization = -0.1`),
-			ExpectError: errRe(`Attribute utilization value must be between 0.000000 and 1.000000`),
+			ExpectError: errRe(`utilization must be from 0 to 1, got -0.1\.`),
 		},
 		{ // negative sizes
 			Config:      tco(`storage = { block_gb = -1 }`),
-			ExpectError: errRe(`Attribute storage.block_gb value must be at least 0.000000, got: -1.000000`),
+			ExpectError: errRe(`storage.block_gb must be from 0 to 1,000,000,000 GB, got -1\.`),
 		},
 		{
 			Config:      tco(`storage = { object_gb = -5 }`),
-			ExpectError: errRe(`Attribute storage.object_gb value must be at least 0`),
+			ExpectError: errRe(`storage.object_gb must be from 0 to 1,000,000,000 GB, got -5\.`),
 		},
 		{
 			Config:      tco(`network = { egress_gb_per_month = -10 }`),
-			ExpectError: errRe(`Attribute network.egress_gb_per_month value must be at least 0`),
+			ExpectError: errRe(`network.egress_gb_per_month must be from 0 to 1,000,000,000 GB, got -10\.`),
 		},
 		{
 			Config:      tco(`network = { inter_region_gb_per_month = -10 }`),
-			ExpectError: errRe(`Attribute network.inter_region_gb_per_month value must be at least 0`),
+			ExpectError: errRe(`network.inter_region_gb_per_month must be from 0 to 1,000,000,000 GB, got -10\.`),
 		},
 		{
 			Config:      tco(`extra_monthly_usd = { support = -100 }`),
-			ExpectError: errRe(`extra_monthly_usd\["support"\] value must be at least 0`),
+			ExpectError: errRe(`extra_monthly_usd\["support"\] must be from 0 to 1,000,000,000,000 USD/month, got -100\.`),
 		},
 		{
 			Config:      tco(`instance_count = 0`),
-			ExpectError: errRe(`Attribute instance_count value must be at least 1`),
+			ExpectError: errRe(`instance_count must be a whole number from 1 to 1,000,000 nodes, got 0\.`),
 		},
 	}
 	if noSpot != nil {

@@ -4,10 +4,12 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -142,7 +144,7 @@ func onlySeparateAccounts(offers []*catalog.Offer, lookup func(string) *catalog.
 
 // tcoRegionsValue is the regions attribute: each other region's total and
 // its difference from total, the selected region's.
-func tcoRegionsValue(others []cost.RegionTCO, total float64) types.List {
+func tcoRegionsValue(others []cost.RegionTCO, total float64, diags *diag.Diagnostics) types.List {
 	vals := make([]attr.Value, len(others))
 	for i, r := range others {
 		country := ""
@@ -152,8 +154,8 @@ func tcoRegionsValue(others []cost.RegionTCO, total float64) types.List {
 		vals[i] = types.ObjectValueMust(tcoRegionAttrTypes, map[string]attr.Value{
 			"region":         types.StringValue(r.Offer.Region),
 			"country":        types.StringValue(country),
-			"total_cost_usd": types.Float64Value(r.TotalUSD),
-			"difference_usd": types.Float64Value(numfmt.USD(r.TotalUSD - total)),
+			"total_cost_usd": float64Value(diags, fmt.Sprintf("regions[%d].total_cost_usd", i), r.TotalUSD),
+			"difference_usd": float64Value(diags, fmt.Sprintf("regions[%d].difference_usd", i), numfmt.USD(r.TotalUSD-total)),
 		})
 	}
 	return types.ListValueMust(types.ObjectType{AttrTypes: tcoRegionAttrTypes}, vals)

@@ -6,9 +6,9 @@ package provider
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
@@ -24,14 +24,12 @@ func NewTrainingHoursFunction() function.Function {
 
 type trainingHoursFunction struct{}
 
-// trainingHoursMaxGPUs bounds gpu_count to what the model searches.
-const trainingHoursMaxGPUs = 1 << 20
-
 func (f *trainingHoursFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
 	resp.Name = "training_hours"
 }
 
 func (f *trainingHoursFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	params, tokens, gpus := limitOf(catalog.LimitModelParametersB), limitOf(catalog.LimitTrainingTokensB), limitOf(catalog.LimitGPUCount)
 	resp.Definition = function.Definition{
 		Summary: "Wall-clock hours to pre-train a model on a number of GPUs",
 		MarkdownDescription: "Returns the estimated wall-clock hours to pre-train a dense model of `model_parameters_b` billion " +
@@ -48,42 +46,33 @@ func (f *trainingHoursFunction) Definition(_ context.Context, _ function.Definit
 			"**built-in** catalog (`catalog_file` additions are not visible here). It is an error when the model does not fit " +
 			"in the memory of `gpu_count` accelerators; the message says how many would be needed.",
 		Parameters: []function.Parameter{
-			function.Float64Parameter{Name: "model_parameters_b",
-				MarkdownDescription: "Total model parameters in billions, greater than 0, for example `70`."},
-			function.Float64Parameter{Name: "training_tokens_b",
-				MarkdownDescription: "Tokens to train on in billions (epochs × dataset tokens), greater than 0, for example `2000` for 2T tokens."},
+			function.NumberParameter{Name: "model_parameters_b",
+				MarkdownDescription: "Total model parameters in billions, for example `70`." + params.Doc(),
+				Validators:          []function.NumberParameterValidator{params.Arg("model_parameters_b")}},
+			function.NumberParameter{Name: "training_tokens_b",
+				MarkdownDescription: "Tokens to train on in billions (epochs × dataset tokens), for example `2000` for 2T tokens." + tokens.Doc(),
+				Validators:          []function.NumberParameterValidator{tokens.Arg("training_tokens_b")}},
 			function.StringParameter{Name: "accelerator",
 				MarkdownDescription: "Accelerator ID or alias from the built-in catalog, case-insensitive, for example `H100` or " +
 					"`A100-80GB`. It must support `bf16`."},
-			function.Int64Parameter{Name: "gpu_count",
-				MarkdownDescription: "Total number of accelerators, a whole number of at least 1, for example `2048`."},
+			function.NumberParameter{Name: "gpu_count",
+				MarkdownDescription: "Total number of accelerators, for example `2048`." + gpus.Doc(),
+				Validators:          []function.NumberParameterValidator{gpus.Arg("gpu_count")}},
 		},
 		Return: function.Float64Return{},
 	}
 }
 
 func (f *trainingHoursFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var params, tokens float64
+	// The numbers are within their limits: the parameters' validators
+	// checked them.
+	var paramsArg, tokensArg, gpusArg types.Number
 	var accel string
-	var gpus int64
-	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &params, &tokens, &accel, &gpus))
+	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &paramsArg, &tokensArg, &accel, &gpusArg))
 	if resp.Error != nil {
 		return
 	}
-	if err := checkParamsArg(0, "model_parameters_b", params); err != nil {
-		resp.Error = err
-		return
-	}
-	if !(tokens > 0) || math.IsInf(tokens, 0) {
-		resp.Error = function.NewArgumentFuncError(1, fmt.Sprintf("Invalid training_tokens_b: training_tokens_b = %v; it must be "+
-			"a positive number of billions of tokens, for example 2000 for 2T tokens", tokens))
-		return
-	}
-	if gpus < 1 || gpus > trainingHoursMaxGPUs {
-		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Invalid gpu_count: gpu_count = %d; it must be a whole number "+
-			"from 1 to %d", gpus, trainingHoursMaxGPUs))
-		return
-	}
+	params, tokens, gpus := numberArg(paramsArg), numberArg(tokensArg), int64(numberArg(gpusArg))
 	cat, err := builtinCatalog()
 	if err != nil {
 		resp.Error = funcError(fmt.Errorf("the built-in catalog failed to load: %w", err), nil)
@@ -127,5 +116,10 @@ func (f *trainingHoursFunction) Run(ctx context.Context, req function.RunRequest
 			params, est.MemoryPerGPUGB, gpus, acc.ID, est.UsableMemoryPerGPUGB, est.MemoryShortfallGB, need))
 		return
 	}
-	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, numfmt.Hours(est.Hours)))
+	hours, ferr := funcFloat64("the training hours", numfmt.Hours(est.Hours))
+	if ferr != nil {
+		resp.Error = ferr
+		return
+	}
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, hours))
 }

@@ -46,15 +46,15 @@ output "h" {
 		Steps: []resource.TestStep{
 			{
 				Config:      call(`0, 2000, "H100", 8`),
-				ExpectError: errRe(`Invalid model_parameters_b: model_parameters_b = 0`),
+				ExpectError: errRe(`"model_parameters_b" parameter: Invalid Number: model_parameters_b must be from 0.0001 to 100,000 B parameters, got 0\.`),
 			},
 			{
 				Config:      call(`70, -1, "H100", 8`),
-				ExpectError: errRe(`Invalid training_tokens_b: training_tokens_b = -1; it must be a positive number of billions of tokens`),
+				ExpectError: errRe(`"training_tokens_b" parameter: Invalid Number: training_tokens_b must be more than 0 and at most 10,000,000 B tokens, got -1\.`),
 			},
 			{
 				Config:      call(`70, 2000, "H100", 0`),
-				ExpectError: errRe(`Invalid gpu_count: gpu_count = 0; it must be a whole number from 1`),
+				ExpectError: errRe(`"gpu_count" parameter: Invalid Number: gpu_count must be a whole number from 1 to 1,000,000 GPUs, got 0\.`),
 			},
 			{
 				Config:      call(`70, 2000, "A100-80", 8`),

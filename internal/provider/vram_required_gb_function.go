@@ -6,10 +6,10 @@ package provider
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
@@ -30,6 +30,7 @@ func (f *vramRequiredGBFunction) Metadata(_ context.Context, _ function.Metadata
 }
 
 func (f *vramRequiredGBFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	params := limitOf(catalog.LimitModelParametersB)
 	resp.Definition = function.Definition{
 		Summary: "Accelerator memory a model needs, in GB",
 		MarkdownDescription: "Returns the total accelerator memory in GB (decimal) that a workload of `model_parameters_b` billion " +
@@ -45,8 +46,9 @@ func (f *vramRequiredGBFunction) Definition(_ context.Context, _ function.Defini
 			"bound on the GPU count; `gpu_estimate` gives the exact fit for a layout, a longer context or batching. " +
 			"Example: `provider::gpu::vram_required_gb(70, \"bf16\", \"inference\")`.",
 		Parameters: []function.Parameter{
-			function.Float64Parameter{Name: "model_parameters_b",
-				MarkdownDescription: "Total model parameters in billions, greater than 0, for example `70` for a 70B model."},
+			function.NumberParameter{Name: "model_parameters_b",
+				MarkdownDescription: "Total model parameters in billions, for example `70` for a 70B model." + params.Doc(),
+				Validators:          []function.NumberParameterValidator{params.Arg("model_parameters_b")}},
 			function.StringParameter{Name: "precision",
 				MarkdownDescription: "Precision of the weights: " + codeList(catalog.Precisions) + "."},
 			function.StringParameter{Name: "kind",
@@ -57,16 +59,13 @@ func (f *vramRequiredGBFunction) Definition(_ context.Context, _ function.Defini
 }
 
 func (f *vramRequiredGBFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var params float64
+	var paramsArg types.Number // within its limit: the parameter's validator checked it
 	var precision, kind string
-	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &params, &precision, &kind))
+	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &paramsArg, &precision, &kind))
 	if resp.Error != nil {
 		return
 	}
-	if err := checkParamsArg(0, "model_parameters_b", params); err != nil {
-		resp.Error = err
-		return
-	}
+	params := numberArg(paramsArg)
 	if err := checkOneOfArg(1, "precision", precision, catalog.Precisions); err != nil {
 		resp.Error = err
 		return
@@ -85,16 +84,12 @@ func (f *vramRequiredGBFunction) Run(ctx context.Context, req function.RunReques
 		resp.Error = funcError(err, nil)
 		return
 	}
-	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, numfmt.Measure(gb)))
-}
-
-// checkParamsArg rejects a non-positive or non-finite parameter count.
-func checkParamsArg(arg int64, name string, v float64) *function.FuncError {
-	if v > 0 && !math.IsInf(v, 0) {
-		return nil
+	gb, ferr := funcFloat64("the memory required", numfmt.Measure(gb))
+	if ferr != nil {
+		resp.Error = ferr
+		return
 	}
-	return function.NewArgumentFuncError(arg, fmt.Sprintf("Invalid %s: %s = %v; it must be a positive number of billions, "+
-		"for example 70 for a 70B model", name, name, v))
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, gb))
 }
 
 // checkOneOfArg rejects a value outside allowed (case-insensitive).

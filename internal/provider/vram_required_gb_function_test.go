@@ -36,11 +36,11 @@ output "v" {
 		Steps: []resource.TestStep{
 			{
 				Config:      call("0", "bf16", "inference"),
-				ExpectError: errRe(`Invalid model_parameters_b: model_parameters_b = 0; it must be a positive number`),
+				ExpectError: errRe(`Invalid Number: model_parameters_b must be from 0.0001 to 100,000 B parameters, got 0\.`),
 			},
 			{
 				Config:      call("-70", "bf16", "inference"),
-				ExpectError: errRe(`Invalid model_parameters_b: model_parameters_b = -70`),
+				ExpectError: errRe(`Invalid Number: model_parameters_b must be from 0.0001 .*, got -70\.`),
 			},
 			{
 				Config:      call("70", "fp9", "inference"),

@@ -6,10 +6,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -62,8 +60,6 @@ type speculativeModel struct {
 // workloadAttribute is the `workload` schema. tokensPerSecondRequired
 // only changes the documentation; the rule itself is in validateWorkload.
 func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribute {
-	positive := []validator.Float64{positiveFloat64{}}
-	positiveInt := []validator.Int64{int64validator.AtLeast(1)}
 	tps := "Inference: aggregate output tokens per second to serve across all users, for example `5000`."
 	tpotDefault := "Default: no limit (the estimate reports what the GPUs sustain)."
 	if tokensPerSecondRequired {
@@ -77,6 +73,7 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 	} else {
 		tps += " Optional here: without it the estimate reports what the GPUs sustain."
 	}
+	seq, latency := limitOf(catalog.LimitSequenceTokens), limitOf(catalog.LimitLatencyMs)
 	return schema.SingleNestedAttribute{
 		Required: true,
 		MarkdownDescription: "What to run. Sizes are in billions (`_b`) of parameters or tokens; " +
@@ -85,36 +82,27 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 			"latencies (`time_per_output_token_ms`) and the recommendation's `limits applied`.",
 		Attributes: withModelAttributes(map[string]schema.Attribute{
 			"kind": schema.StringAttribute{Required: true,
-				MarkdownDescription: "`training` (pre-training from scratch), `fine_tuning` or `inference`.",
-				Validators:          []validator.String{stringvalidator.OneOf(perf.Kinds...)}},
-			"sequence_length": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Training / fine-tuning sequence length in tokens. Default `4096`.",
-				Validators:          positiveInt},
-			"training_tokens_b": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Training and fine-tuning: tokens to process, billions (epochs × dataset tokens), for example `2000` for 2T tokens. Required for those kinds.",
-				Validators:          positive},
+				MarkdownDescription: "`training` (pre-training from scratch), `fine_tuning` or `inference`."},
+			"sequence_length": intInput("Training / fine-tuning sequence length in tokens. Default `4096`.", seq),
+			"training_tokens_b": floatInput("Training and fine-tuning: tokens to process, billions (epochs × dataset tokens), for example "+
+				"`2000` for 2T tokens. Required for those kinds.", limitOf(catalog.LimitTrainingTokensB)),
 			"fine_tuning_method": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters). Default `lora`.",
-				Validators:          []validator.String{stringvalidator.OneOf(perf.Methods...)}},
-			"tokens_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: tps, Validators: positive},
-			"input_tokens": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Inference: mean prompt length in tokens. Default `1024`.", Validators: positiveInt},
-			"output_tokens": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Inference: mean generated length in tokens. Default `256`.", Validators: positiveInt},
-			"max_time_to_first_token_ms": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Inference: limit on the **99th percentile** time to first token, milliseconds (as MLPerf Server " +
-					"and InferenceX p99). The model computes means and holds the mean to the limit divided by the p99/mean ratio " +
-					"fitted on InferenceX (" + latencyRatioDoc("ttft") + "). Default: no limit.", Validators: positive},
-			"max_time_per_output_token_ms": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Inference: limit on the **99th percentile** time per generated token, milliseconds (50 ms ≈ 20 " +
-					"tokens/s per user). The mean is held to the limit over the fitted p99/mean ratio (" + latencyRatioDoc("tpot") +
-					"). " + tpotDefault, Validators: positive},
-			"layers": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Architecture override: transformer layers. Default: the preset's, or derived from the parameter count.", Validators: positiveInt},
-			"hidden_size": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Architecture override: model width. Default: the preset's, or derived from the parameter count.", Validators: positiveInt},
-			"kv_heads": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Architecture override: key/value heads (grouped-query attention). Default: the preset's, or derived.", Validators: positiveInt},
+				MarkdownDescription: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters). Default `lora`."},
+			"tokens_per_second": floatInput(tps, limitOf(catalog.LimitTokensPerSecond)),
+			"input_tokens":      intInput("Inference: mean prompt length in tokens. Default `1024`.", seq),
+			"output_tokens":     intInput("Inference: mean generated length in tokens. Default `256`.", seq),
+			"max_time_to_first_token_ms": floatInput("Inference: limit on the **99th percentile** time to first token, milliseconds (as "+
+				"MLPerf Server and InferenceX p99). The model computes means and holds the mean to the limit divided by the p99/mean ratio "+
+				"fitted on InferenceX ("+latencyRatioDoc("ttft")+"). Default: no limit.", latency),
+			"max_time_per_output_token_ms": floatInput("Inference: limit on the **99th percentile** time per generated token, milliseconds "+
+				"(50 ms ≈ 20 tokens/s per user). The mean is held to the limit over the fitted p99/mean ratio ("+latencyRatioDoc("tpot")+
+				"). "+tpotDefault, latency),
+			"layers": intInput("Architecture override: transformer layers. Default: the preset's, or derived from the parameter count.",
+				limitOf(catalog.LimitModelLayers)),
+			"hidden_size": intInput("Architecture override: model width. Default: the preset's, or derived from the parameter count.",
+				limitOf(catalog.LimitModelHiddenSize)),
+			"kv_heads": intInput("Architecture override: key/value heads (grouped-query attention). Default: the preset's, or derived.",
+				limitOf(catalog.LimitModelKVHeads)),
 			"speculative_decoding": speculativeAttribute(),
 			"duty_cycle":           dutyCycleAttribute(tokensPerSecondRequired),
 		}),
@@ -136,37 +124,24 @@ func dutyCycleAttribute(recommendation bool) schema.Float64Attribute {
 	if !recommendation {
 		desc += " Accepted here for a workload shared with `gpu_recommendation`; the estimate does not depend on it."
 	}
-	return schema.Float64Attribute{Optional: true, MarkdownDescription: desc, Validators: []validator.Float64{dutyCycleNotZero{}}}
+	return floatInput(desc, limitOf(catalog.LimitDutyCycle))
 }
 
-// dutyCycleNotZero refuses duty_cycle = 0, which the workload cannot tell
-// from an omitted one; every other value is checked by
-// perf.Workload.Validate, so one mistake gives one diagnostic.
-type dutyCycleNotZero struct{}
+// floatInput is an optional float64 attribute bounded by limit, the range
+// documented after desc.
+func floatInput(desc string, limit inputLimit) schema.Float64Attribute {
+	return schema.Float64Attribute{Optional: true, MarkdownDescription: desc + limit.Doc(), CustomType: limit.Float64()}
+}
 
-var _ validator.Float64 = dutyCycleNotZero{}
-
-func (dutyCycleNotZero) Description(context.Context) string { return "value must not be 0" }
-
-func (v dutyCycleNotZero) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (dutyCycleNotZero) ValidateFloat64(_ context.Context, req validator.Float64Request, resp *validator.Float64Response) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueFloat64() != 0 {
-		return
-	}
-	allowed := "more than 0 and at most 1"
-	if l, ok := catalog.InputLimit(catalog.LimitDutyCycle); ok {
-		allowed = l.Range()
-	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Workload",
-		fmt.Sprintf("%s = 0: must be %s: the share of the time the load is there, for example 0.05 for about 36 hours a month; "+
-			"a workload that is never there has nothing to serve. Omit it for constant load (1).", req.Path, allowed))
+// intInput is an optional int64 attribute bounded by limit.
+func intInput(desc string, limit inputLimit) schema.Int64Attribute {
+	return schema.Int64Attribute{Optional: true, MarkdownDescription: desc + limit.Doc(), CustomType: limit.Int64()}
 }
 
 // withModelAttributes adds the workload's model attributes (the preset,
 // its size overrides and the precision) to attrs.
 func withModelAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
-	positive := []validator.Float64{positiveFloat64{}}
+	params := limitOf(catalog.LimitModelParametersB)
 	for name, a := range map[string]schema.Attribute{
 		"model": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "A model preset from the catalog, by ID or alias (case-insensitive): its published architecture " +
@@ -175,21 +150,16 @@ func withModelAttributes(attrs map[string]schema.Attribute) map[string]schema.At
 				"Presets: " + modelPresetList() + ". An unknown name is an error that lists the closest presets; for another " +
 				"model omit `model` and set `model_parameters_b`.",
 			Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
-		"model_parameters_b": schema.Float64Attribute{Optional: true,
-			MarkdownDescription: "Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for Mixtral 8x7B. " +
-				"Required without `model`; with it, an override of the preset's count.",
-			Validators: positive},
-		"active_parameters_b": schema.Float64Attribute{Optional: true,
-			MarkdownDescription: "Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B). " +
-				"Default: the preset's, or `model_parameters_b`.",
-			Validators: positive},
+		"model_parameters_b": floatInput("Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for Mixtral 8x7B. "+
+			"Required without `model`; with it, an override of the preset's count.", params),
+		"active_parameters_b": floatInput("Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B). "+
+			"Default: the preset's, or `model_parameters_b`.", params),
 		"precision": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Numeric precision of weights and math: `fp32`, `tf32`, `bf16`, `fp16`, `fp8`, `fp4`, `int8` or `int4`. " +
 				"Default `bf16`; with `model`, the preset's native weight precision (`fp8` for DeepSeek-R1, `bf16` for Llama; a " +
 				"preset whose routed experts ship narrower, such as gpt-oss MXFP4 or Kimi K2.5 INT4, keeps them so). The " +
 				"accelerator must support it (A100 has no `fp8`; `fp4` needs Blackwell or MI355X). Serving at `fp8` or `fp4` " +
-				"keeps an FP8 KV cache.",
-			Validators: []validator.String{stringvalidator.OneOf(catalog.Precisions...)}},
+				"keeps an FP8 KV cache."},
 	} {
 		attrs[name] = a
 	}
@@ -199,6 +169,7 @@ func withModelAttributes(attrs map[string]schema.Attribute) map[string]schema.At
 // speculativeAttribute is the workload's speculative_decoding object.
 func speculativeAttribute() schema.SingleNestedAttribute {
 	mtp, draft := speculativeDefaultsDoc(perf.SpeculativeMTP), speculativeDefaultsDoc(perf.SpeculativeDraftModel)
+	draftTokens := limitOf(catalog.LimitSequenceTokens).atMost(perf.MaxDraftTokens)
 	return schema.SingleNestedAttribute{Optional: true,
 		MarkdownDescription: "Inference: speculative decoding, off when omitted. Each decode step drafts `draft_tokens` tokens per " +
 			"request and the model verifies them in one pass, emitting (1 − a^(k+1)) / (1 − a) tokens per step on average for " +
@@ -208,19 +179,14 @@ func speculativeAttribute() schema.SingleNestedAttribute {
 			"method": schema.StringAttribute{Required: true,
 				MarkdownDescription: "`mtp`: the model's multi-token-prediction head (DeepSeek-V3/R1, GLM, Qwen3.5, MiniMax) or an " +
 					"EAGLE-style one-layer head, run once per draft token; `draft_model`: a separate small model of " +
-					"`draft_model_parameters_b`.",
-				Validators: []validator.String{stringvalidator.OneOf(perf.SpeculativeMethods...)}},
-			"acceptance_rate": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Probability that a draft token is accepted (given the previous one was), between 0 and 1. " +
-					"Defaults: " + mtp.rate + " for `mtp`, " + draft.rate + " for `draft_model` (sources in the catalog's SOURCES.md).",
-				Validators: []validator.Float64{positiveFloat64{}}},
-			"draft_tokens": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Tokens drafted per step. Defaults: " + mtp.tokens + " for `mtp` (one MTP module), " +
-					draft.tokens + " for `draft_model`.",
-				Validators: []validator.Int64{int64validator.Between(1, 16)}},
-			"draft_model_parameters_b": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "`draft_model` only (and required there): the draft model's parameters, billions, for example `1`.",
-				Validators:          []validator.Float64{positiveFloat64{}}},
+					"`draft_model_parameters_b`."},
+			"acceptance_rate": floatInput("Probability that a draft token is accepted (given the previous one was). "+
+				"Defaults: "+mtp.rate+" for `mtp`, "+draft.rate+" for `draft_model` (sources in the catalog's SOURCES.md).",
+				limitOf(catalog.LimitFraction).exclusive()),
+			"draft_tokens": intInput("Tokens drafted per step. Defaults: "+mtp.tokens+" for `mtp` (one MTP module), "+
+				draft.tokens+" for `draft_model`.", draftTokens),
+			"draft_model_parameters_b": floatInput("`draft_model` only (and required there): the draft model's parameters, billions, "+
+				"for example `1`.", limitOf(catalog.LimitModelParametersB)),
 		},
 	}
 }
@@ -300,14 +266,19 @@ func (m workloadModel) toWorkload(ctx context.Context, diags *diag.Diagnostics) 
 type workloadInput struct {
 	workload perf.Workload
 	attrs    map[string]attr.Value
+	// rejected holds the attributes whose numbers their limits reject:
+	// the schema reports those, so the workload's own rules skip them.
+	rejected map[string]bool
 }
 
 // readWorkload reads the workload object; ok is false while it is null or
-// unknown (nothing to check yet) or cannot be read.
+// unknown (nothing to check yet) or cannot be read. Numbers outside their
+// limits are read as unset and listed in rejected.
 func readWorkload(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (workloadInput, bool) {
 	if obj.IsNull() || obj.IsUnknown() {
 		return workloadInput{}, false
 	}
+	obj, rejected := withoutRejected(ctx, obj)
 	var m workloadModel
 	diags.Append(obj.As(ctx, &m, basetypes.ObjectAsOptions{})...)
 	if diags.HasError() {
@@ -317,12 +288,52 @@ func readWorkload(ctx context.Context, obj types.Object, diags *diag.Diagnostics
 	if diags.HasError() {
 		return workloadInput{}, false
 	}
-	return workloadInput{workload: w, attrs: obj.Attributes()}, true
+	return workloadInput{workload: w, attrs: obj.Attributes(), rejected: rejected}, true
+}
+
+// withoutRejected returns obj with every number its limit rejects set to
+// null (in nested objects too), and the top-level attributes that held
+// one. Reading the object as it is would fail on such a number with the
+// diagnostic the schema already reports.
+func withoutRejected(ctx context.Context, obj types.Object) (types.Object, map[string]bool) {
+	attrTypes := obj.AttributeTypes(ctx)
+	out := obj.Attributes()
+	rejected := map[string]bool{}
+	for name, v := range out {
+		switch val := v.(type) {
+		case types.Object:
+			if val.IsNull() || val.IsUnknown() {
+				continue
+			}
+			if inner, r := withoutRejected(ctx, val); len(r) > 0 {
+				out[name], rejected[name] = inner, true
+			}
+		case types.Float64:
+			if l, ok := limitOfType(attrTypes[name]); ok && !val.IsNull() && !val.IsUnknown() && !l.allows(val.ValueFloat64()) {
+				out[name], rejected[name] = types.Float64Null(), true
+			}
+		case types.Int64:
+			if l, ok := limitOfType(attrTypes[name]); ok && !val.IsNull() && !val.IsUnknown() && !l.allows(float64(val.ValueInt64())) {
+				out[name], rejected[name] = types.Int64Null(), true
+			}
+		}
+	}
+	if len(rejected) == 0 {
+		return obj, nil
+	}
+	cleaned, diags := types.ObjectValue(attrTypes, out)
+	if diags.HasError() {
+		return obj, rejected // cannot happen: the values keep their types
+	}
+	return cleaned, rejected
 }
 
 // known reports whether an attribute's value is known (for an object,
-// every value in it).
+// every value in it) and within its limit.
 func (in workloadInput) known(name string) bool {
+	if in.rejected[name] {
+		return false
+	}
 	v, ok := in.attrs[name]
 	if !ok || v.IsNull() {
 		return true
@@ -356,25 +367,4 @@ func (in workloadInput) prepare(model *perf.Model, requireTokensPerSecond bool, 
 		return nil, false
 	}
 	return p, true
-}
-
-// positiveFloat64 requires a number greater than 0 (and finite), with a
-// message that says so: zero is never a valid size, rate or limit, and
-// leaving the attribute out is how to ask for the default.
-type positiveFloat64 struct{}
-
-var _ validator.Float64 = positiveFloat64{}
-
-func (positiveFloat64) Description(context.Context) string { return "value must be greater than 0" }
-
-func (v positiveFloat64) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (positiveFloat64) ValidateFloat64(_ context.Context, req validator.Float64Request, resp *validator.Float64Response) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if v := req.ConfigValue.ValueFloat64(); !(v > 0) || math.IsInf(v, 0) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
-			fmt.Sprintf("%s = %v: must be a number greater than 0; omit the attribute to use its default.", req.Path, v))
-	}
 }

@@ -1,0 +1,89 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// nameList checks a list of names (clouds, regions, accelerators, …):
+// every element given, none twice, and the list not empty, each error
+// naming the attribute. The framework's own messages for these name no
+// attribute ("This attribute contains duplicate values of: \"aws\"") or
+// leak its internals ("Received null value … Target Type: string").
+type nameList struct {
+	// empty says what an empty list would do and what to write instead;
+	// "" allows an empty list.
+	empty string
+}
+
+var _ validator.List = nameList{}
+
+func (nameList) Description(context.Context) string {
+	return "each element is a name given once, and the list is not empty"
+}
+
+func (v nameList) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v nameList) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	elems := req.ConfigValue.Elements()
+	if len(elems) == 0 && v.empty != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Empty List", fmt.Sprintf("%s = []: %s", req.Path, v.empty))
+		return
+	}
+	first := map[string]int{}
+	for i, e := range elems {
+		if e.IsNull() {
+			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Null List Element",
+				fmt.Sprintf("%s[%d] is null: give a name or remove the element.", req.Path, i))
+			continue
+		}
+		s, ok := e.(types.String)
+		if !ok || s.IsUnknown() {
+			continue
+		}
+		if j, dup := first[s.ValueString()]; dup {
+			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Duplicate List Element",
+				fmt.Sprintf("%s lists %s twice (elements %d and %d): list each value once.", req.Path, strconv.Quote(s.ValueString()), j, i))
+			continue
+		}
+		first[s.ValueString()] = i
+	}
+}
+
+// noNullValues rejects a map whose values include null, naming the key.
+type noNullValues struct{}
+
+var _ validator.Map = noNullValues{}
+
+func (noNullValues) Description(context.Context) string { return "no value is null" }
+
+func (v noNullValues) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (noNullValues) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	elems := req.ConfigValue.Elements()
+	keys := make([]string, 0, len(elems))
+	for k := range elems {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if elems[k].IsNull() {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Null Map Value",
+				fmt.Sprintf("%s[%s] is null: give a value or remove the key.", req.Path, strconv.Quote(k)))
+		}
+	}
+}
