@@ -4,33 +4,41 @@
 package catalog
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
 // Closest returns up to n candidates nearest to name by edit distance
-// (case-insensitive), nearest first, ties in candidate order. Used by
+// (case-insensitive; a name containing the other counts half), nearest
+// first, ties by plain edit distance, then in candidate order. Used by
 // diagnostics to name the closest valid values.
 func Closest(name string, candidates []string, n int) []string {
 	type scored struct {
-		s string
-		d int
-		i int
+		s    string
+		d    int
+		i    int
+		edit int // the plain edit distance, which breaks ties of d
 	}
 	lname := strings.ToLower(name)
 	sc := make([]scored, 0, len(candidates))
 	for i, c := range candidates {
 		lc := strings.ToLower(c)
-		d := levenshtein(lname, lc)
+		edit := levenshtein(lname, lc)
+		d := edit
 		if strings.Contains(lc, lname) || strings.Contains(lname, lc) {
 			d /= 2
 		}
-		sc = append(sc, scored{c, d, i})
+		sc = append(sc, scored{c, d, i, edit})
 	}
 	sort.SliceStable(sc, func(a, b int) bool {
 		if sc[a].d != sc[b].d {
 			return sc[a].d < sc[b].d
+		}
+		if sc[a].edit != sc[b].edit {
+			return sc[a].edit < sc[b].edit
 		}
 		return sc[a].i < sc[b].i
 	})
@@ -73,4 +81,36 @@ func QuoteList[S ~string](ss []S) string {
 		q[i] = strconv.Quote(string(s))
 	}
 	return strings.Join(q, ", ")
+}
+
+// ClosestAccelerators returns up to n accelerator IDs nearest to name,
+// matching it against IDs and aliases alike (an alias stands for its
+// accelerator's ID), nearest first, each ID once. Every "Closest:"
+// suggestion for an accelerator comes from here.
+func (c *Catalog) ClosestAccelerators(name string, n int) []string {
+	names := make([]string, 0, len(c.Accelerators)*2)
+	idOf := make(map[string]string, len(c.Accelerators)*2)
+	for _, a := range c.Accelerators {
+		for _, k := range append([]string{a.ID}, a.Aliases...) {
+			names = append(names, k)
+			idOf[k] = a.ID
+		}
+	}
+	out := make([]string, 0, n)
+	for _, k := range Closest(name, names, len(names)) {
+		if id := idOf[k]; !slices.Contains(out, id) {
+			out = append(out, id)
+			if len(out) == n {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// UnknownAccelerator is the detail of every diagnostic about an
+// accelerator name the catalog does not know, at attribute at.
+func (c *Catalog) UnknownAccelerator(at, name string) string {
+	return fmt.Sprintf("%s = %q is not an accelerator ID or alias in the catalog. Closest: %s. IDs: %s.",
+		at, name, QuoteList(c.ClosestAccelerators(name, 3)), QuoteList(c.AcceleratorIDs()))
 }

@@ -173,8 +173,7 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 		acc, ok := p.cat.Accelerator(a)
 		if !ok {
 			at := constraints.Name("accelerators").Index(i)
-			errs.Add(at, "Unknown Accelerator", "%s = %q is not an accelerator ID or alias in the catalog. Closest: %s.",
-				at, a, catalog.QuoteList(catalog.Closest(a, p.accelIDs, 3)))
+			errs.Add(at, "Unknown Accelerator", "%s", p.cat.UnknownAccelerator(at.String(), a))
 			continue
 		}
 		c.Accelerators[i] = acc.ID

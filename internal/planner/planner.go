@@ -135,7 +135,7 @@ type Planner struct {
 	// families is the number of distinct (accelerator, GPUs per node).
 	families int
 
-	cloudIDs, regionIDs, geoIDs, countryIDs, accelIDs []string
+	cloudIDs, regionIDs, geoIDs, countryIDs []string
 	regionClouds                                      map[string][]string // region ID -> clouds having it
 	geos                                              map[string]bool
 	// countryClouds: country code -> clouds with a region there.
@@ -374,7 +374,6 @@ func fractionKey(f float64) string {
 func (p *Planner) indexNames() {
 	p.cloudIDs = p.cat.CloudIDs()
 	p.regionIDs = p.cat.RegionIDs("")
-	p.accelIDs = p.cat.AcceleratorIDs()
 	for _, r := range p.cat.Regions {
 		p.regionClouds[r.ID] = append(p.regionClouds[r.ID], r.Cloud)
 		if r.Geography != "" && !p.geos[r.Geography] {

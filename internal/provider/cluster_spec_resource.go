@@ -128,7 +128,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "How compute is bought: `on_demand` (default), `spot`, `reserved_1y` or `reserved_3y` " +
 					"(the cloud's 1-/3-year commitment, priced per effective hour). The cloud must sell the instance that way: " +
 					"otherwise the error names the pricing models available.",
-				Validators: []validator.String{stringvalidator.OneOf(pricingModels...)},
+				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(pricingModels...)},
 			},
 			"storage": schema.SingleNestedAttribute{
 				Optional: true,
@@ -453,7 +453,7 @@ func (m *clusterSpecModel) request(ctx context.Context) (spec.Request, diag.Diag
 		Accelerator:  m.Accelerator.ValueString(),
 		GPUsPerNode:  int(m.GPUsPerNode.ValueInt64()),
 		Nodes:        1,
-		PricingModel: catalog.PricingModel(m.PricingModel.ValueString()),
+		PricingModel: catalog.PricingModel(strings.ToLower(m.PricingModel.ValueString())),
 	}
 	if !m.Nodes.IsNull() {
 		req.Nodes = int(m.Nodes.ValueInt64())

@@ -420,14 +420,9 @@ func checkPrecision(w perf.Workload, acc *catalog.Accelerator, diags *diag.Diagn
 	return false
 }
 
-// unknownAcceleratorDetail names the closest accelerator IDs and aliases.
+// unknownAcceleratorDetail names the closest accelerator IDs.
 func unknownAcceleratorDetail(cat *catalog.Catalog, attr, name string) string {
-	names := cat.AcceleratorIDs()
-	for _, a := range cat.Accelerators {
-		names = append(names, a.Aliases...)
-	}
-	return fmt.Sprintf("%s = %q is not an accelerator ID or alias in the catalog. Closest: %s. IDs: %s.",
-		attr, name, catalog.QuoteList(catalog.Closest(name, names, 3)), catalog.QuoteList(cat.AcceleratorIDs()))
+	return cat.UnknownAccelerator(attr, name)
 }
 
 func estimateHardware(h perf.Hardware) string {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -124,7 +125,8 @@ func (d *offersDataSource) Configure(_ context.Context, req datasource.Configure
 
 // stringSet reads an optional list of names and checks each against valid,
 // reporting unknown ones with the closest valid names.
-func stringSet(ctx context.Context, l types.List, attrName, what string, valid []string, normalize func(string) (string, bool), diags *diag.Diagnostics) map[string]bool {
+// unknown gives the detail of a diagnostic about value v at attribute at.
+func stringSet(ctx context.Context, l types.List, attrName, what string, unknown func(at, v string) string, normalize func(string) (string, bool), diags *diag.Diagnostics) map[string]bool {
 	if l.IsNull() || l.IsUnknown() {
 		return nil
 	}
@@ -134,8 +136,8 @@ func stringSet(ctx context.Context, l types.List, attrName, what string, valid [
 	for i, v := range vals {
 		n, ok := normalize(v)
 		if !ok {
-			diags.AddAttributeError(path.Root(attrName).AtListIndex(i), "Unknown "+what,
-				fmt.Sprintf("%s[%d] = %q is not a known %s. Closest: %s.", attrName, i, v, what, catalog.QuoteList(catalog.Closest(v, valid, 3))))
+			diags.AddAttributeError(path.Root(attrName).AtListIndex(i), "Unknown "+strings.ToUpper(what[:1])+what[1:],
+				unknown(fmt.Sprintf("%s[%d]", attrName, i), v))
 			continue
 		}
 		set[n] = true
@@ -156,16 +158,21 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	in := func(ids []string) func(string) (string, bool) {
 		return func(s string) (string, bool) {
 			for _, id := range ids {
-				if id == s {
-					return s, true
+				if strings.EqualFold(id, s) { // names are accepted in any case
+					return id, true
 				}
 			}
 			return "", false
 		}
 	}
-	clouds := stringSet(ctx, m.Clouds, "clouds", "cloud", cat.CloudIDs(), in(cat.CloudIDs()), &resp.Diagnostics)
-	regions := stringSet(ctx, m.Regions, "regions", "region", cat.RegionIDs(""), in(cat.RegionIDs("")), &resp.Diagnostics)
-	accels := stringSet(ctx, m.Accelerators, "accelerators", "accelerator", cat.AcceleratorIDs(), func(s string) (string, bool) {
+	closest := func(what string, valid []string) func(at, v string) string {
+		return func(at, v string) string {
+			return fmt.Sprintf("%s = %q is not a %s in the catalog. Closest: %s.", at, v, what, catalog.QuoteList(catalog.Closest(v, valid, 3)))
+		}
+	}
+	clouds := stringSet(ctx, m.Clouds, "clouds", "cloud", closest("cloud", cat.CloudIDs()), in(cat.CloudIDs()), &resp.Diagnostics)
+	regions := stringSet(ctx, m.Regions, "regions", "region", closest("region", cat.RegionIDs("")), in(cat.RegionIDs("")), &resp.Diagnostics)
+	accels := stringSet(ctx, m.Accelerators, "accelerators", "accelerator", cat.UnknownAccelerator, func(s string) (string, bool) {
 		a, ok := cat.Accelerator(s)
 		if !ok {
 			return "", false

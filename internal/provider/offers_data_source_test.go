@@ -79,11 +79,11 @@ data "gpu_offers" "aws_h100" {
 			},
 			{
 				Config:      `data "gpu_offers" "bad" { clouds = ["amazon"] }`,
-				ExpectError: regexp.MustCompile(`(?s)Unknown cloud.*clouds\[0\] = "amazon"`),
+				ExpectError: regexp.MustCompile(`(?s)Unknown Cloud.*clouds\[0\] = "amazon"`),
 			},
 			{
 				Config:      `data "gpu_offers" "bad" { regions = ["us-east-9"] }`,
-				ExpectError: regexp.MustCompile(`(?s)Unknown region.*regions\[0\] = "us-east-9".*Closest: .*"us-east-1"`),
+				ExpectError: regexp.MustCompile(`(?s)Unknown Region.*regions\[0\] = "us-east-9".*Closest:\s+.*"us-east-1"`),
 			},
 			{
 				Config:      `data "gpu_offers" "bad" { min_gpus = 0 }`,

@@ -368,3 +368,75 @@ output "batch_not_dearer" {
 		}},
 	})
 }
+
+// Enumerated values are accepted in any case, everywhere: the same
+// answer as in lower case.
+func TestAccEnumsAnyCase(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+locals {
+  workload = { kind = "Inference", model_parameters_b = 8, precision = "FP16", tokens_per_second = 500 }
+}
+data "gpu_recommendation" "upper" {
+  workload    = local.workload
+  constraints = { compliance = ["GDPR"], clouds = ["AWS", "GCP"], pricing_models = ["ON_DEMAND", "Spot"] }
+  objective   = "COST"
+  distinct_by = "Region"
+}
+data "gpu_recommendation" "lower" {
+  workload    = { kind = "inference", model_parameters_b = 8, precision = "fp16", tokens_per_second = 500 }
+  constraints = { compliance = ["gdpr"], clouds = ["aws", "gcp"], pricing_models = ["on_demand", "spot"] }
+  objective   = "cost"
+  distinct_by = "region"
+}
+data "gpu_tco" "t" {
+  cloud         = "aws"
+  region        = "us-east-1"
+  instance_type = "g5.xlarge"
+  months        = 1
+  pricing_mix   = { ON_DEMAND = 0.5, Spot = 0.5 }
+}
+output "same" {
+  value = data.gpu_recommendation.upper.best.instance_type == data.gpu_recommendation.lower.best.instance_type && data.gpu_recommendation.upper.best.estimated_cost_usd == data.gpu_recommendation.lower.best.estimated_cost_usd
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				outputTrue("same"),
+				statecheck.ExpectKnownValue("data.gpu_tco.t", tfjsonpath.New("total_cost_usd"), knownvalue.Float64Func(func(v float64) error {
+					if !(v > 0) {
+						return fmt.Errorf("total %v", v)
+					}
+					return nil
+				})),
+			},
+		}},
+	})
+}
+
+// One mistake, one suggestion: an accelerator typo gets the same closest
+// accelerators from every data source (catalog.ClosestAccelerators).
+func TestAccSameClosestEverywhere(t *testing.T) {
+	cat := builtinForTest(t)
+	want := regexp.QuoteMeta(catalog.QuoteList(cat.ClosestAccelerators("H100-SMX", 3)))
+	want = strings.ReplaceAll(want, " ", `\s+`)
+	wl := `workload = { kind = "inference", model_parameters_b = 8, tokens_per_second = 100 }`
+	step := func(config string) resource.TestStep {
+		return resource.TestStep{Config: config, ExpectError: regexp.MustCompile(`(?s)"H100-SMX" is not an accelerator ID or\s+alias in\s+the\s+catalog.\s+Closest:\s+` + want)}
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(`data "gpu_recommendation" "r" {
+  ` + wl + `
+  constraints = { accelerators = ["H100-SMX"] }
+}`),
+			step(`data "gpu_estimate" "e" {
+  ` + wl + `
+  accelerator = "H100-SMX"
+  gpu_count   = 1
+}`),
+			step(`data "gpu_offers" "o" { accelerators = ["H100-SMX"] }`),
+		},
+	})
+}

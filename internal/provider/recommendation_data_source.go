@@ -179,11 +179,11 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
 						"(instances booked for a window: whole days to 14 days, whole weeks to 182 days, clusters of 1, 2, 4 … 64 instances), "+
 						"`serverless` (per-second GPU workers, inference only, billed for `workload.duty_cycle` of the month). Default: all of them.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOf(planner.PricingModelNames()...))),
+						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(planner.PricingModelNames()...))),
 					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
 						"The jurisdictions (all but `hipaa`) exclude each other.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOf(catalog.ComplianceRegimes...))),
+						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(catalog.ComplianceRegimes...))),
 					"max_hourly_cost_usd": limit("Most USD per hour for all nodes together.", catalog.LimitHourlyCostUSD),
 					"max_total_cost_usd":  limit("Most USD for the whole job (inference: per month).", catalog.LimitTotalCostUSD),
 					"deadline_hours":      limit("Latest wall-clock hours for a training or fine-tuning job (spot: risk-adjusted).", catalog.LimitHours),
@@ -198,12 +198,12 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			},
 			"objective": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "What the ranking minimises: `cost` (default), `time`, `carbon` or `balanced`.",
-				Validators:          []validator.String{stringvalidator.OneOf(planner.ObjectiveNames()...)}},
+				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive(planner.ObjectiveNames()...)}},
 			"distinct_by": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Which candidates count as one row of the answer: `instance_type` (default: one candidate per cloud and " +
 					"instance type, at its best region, node count and pricing model, like an optimizer table), `region` (one per cloud, " +
 					"instance type and region: to compare regions) or `deployment` (every node count and pricing model of every offer).",
-				Validators: []validator.String{stringvalidator.OneOf(planner.DistinctByValues...)}},
+				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(planner.DistinctByValues...)}},
 			"top": intInput(fmt.Sprintf("How many candidates to return. Default %d.", planner.DefaultTop), topLimit()),
 			"best": schema.SingleNestedAttribute{Computed: true, Attributes: candidateAttributes(),
 				MarkdownDescription: "The top candidate (`candidates[0]`)."},
@@ -250,10 +250,10 @@ func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datas
 	var seen []string
 	for i, v := range comp.Elements() {
 		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() || !catalog.IsJurisdiction(s.ValueString()) {
+		if !ok || s.IsNull() || s.IsUnknown() || !catalog.IsJurisdiction(strings.ToLower(s.ValueString())) {
 			continue
 		}
-		x := s.ValueString()
+		x := strings.ToLower(s.ValueString())
 		for _, prev := range seen {
 			resp.Diagnostics.AddAttributeError(path.Root("constraints").AtName("compliance").AtListIndex(i), "Contradictory Constraints",
 				fmt.Sprintf("compliance lists both %q and %q: a region cannot be in both jurisdictions (%s needs %s; %s needs %s). Keep one.",
@@ -299,9 +299,9 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	preq := planner.Request{
 		Estimator:              prep,
-		Objective:              planner.Objective(m.Objective.ValueString()),
+		Objective:              planner.Objective(strings.ToLower(m.Objective.ValueString())),
 		Top:                    int(m.Top.ValueInt64()),
-		DistinctBy:             planner.DistinctBy(m.DistinctBy.ValueString()),
+		DistinctBy:             planner.DistinctBy(strings.ToLower(m.DistinctBy.ValueString())),
 		AllowedClouds:          d.data.Clouds,
 		Discounts:              d.data.Discounts,
 		CarbonPriceUSDPerTonne: d.data.CarbonPriceUSDPerTonne,
@@ -404,12 +404,12 @@ func (c *constraintsModel) toPlanner(ctx context.Context, out *planner.Constrain
 	out.Countries = list(c.Countries)
 	out.Accelerators = list(c.Accelerators)
 	for _, s := range list(c.PricingModels) {
-		out.PricingModels = append(out.PricingModels, catalog.PricingModel(s))
+		out.PricingModels = append(out.PricingModels, catalog.PricingModel(strings.ToLower(s)))
 	}
 	if out.PricingModels == nil && !c.PricingModels.IsNull() {
 		out.PricingModels = []catalog.PricingModel{}
 	}
-	out.Compliance = list(c.Compliance)
+	out.Compliance = lowerAll(list(c.Compliance))
 	f := func(v types.Float64) float64 {
 		if v.IsNull() || v.IsUnknown() {
 			return 0
@@ -487,3 +487,12 @@ const recommendationSummaryDoc = "The candidates as a fixed-width text table for
 	"`tokens_per_second` (inference), `estimated_cost_usd` (inference: per month) and `estimated_co2e_kg` (`n/a` when unknown), " +
 	"rounded as the attributes are. A title line above the table counts the feasible candidates and names the objective " +
 	"and the catalog date. Show it with `output \"plan\" { value = data.gpu_recommendation.x.summary }`."
+
+// lowerAll lower-cases enumerated values, which every attribute accepts in
+// any case.
+func lowerAll(ss []string) []string {
+	for i, x := range ss {
+		ss[i] = strings.ToLower(x)
+	}
+	return ss
+}

@@ -6,7 +6,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -91,7 +94,7 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					"instances run; spot hours are multiplied by the interruption risk factor of the spot instances as one synchronous job. " +
 					"Example: `{ reserved_1y = 0.6, spot = 0.4 }`." + fraction.DocAs("Each share"),
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(stringvalidator.OneOf(tcoPricingModelNames()...)),
+					mapvalidator.KeysAre(stringvalidator.OneOfCaseInsensitive(tcoPricingModelNames()...)),
 					noNullValues{},
 					sharesSumToOne{},
 				}},
@@ -202,8 +205,13 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		var mix map[string]float64
 		resp.Diagnostics.Append(m.PricingMix.ElementsAs(ctx, &mix, false)...)
 		in.PricingMix = make(map[catalog.PricingModel]float64, len(mix))
-		for k, v := range mix {
-			in.PricingMix[catalog.PricingModel(k)] = v
+		for _, k := range slices.Sorted(maps.Keys(mix)) {
+			pm := catalog.PricingModel(strings.ToLower(k))
+			if _, dup := in.PricingMix[pm]; dup {
+				resp.Diagnostics.AddAttributeError(path.Root("pricing_mix").AtMapKey(k), "Duplicate Pricing Model",
+					fmt.Sprintf("pricing_mix names %q twice (keys are case-insensitive): give each pricing model once.", string(pm)))
+			}
+			in.PricingMix[pm] = mix[k]
 		}
 	}
 	if m.Storage != nil {
@@ -397,7 +405,7 @@ func resolveOffer(cat *catalog.Catalog, cloudID, it, regionID string, fail func(
 			where[i] = o.Region
 		}
 		if !regionKnown {
-			fail(2, "Unknown Region", fmt.Sprintf("region = %q is not a %s region in the catalog. Closest: %s. %s is offered in: %s.",
+			fail(2, "Unknown Region", fmt.Sprintf("region = %q is not a region of %s in the catalog. Closest: %s. %s is offered in: %s.",
 				regionID, cloudID, catalog.QuoteList(catalog.Closest(regionID, cat.RegionIDs(cloudID), 3)), it, catalog.QuoteList(where)))
 		} else {
 			fail(2, "Instance Type Not Offered In Region", fmt.Sprintf("%s %s is not offered in %s. It is offered in: %s (closest: %s).",
