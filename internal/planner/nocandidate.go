@@ -199,8 +199,15 @@ func (r *run) physicsMiss(binding string) string {
 		}
 		return msg + "."
 	case ReasonDoesNotFit:
-		return fmt.Sprintf("the workload (%s B parameters) does not fit in the memory of any allowed offer within %d nodes; allow larger accelerators or more nodes.",
+		msg := fmt.Sprintf("the workload (%s B parameters) does not fit in the memory of any allowed offer within %d nodes",
 			numfmt.Trim(r.workload.ModelParametersB, 2), r.f.maxNodes)
+		switch {
+		case r.smallest.set:
+			msg += fmt.Sprintf(": the smallest deployment that holds it, %s, needs more than the %d nodes allowed", r.describe(&r.smallest), r.f.maxNodes)
+		case r.tightest.set:
+			msg += fmt.Sprintf(": the nearest, %s, is %s GB per GPU short of memory", r.describe(&r.tightest), numfmt.Short(r.tightest.value))
+		}
+		return msg + "; allow larger accelerators or more nodes."
 	case ReasonNoFabric:
 		return "the workload needs several nodes, and every allowed offer that holds it has no scale-out fabric " +
 			"(or, on TPU hosts, needs more chips than the ICI of one pod joins)."

@@ -42,6 +42,9 @@ type worker struct {
 	minGPUs   map[estimateKey]int
 	// nearest misses found while evaluating physics.
 	smallest, lowestTPOT miss
+	// tightest is the hardware that misses holding the workload by the
+	// fewest GB per GPU (value: the shortfall).
+	tightest miss
 }
 
 type estimateKey struct {
@@ -111,7 +114,7 @@ func (r *run) physicsAll() {
 		w := &r.workers[i]
 		clear(w.estimates)
 		clear(w.minGPUs)
-		w.run, w.smallest, w.lowestTPOT = r, miss{}, miss{}
+		w.run, w.smallest, w.lowestTPOT, w.tightest = r, miss{}, miss{}, miss{}
 	}
 	work := func(wi int) {
 		w := &r.workers[wi]
@@ -136,6 +139,7 @@ func (r *run) physicsAll() {
 		w := &r.workers[i]
 		r.smallest.merge(&w.smallest)
 		r.lowestTPOT.merge(&w.lowestTPOT)
+		r.tightest.merge(&w.tightest)
 	}
 }
 
@@ -167,6 +171,9 @@ func (w *worker) minNodes(hw perf.Hardware) (int, *perf.Estimate, string) {
 	}
 	if e.Fits && w.run.f.maxNodes >= 1 {
 		return 1, &e, ""
+	}
+	if e.MemoryShortfallGB > 0 {
+		w.tightest.offerEstimate(e.MemoryShortfallGB, hw, 1)
 	}
 	return 0, nil, ReasonDoesNotFit
 }
@@ -292,6 +299,9 @@ func (w *worker) inferenceOptions(g *groupResult, hw perf.Hardware) {
 	switch {
 	case !e.Fits:
 		g.reason = ReasonDoesNotFit
+		if e.MemoryShortfallGB > 0 {
+			w.tightest.offerEstimate(e.MemoryShortfallGB, hw, unit)
+		}
 		return
 	case !(e.TokensPerSecond > 0) || !finite(e.TokensPerSecond):
 		g.reason = ReasonLatency

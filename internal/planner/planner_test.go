@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -349,5 +350,18 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("got %s: %s\nwant %s containing %q", field, detail, tc.field, tc.substr)
 			}
 		})
+	}
+}
+
+// TestDoesNotFitSaysByHowMuch: a model too large for the default node
+// count names the smallest deployment that would hold it.
+func TestDoesNotFitSaysByHowMuch(t *testing.T) {
+	p, _ := builtin(t)
+	_, err := p.Recommend(request(t, perf.Workload{Kind: "training", ModelParametersB: 5000, TrainingTokensB: 10},
+		planner.Constraints{Accelerators: []string{"H100"}}, planner.ObjectiveCost))
+	var nc *planner.NoCandidateError
+	if !errors.As(err, &nc) || nc.Reason != planner.ReasonDoesNotFit ||
+		!regexp.MustCompile(`the smallest deployment that holds it, \d+× H100 \((\d+) nodes of 8\), needs more than the 128 nodes allowed`).MatchString(nc.Detail) {
+		t.Fatalf("err = %v", err)
 	}
 }

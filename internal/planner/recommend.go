@@ -45,6 +45,8 @@ type run struct {
 	// total, lowest CO2e, lowest time per output token) and the smallest
 	// deployment refused by max_nodes / max_gpus.
 	cheapestHourly, fastest, cheapest, lowestCO2, lowestTPOT miss
+	// tightest: the hardware short of memory by the fewest GB per GPU.
+	tightest miss
 	smallest                                                 miss
 }
 
