@@ -47,7 +47,7 @@ type run struct {
 	cheapestHourly, fastest, cheapest, lowestCO2, lowestTPOT miss
 	// tightest: the hardware short of memory by the fewest GB per GPU.
 	tightest miss
-	smallest                                                 miss
+	smallest miss
 }
 
 var scratch = sync.Pool{New: func() any { return &run{} }}
