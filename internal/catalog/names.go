@@ -29,6 +29,13 @@ var complianceNeeds = map[string]string{
 // region" for gdpr. It is empty for an unknown regime.
 func ComplianceNeeds(regime string) string { return complianceNeeds[regime] }
 
+// PricingModelOf reads a pricing model name as users may write it: any
+// case, surrounding spaces ignored ("Spot" is spot). Whether it names a
+// pricing model is for the caller to check.
+func PricingModelOf(s string) PricingModel {
+	return PricingModel(strings.ToLower(strings.TrimSpace(s)))
+}
+
 // IsJurisdiction reports whether a regime ties compute to one
 // jurisdiction (every regime but hipaa): two of them can never be met
 // together.

@@ -16,13 +16,20 @@ import (
 // Validate checks the request against the catalog: unknown names (with the
 // closest valid ones), contradictory constraints and out-of-range numbers,
 // each error on the attribute that carries it. It normalises accelerator
-// names to canonical IDs and lower-cases the other names in place. The
+// names to canonical IDs and lower-cases the other names, the objective,
+// distinct_by and the pricing models in place: every enumerated value is
+// accepted in any case. The
 // workload itself was validated when it was prepared; Validate only checks
 // what a recommendation adds (an inference target).
 func (p *Planner) Validate(req *Request) inputerr.List {
 	var errs inputerr.List
+	req.Objective = Objective(strings.ToLower(strings.TrimSpace(string(req.Objective))))
+	req.DistinctBy = DistinctBy(strings.ToLower(strings.TrimSpace(string(req.DistinctBy))))
 	p.validateRequest(req, &errs)
 	c := &req.Constraints
+	for i, pm := range c.PricingModels {
+		c.PricingModels[i] = catalog.PricingModelOf(string(pm))
+	}
 	lower(c.Clouds)
 	lower(c.Geographies)
 	lower(c.Compliance)

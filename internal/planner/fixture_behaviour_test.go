@@ -287,3 +287,24 @@ func TestFixtureTypicalQuota(t *testing.T) {
 		}
 	}
 }
+
+// TestFixtureEnumsAnyCase: the objective, distinct_by, compliance and
+// pricing models are read in any case, with the same answer.
+func TestFixtureEnumsAnyCase(t *testing.T) {
+	p := fixturePlanner(t)
+	ask := func(obj planner.Objective, by planner.DistinctBy, pm catalog.PricingModel, regime string) planner.Candidate {
+		req := fixtureRequest(train8B, planner.Constraints{PricingModels: []catalog.PricingModel{pm}, Compliance: []string{regime}}, obj)
+		req.DistinctBy = by
+		res, err := p.Recommend(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Best
+	}
+	lower := ask("cost", "region", "spot", "gdpr")
+	upper := ask("COST", " Region", "Spot", "GDPR")
+	if lower.Cloud != upper.Cloud || lower.InstanceType != upper.InstanceType || lower.PricingModel != upper.PricingModel ||
+		lower.EstimatedCostUSD != upper.EstimatedCostUSD {
+		t.Errorf("upper case %+v, lower case %+v", upper, lower)
+	}
+}

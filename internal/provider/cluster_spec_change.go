@@ -54,7 +54,7 @@ func (m *clusterSpecModel) placed() bool {
 func (m *clusterSpecModel) side() spec.Side {
 	return spec.Side{
 		Cloud: m.Cloud.ValueString(), Region: m.Region.ValueString(), InstanceType: m.InstanceType.ValueString(),
-		Accelerator: m.Accelerator.ValueString(), PricingModel: catalog.PricingModel(strings.ToLower(m.PricingModel.ValueString())),
+		Accelerator: m.Accelerator.ValueString(), PricingModel: catalog.PricingModel(m.PricingModel.ValueString()),
 		Nodes: int(m.Nodes.ValueInt64()), GPUsPerNode: int(m.GPUsPerNode.ValueInt64()), MonthlyUSD: m.MonthlyCostUSD.ValueFloat64(),
 	}
 }

@@ -453,7 +453,7 @@ func (m *clusterSpecModel) request(ctx context.Context) (spec.Request, diag.Diag
 		Accelerator:  m.Accelerator.ValueString(),
 		GPUsPerNode:  int(m.GPUsPerNode.ValueInt64()),
 		Nodes:        1,
-		PricingModel: catalog.PricingModel(strings.ToLower(m.PricingModel.ValueString())),
+		PricingModel: catalog.PricingModel(m.PricingModel.ValueString()),
 	}
 	if !m.Nodes.IsNull() {
 		req.Nodes = int(m.Nodes.ValueInt64())

@@ -299,9 +299,9 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	preq := planner.Request{
 		Estimator:              prep,
-		Objective:              planner.Objective(strings.ToLower(m.Objective.ValueString())),
+		Objective:              planner.Objective(m.Objective.ValueString()),
 		Top:                    int(m.Top.ValueInt64()),
-		DistinctBy:             planner.DistinctBy(strings.ToLower(m.DistinctBy.ValueString())),
+		DistinctBy:             planner.DistinctBy(m.DistinctBy.ValueString()),
 		AllowedClouds:          d.data.Clouds,
 		Discounts:              d.data.Discounts,
 		CarbonPriceUSDPerTonne: d.data.CarbonPriceUSDPerTonne,
@@ -404,12 +404,12 @@ func (c *constraintsModel) toPlanner(ctx context.Context, out *planner.Constrain
 	out.Countries = list(c.Countries)
 	out.Accelerators = list(c.Accelerators)
 	for _, s := range list(c.PricingModels) {
-		out.PricingModels = append(out.PricingModels, catalog.PricingModel(strings.ToLower(s)))
+		out.PricingModels = append(out.PricingModels, catalog.PricingModel(s))
 	}
 	if out.PricingModels == nil && !c.PricingModels.IsNull() {
 		out.PricingModels = []catalog.PricingModel{}
 	}
-	out.Compliance = lowerAll(list(c.Compliance))
+	out.Compliance = list(c.Compliance)
 	f := func(v types.Float64) float64 {
 		if v.IsNull() || v.IsUnknown() {
 			return 0
@@ -487,12 +487,3 @@ const recommendationSummaryDoc = "The candidates as a fixed-width text table for
 	"`tokens_per_second` (inference), `estimated_cost_usd` (inference: per month) and `estimated_co2e_kg` (`n/a` when unknown), " +
 	"rounded as the attributes are. A title line above the table counts the feasible candidates and names the objective " +
 	"and the catalog date. Show it with `output \"plan\" { value = data.gpu_recommendation.x.summary }`."
-
-// lowerAll lower-cases enumerated values, which every attribute accepts in
-// any case.
-func lowerAll(ss []string) []string {
-	for i, x := range ss {
-		ss[i] = strings.ToLower(x)
-	}
-	return ss
-}

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -206,7 +205,7 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		resp.Diagnostics.Append(m.PricingMix.ElementsAs(ctx, &mix, false)...)
 		in.PricingMix = make(map[catalog.PricingModel]float64, len(mix))
 		for _, k := range slices.Sorted(maps.Keys(mix)) {
-			pm := catalog.PricingModel(strings.ToLower(k))
+			pm := catalog.PricingModelOf(k)
 			if _, dup := in.PricingMix[pm]; dup {
 				resp.Diagnostics.AddAttributeError(path.Root("pricing_mix").AtMapKey(k), "Duplicate Pricing Model",
 					fmt.Sprintf("pricing_mix names %q twice (keys are case-insensitive): give each pricing model once.", string(pm)))

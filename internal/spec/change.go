@@ -30,6 +30,7 @@ type Side struct {
 // of (cloud, instance type, region) and the accelerator (ID or alias).
 // What the catalog does not know stays zero and is not compared.
 func SideOf(cat *catalog.Catalog, s Side) Side {
+	s.PricingModel = catalog.PricingModelOf(string(s.PricingModel))
 	if o, ok := cat.Offer(s.Cloud, s.InstanceType, s.Region); ok {
 		s.NetworkGbps, s.Fabric = o.NetworkGbps, o.Fabric
 	}

@@ -226,3 +226,25 @@ func TestRequestFromDocument(t *testing.T) {
 		})
 	}
 }
+
+// TestPricingModelAnyCase: a pricing model is read in any case and the
+// document carries its canonical name.
+func TestPricingModelAnyCase(t *testing.T) {
+	cat := fixture(t)
+	lower, err := spec.Render(cat, base(func(r *spec.Request) { r.PricingModel = catalog.OnDemand }), opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	upper, err := spec.Render(cat, base(func(r *spec.Request) { r.PricingModel = " ON_DEMAND" }), opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := lower.Document.JSON()
+	b, _ := upper.Document.JSON()
+	if a != b || upper.Placement != lower.Placement {
+		t.Errorf("ON_DEMAND renders %s at %+v, on_demand %s at %+v", b, upper.Placement, a, lower.Placement)
+	}
+	if s := spec.SideOf(cat, spec.Side{PricingModel: "Spot"}); s.PricingModel != catalog.Spot {
+		t.Errorf("SideOf reads %q", s.PricingModel)
+	}
+}

@@ -109,6 +109,7 @@ type Rendering struct {
 // when the cloud sells any. It never substitutes hardware: when the cloud
 // lacks it the *inputerr.Error names what exists.
 func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error) {
+	req.PricingModel = catalog.PricingModelOf(string(req.PricingModel))
 	if req.PricingModel == "" {
 		req.PricingModel = catalog.OnDemand
 	}
