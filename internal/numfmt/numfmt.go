@@ -63,16 +63,6 @@ func Thousands(v float64, decimals int) string {
 	return b.String()
 }
 
-// Limit formats a user's limit as given: comma separators, at most two
-// decimals, no trailing zeros: Limit(5000) = "5,000", Limit(2.50) = "2.5".
-func Limit(v float64) string {
-	s := Thousands(v, 2)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
 // Int formats v rounded half away from zero to a whole number, with comma
 // separators: Int(27971.1) = "27,971".
 func Int(v float64) string { return Thousands(math.Round(v), 0) }

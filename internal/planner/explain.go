@@ -291,7 +291,7 @@ func (r *run) appliedLimits() string {
 	var l []string
 	num := func(v float64, format string) {
 		if v > 0 {
-			l = append(l, fmt.Sprintf(format, numfmt.Limit(v)))
+			l = append(l, fmt.Sprintf(format, catalog.FormatNumber(v))) // the user's number, as catalog messages echo it
 		}
 	}
 	num(c.DeadlineHours, "deadline %s h")
