@@ -159,6 +159,21 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 	}
 }
 
+// QuotaWarning is the warning for a candidate beyond a typical regional
+// GPU quota (Candidate.BeyondTypicalQuota), naming the remedies; "" for
+// any other candidate.
+func (p *Planner) QuotaWarning(c *Candidate) string {
+	if !c.BeyondTypicalQuota {
+		return ""
+	}
+	return fmt.Sprintf("The best candidate runs %s GPUs (%d× %s) %s in %s %s; GPU quotas are set per account, and more than %s GPUs "+
+		"in one region typically needs a quota increase or capacity planned with the cloud (an assumption of the provider, "+
+		"not a published limit). Before applying, ask %s for the capacity, or bound the deployment with constraints.max_gpus "+
+		"or constraints.max_nodes, or allow pricing_models that reserve capacity (reserved_1y, reserved_3y, capacity_block).",
+		numfmt.Int(float64(c.TotalGPUs)), c.Nodes, c.InstanceType, pricingWords[c.PricingModel],
+		c.Cloud, c.Region, numfmt.Int(float64(p.policy.TypicalRegionQuotaGPUs)), c.Cloud)
+}
+
 // pricingWords says how a pay-as-you-go candidate is bought, in a clause.
 var pricingWords = map[catalog.PricingModel]string{catalog.OnDemand: "on demand", catalog.Spot: "on spot"}
 

@@ -272,9 +272,10 @@ func TestFixtureTypicalQuota(t *testing.T) {
 		for _, c := range res.Candidates {
 			want := (c.PricingModel == catalog.OnDemand || c.PricingModel == catalog.Spot) && c.TotalGPUs > quota
 			says := strings.Contains(c.Explanation, "typical quota")
-			if c.BeyondTypicalQuota != want || says != want {
-				t.Errorf("%v: %s %s ×%d GPUs %s: flagged %v, explanation mentions it %v, want %v",
-					pms, c.Cloud, c.InstanceType, c.TotalGPUs, c.PricingModel, c.BeyondTypicalQuota, says, want)
+			warns := p.QuotaWarning(&c) != ""
+			if c.BeyondTypicalQuota != want || says != want || warns != want {
+				t.Errorf("%v: %s %s ×%d GPUs %s: flagged %v, explanation mentions it %v, warning %v, want %v",
+					pms, c.Cloud, c.InstanceType, c.TotalGPUs, c.PricingModel, c.BeyondTypicalQuota, says, warns, want)
 			}
 			if want {
 				flagged++

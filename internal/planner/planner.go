@@ -398,9 +398,6 @@ func (p *Planner) Catalog() *catalog.Catalog { return p.cat }
 // Offers returns the number of offers the planner ranks.
 func (p *Planner) Offers() int { return len(p.offers) }
 
-// Policy is the policy the planner applies.
-func (p *Planner) Policy() *Policy { return p.policy }
-
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // finite reports whether v is neither NaN nor ±Inf (v − v is NaN exactly

@@ -318,14 +318,8 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	m.Best = candidateValue(&res.Best, "best", &resp.Diagnostics)
-	if b := &res.Best; b.BeyondTypicalQuota {
-		resp.Diagnostics.AddWarning("GPU Capacity Beyond A Typical Quota", fmt.Sprintf(
-			"The best candidate runs %s GPUs (%d× %s) %s in %s %s; GPU quotas are set per account, and more than %s GPUs "+
-				"in one region typically needs a quota increase or capacity planned with the cloud (an assumption of the provider, "+
-				"not a published limit). Before applying, ask %s for the capacity, or bound the deployment with constraints.max_gpus "+
-				"or constraints.max_nodes, or allow pricing_models that reserve capacity (reserved_1y, reserved_3y, capacity_block).",
-			numfmt.Int(float64(b.TotalGPUs)), b.Nodes, b.InstanceType, strings.ReplaceAll(string(b.PricingModel), "_", " "),
-			b.Cloud, b.Region, numfmt.Int(float64(pl.Policy().TypicalRegionQuotaGPUs)), b.Cloud))
+	if w := pl.QuotaWarning(&res.Best); w != "" {
+		resp.Diagnostics.AddWarning("GPU Capacity Beyond A Typical Quota", w)
 	}
 	cands := make([]attr.Value, len(res.Candidates))
 	for i := range res.Candidates {

@@ -224,24 +224,53 @@ func showPlan(t *testing.T, c *cli, dir string, args ...string) *tfjson.Plan {
 	return &plan
 }
 
+// diagnostic is one diagnostic of `terraform plan -json`.
+type diagnostic struct {
+	Severity, Summary, Detail, Address string
+	Range                              *struct {
+		Start struct{ Line int }
+	}
+}
+
+// planDiagnostics runs `terraform plan -json` and returns its diagnostics.
+func planDiagnostics(t *testing.T, c *cli, dir string, args ...string) []diagnostic {
+	t.Helper()
+	out := c.terraform(dir, append([]string{"plan", "-json", "-input=false"}, args...)...)
+	var ds []diagnostic
+	for _, line := range strings.Split(out, "\n") {
+		var msg struct {
+			Type       string     `json:"type"`
+			Diagnostic diagnostic `json:"diagnostic"`
+		}
+		if json.Unmarshal([]byte(line), &msg) == nil && msg.Type == "diagnostic" {
+			ds = append(ds, msg.Diagnostic)
+		}
+	}
+	return ds
+}
+
 // warnings runs `terraform plan -json` and returns its warnings as
 // "summary: detail".
 func warnings(t *testing.T, c *cli, dir string, args ...string) []string {
 	t.Helper()
-	out := c.terraform(dir, append([]string{"plan", "-json", "-input=false"}, args...)...)
 	var ws []string
-	for _, line := range strings.Split(out, "\n") {
-		var msg struct {
-			Type       string `json:"type"`
-			Diagnostic struct {
-				Severity, Summary, Detail string
-			} `json:"diagnostic"`
-		}
-		if json.Unmarshal([]byte(line), &msg) == nil && msg.Type == "diagnostic" && msg.Diagnostic.Severity == "warning" {
-			ws = append(ws, msg.Diagnostic.Summary+": "+msg.Diagnostic.Detail)
+	for _, d := range planDiagnostics(t, c, dir, args...) {
+		if d.Severity == "warning" {
+			ws = append(ws, d.Summary+": "+d.Detail)
 		}
 	}
 	return ws
+}
+
+// withSummary returns the diagnostics of a severity whose summary is summary.
+func withSummary(ds []diagnostic, severity, summary string) []diagnostic {
+	var out []diagnostic
+	for _, d := range ds {
+		if d.Severity == severity && (summary == "" || d.Summary == summary) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // initConfig writes a configuration into a fresh directory and runs init
@@ -276,9 +305,10 @@ func installed(t *testing.T) *cli {
 
 // TestCLIWarnings checks, in `terraform plan -json` of the installed
 // provider, the warnings terraform-plugin-testing cannot see: a missing
-// power figure is reported once per plan, however many gpu_tco meet it,
-// and a gpu_cluster_spec cloud switch reports its monthly cost change with
-// the percentage.
+// power figure is reported once per plan, however many gpu_tco meet it;
+// an object given with nothing set is flagged on its line; a cluster
+// beyond a typical quota is flagged; and a gpu_cluster_spec cloud switch
+// reports its monthly cost change with the percentage.
 func TestCLIWarnings(t *testing.T) {
 	c := installed(t)
 	cat, err := catalog.Builtin()
@@ -301,6 +331,71 @@ func TestCLIWarnings(t *testing.T) {
 			if n := count(ws, cost.NoTDPWarning(acc)); n != 1 {
 				t.Errorf("the missing TDP of %s is reported %d times in one plan, want once; warnings:\n%s", acc, n, strings.Join(ws, "\n"))
 			}
+		}
+	})
+	t.Run("empty object", func(t *testing.T) {
+		// A misspelled attribute inside an object is dropped by Terraform
+		// before the provider sees it: an object left with nothing set gets
+		// a warning on its own line listing its attributes; an object with
+		// a known attribute set gets none.
+		const wl = `workload = { kind = "inference", model_parameters_b = 8, tokens_per_second = 200 }`
+		ds := planDiagnostics(t, c, initConfig(t, c, `data "gpu_recommendation" "typo" {
+  `+wl+`
+  constraints = { deadline = 1 }
+}
+
+data "gpu_recommendation" "ok" {
+  `+wl+`
+  constraints = { deadline_hours = 10000 }
+}
+
+data "gpu_tco" "typo" {
+  cloud         = "aws"
+  region        = "us-east-1"
+  instance_type = "g5.xlarge"
+  months        = 1
+  storage       = { block = 100 }
+}
+`))
+		warns := withSummary(ds, "warning", "Object With No Known Attribute Set")
+		if len(warns) != 2 {
+			t.Fatalf("%d empty-object warnings, want 2 (constraints of typo, storage of gpu_tco): %+v", len(warns), ds)
+		}
+		for _, w := range warns {
+			switch w.Address {
+			case "data.gpu_recommendation.typo":
+				// initConfig's terraform block takes 6 lines: constraints is line 9.
+				if !strings.Contains(w.Detail, "constraints is set") || !strings.Contains(w.Detail, "deadline_hours") || w.Range == nil || w.Range.Start.Line != 9 {
+					t.Errorf("constraints warning: %+v", w)
+				}
+			default:
+				if w.Address != "data.gpu_tco.typo" || !strings.Contains(w.Detail, "storage is set") || !strings.Contains(w.Detail, "block_gb, object_gb") {
+					t.Errorf("storage warning: %+v", w)
+				}
+			}
+		}
+		if errs := withSummary(ds, "error", ""); len(errs) > 0 {
+			t.Errorf("errors: %+v", errs)
+		}
+	})
+	t.Run("quota", func(t *testing.T) {
+		// A pay-as-you-go cluster above a typical regional quota is flagged
+		// with a warning naming the remedy; a small one is not.
+		ds := planDiagnostics(t, c, initConfig(t, c, `data "gpu_recommendation" "big" {
+  workload    = { kind = "training", model_parameters_b = 70, training_tokens_b = 15000 }
+  constraints = { accelerators = ["H100"], pricing_models = ["on_demand"] }
+  objective   = "time"
+}
+
+data "gpu_recommendation" "small" {
+  workload    = { kind = "training", model_parameters_b = 1, training_tokens_b = 1 }
+  constraints = { max_gpus = 8 }
+}
+`))
+		warns := withSummary(ds, "warning", "GPU Capacity Beyond A Typical Quota")
+		if len(warns) != 1 || warns[0].Address != "data.gpu_recommendation.big" ||
+			!strings.Contains(warns[0].Detail, "on demand") || !strings.Contains(warns[0].Detail, "constraints.max_gpus") {
+			t.Errorf("quota warnings = %+v, want one on data.gpu_recommendation.big", warns)
 		}
 	})
 	t.Run("cloud switch", func(t *testing.T) {
