@@ -207,20 +207,13 @@ func percent(share float64) string { return numfmt.Trim(share*100, 2) + " %" }
 
 // nounCount writes "1 worker", "3 workers".
 func nounCount(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return numfmt.Thousands(float64(n), 0) + " " + noun + "s"
+	return numfmt.Thousands(float64(n), 0) + " " + noun + plural(n)
 }
 
 // spareWords names the spare capacity of a spot serving candidate: "1 spare
 // replica (1× g6.xlarge)", "8 spare replicas (1× p4d.24xlarge)".
 func spareWords(c *Candidate) string {
-	s := "s"
-	if c.SpareReplicas == 1 {
-		s = ""
-	}
-	return fmt.Sprintf("%s spare replica%s (%d× %s)", numfmt.Thousands(float64(c.SpareReplicas), 0), s, c.SpareNodes, c.InstanceType)
+	return fmt.Sprintf("%s (%d× %s)", nounCount(c.SpareReplicas, "spare replica"), c.SpareNodes, c.InstanceType)
 }
 
 func decodeOrPrefill(bound string) string {

@@ -97,9 +97,16 @@ func runGolden(t *testing.T, file string, cases []goldenCase) {
 		writeAnswer(&b, res, err)
 		b.WriteString("\n")
 	}
+	checkGolden(t, file, b.String())
+}
+
+// checkGolden compares got with testdata/file, or rewrites the file with
+// -update.
+func checkGolden(t *testing.T, file, got string) {
+	t.Helper()
 	path := filepath.Join("testdata", file)
 	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -108,7 +115,7 @@ func runGolden(t *testing.T, file string, cases []goldenCase) {
 	if err != nil {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
-	if got := b.String(); got != string(want) {
+	if got != string(want) {
 		t.Errorf("%s differs; run `go test ./internal/planner -run Golden -update` and review the diff.\n%s", path, firstDiff(got, string(want)))
 	}
 }

@@ -5,8 +5,6 @@ package planner_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,20 +40,7 @@ func TestGoldenSummary(t *testing.T) {
 		checkSummaryLines(t, tc.name, got, res)
 		fmt.Fprintf(&b, "== %s\n%s\n", tc.name, got)
 	}
-	path := filepath.Join("testdata", "summary.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got := b.String(); got != string(want) {
-		t.Errorf("%s differs; run `go test ./internal/planner -run GoldenSummary -update` and review the diff.\n%s", path, firstDiff(got, string(want)))
-	}
+	checkGolden(t, "summary.golden", b.String())
 }
 
 // checkSummaryLines checks what holds for any summary: a title, a header,

@@ -167,13 +167,10 @@ func TestAccRealism_partitions(t *testing.T) {
 	}
 	slices.Sort(partitioned)
 	asked := partitioned[0]
-	regionCheck := func(want func(string) error) knownvalue.Check {
-		return knownvalue.StringFunc(want)
-	}
 	cands := make([]statecheck.StateCheck, 0, 10)
 	for i := range 10 {
 		cands = append(cands, statecheck.ExpectKnownValue("data.gpu_recommendation.default",
-			tfjsonpath.New("candidates").AtSliceIndex(i).AtMapKey("region"), regionCheck(func(r string) error {
+			tfjsonpath.New("candidates").AtSliceIndex(i).AtMapKey("region"), knownvalue.StringFunc(func(r string) error {
 				if slices.Contains(partitioned, r) || strings.HasPrefix(r, "cn-") || strings.Contains(r, "gov") {
 					return fmt.Errorf("candidate %d in separate-account region %s, not asked for", i, r)
 				}

@@ -175,11 +175,10 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	}
 	cat := d.data.Catalog
 	cloudID, it := m.Cloud.ValueString(), m.InstanceType.ValueString()
-	regionID := m.Region.ValueString()
-	serverless := len(cat.ServerlessOffersOf(cloudID, it)) > 0
-	if !serverless {
-		regionID = tcoRegionID(cat, cloudID, it, m.Region)
-	}
+	// Without a region: any region selling the instance type (the cheapest
+	// is found below), or "" for a serverless offer whose platform places
+	// its workers.
+	regionID := tcoRegionID(cat, cloudID, it, m.Region)
 	t, ok := resolveTCOTarget(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
 		resp.Diagnostics.AddAttributeError(path.Root([]string{"cloud", "instance_type", "region"}[arg]), summary, detail)
 	})
