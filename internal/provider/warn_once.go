@@ -4,12 +4,9 @@
 package provider
 
 import (
-	"sort"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-
-	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
 // warnOnce remembers the warnings a configured provider has shown.
@@ -38,23 +35,11 @@ func (w *warnOnce) add(diags *diag.Diagnostics, summary, detail string) {
 	diags.AddWarning(summary, detail)
 }
 
-// noTDPDoc names, for gpu_tco's docs, the built-in accelerators without a
-// power figure: their energy is 0, with a warning once per plan.
+// noTDPDoc says, for gpu_tco's docs, what happens to an accelerator
+// without a power figure. It names no accelerators: the schema is built at
+// every plugin start and must not load the catalog (which accelerators
+// lack one is in gpu_accelerators, tdp_watts 0).
 func noTDPDoc() string {
-	cat, err := catalog.Builtin()
-	if err != nil {
-		return ""
-	}
-	var ids []string
-	for _, a := range cat.Accelerators {
-		if a.TDPWatts <= 0 {
-			ids = append(ids, a.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return ""
-	}
-	sort.Strings(ids)
-	return " 0 for an accelerator without a power figure in the catalog (built in: " + codeList(ids) +
-		"; their vendors publish none), with a warning shown once per plan."
+	return " 0 for an accelerator without a power figure in the catalog (`gpu_accelerators` shows `tdp_watts = 0`; " +
+		"for the Inferentia, Trainium and TPU parts their vendors publish none), with a warning shown once per plan."
 }
