@@ -108,6 +108,13 @@ func (c *Catalog) ClosestAccelerators(name string, n int) []string {
 	return out
 }
 
+// UnknownCloud is the detail of every diagnostic about a cloud name the
+// catalog does not know, at attribute at.
+func (c *Catalog) UnknownCloud(at, name string) string {
+	return fmt.Sprintf("%s = %q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
+		at, name, QuoteList(Closest(name, c.CloudIDs(), 3)), QuoteList(c.CloudIDs()))
+}
+
 // UnknownAccelerator is the detail of every diagnostic about an
 // accelerator name the catalog does not know, at attribute at.
 func (c *Catalog) UnknownAccelerator(at, name string) string {

@@ -105,8 +105,7 @@ func (p *Planner) validateClouds(req *Request, errs *inputerr.List) {
 	for i, cl := range c.Clouds {
 		at := inputerr.Root("constraints").Name("clouds").Index(i)
 		if _, ok := p.cat.Cloud(cl); !ok {
-			errs.Add(at, "Unknown Cloud", "%s = %q is not a cloud in the catalog. Closest: %s.", at, cl,
-				catalog.QuoteList(catalog.Closest(cl, p.cloudIDs, 3)))
+			errs.Add(at, "Unknown Cloud", "%s", p.cat.UnknownCloud(at.String(), cl))
 		} else if prov != nil && !prov[cl] {
 			errs.Add(at, "Contradictory Constraints", "%s = %q is excluded by the provider's clouds allow-list (%s); add it there or remove it here.",
 				at, cl, catalog.QuoteList(req.AllowedClouds))

@@ -135,7 +135,7 @@ type Planner struct {
 	// families is the number of distinct (accelerator, GPUs per node).
 	families int
 
-	cloudIDs, regionIDs, geoIDs, countryIDs []string
+	regionIDs, geoIDs, countryIDs []string
 	regionClouds                            map[string][]string // region ID -> clouds having it
 	geos                                    map[string]bool
 	// countryClouds: country code -> clouds with a region there.
@@ -372,7 +372,6 @@ func fractionKey(f float64) string {
 
 // indexNames collects the names the validation suggests from.
 func (p *Planner) indexNames() {
-	p.cloudIDs = p.cat.CloudIDs()
 	p.regionIDs = p.cat.RegionIDs("")
 	for _, r := range p.cat.Regions {
 		p.regionClouds[r.ID] = append(p.regionClouds[r.ID], r.Cloud)

@@ -108,8 +108,7 @@ func (d *acceleratorsDataSource) Read(ctx context.Context, req datasource.ReadRe
 			a, ok := cat.Accelerator(id)
 			if !ok {
 				resp.Diagnostics.AddAttributeError(path.Root("ids").AtListIndex(i), "Unknown Accelerator",
-					fmt.Sprintf("ids[%d] = %q is not an accelerator in the catalog. Closest: %s.",
-						i, id, catalog.QuoteList(catalog.Closest(id, cat.AcceleratorIDs(), 3))))
+					cat.UnknownAccelerator(fmt.Sprintf("ids[%d]", i), id))
 				continue
 			}
 			list = append(list, a)

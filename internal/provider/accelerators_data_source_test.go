@@ -71,7 +71,7 @@ func TestAccAcceleratorsDataSource(t *testing.T) {
 			},
 			{
 				Config:      `data "gpu_accelerators" "bad" { ids = ["H1OO"] }`,
-				ExpectError: regexp.MustCompile(`(?s)Unknown Accelerator.*ids\[0\] = "H1OO".*Closest: "H100"`),
+				ExpectError: regexp.MustCompile(`(?s)Unknown Accelerator.*ids\[0\] = "H1OO".*Closest:\s+"H100"`),
 			},
 		},
 	})

@@ -170,7 +170,7 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 			return fmt.Sprintf("%s = %q is not a %s in the catalog. Closest: %s.", at, v, what, catalog.QuoteList(catalog.Closest(v, valid, 3)))
 		}
 	}
-	clouds := stringSet(ctx, m.Clouds, "clouds", "cloud", closest("cloud", cat.CloudIDs()), in(cat.CloudIDs()), &resp.Diagnostics)
+	clouds := stringSet(ctx, m.Clouds, "clouds", "cloud", cat.UnknownCloud, in(cat.CloudIDs()), &resp.Diagnostics)
 	regions := stringSet(ctx, m.Regions, "regions", "region", closest("region", cat.RegionIDs("")), in(cat.RegionIDs("")), &resp.Diagnostics)
 	accels := stringSet(ctx, m.Accelerators, "accelerators", "accelerator", cat.UnknownAccelerator, func(s string) (string, bool) {
 		a, ok := cat.Accelerator(s)

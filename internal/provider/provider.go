@@ -222,8 +222,7 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		for i, c := range data.Clouds {
 			if _, ok := cat.Cloud(c); !ok && !data.CatalogFileUnknown {
 				resp.Diagnostics.AddAttributeError(path.Root("clouds").AtListIndex(i), "Unknown Cloud",
-					fmt.Sprintf("clouds[%d] = %q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
-						i, c, catalog.QuoteList(catalog.Closest(c, cat.CloudIDs(), 3)), catalog.QuoteList(cat.CloudIDs())))
+					cat.UnknownCloud(fmt.Sprintf("clouds[%d]", i), c))
 			}
 		}
 	}

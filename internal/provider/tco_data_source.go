@@ -384,8 +384,7 @@ func serverlessBurstDoc() string {
 func resolveOffer(cat *catalog.Catalog, cloudID, it, regionID string, fail func(arg int, summary, detail string)) (*catalog.Offer, *catalog.Cloud, *catalog.Region, bool) {
 	cl, ok := cat.Cloud(cloudID)
 	if !ok {
-		fail(0, "Unknown Cloud", fmt.Sprintf("cloud = %q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
-			cloudID, catalog.QuoteList(catalog.Closest(cloudID, cat.CloudIDs(), 3)), catalog.QuoteList(cat.CloudIDs())))
+		fail(0, "Unknown Cloud", cat.UnknownCloud("cloud", cloudID))
 		return nil, nil, nil, false
 	}
 	offers := cat.OffersOf(cloudID, it)

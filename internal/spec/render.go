@@ -332,8 +332,7 @@ type placed struct {
 func resolveAccelerator(cat *catalog.Catalog, name string) (*catalog.Accelerator, error) {
 	acc, ok := cat.Accelerator(name)
 	if !ok {
-		return nil, reqErr(FieldAccelerator, "Unknown Accelerator", "%q is not an accelerator in the catalog. Closest: %s.",
-			name, catalog.QuoteList(catalog.Closest(name, cat.AcceleratorIDs(), 3)))
+		return nil, reqErr(FieldAccelerator, "Unknown Accelerator", "%s", cat.UnknownAccelerator(FieldAccelerator, name))
 	}
 	return acc, nil
 }
@@ -341,8 +340,7 @@ func resolveAccelerator(cat *catalog.Catalog, name string) (*catalog.Accelerator
 func resolveCloud(cat *catalog.Catalog, cloud string) (*catalog.Cloud, error) {
 	cl, ok := cat.Cloud(cloud)
 	if !ok {
-		return nil, reqErr(FieldCloud, "Unknown Cloud", "%q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
-			cloud, catalog.QuoteList(catalog.Closest(cloud, cat.CloudIDs(), 3)), catalog.QuoteList(cat.CloudIDs()))
+		return nil, reqErr(FieldCloud, "Unknown Cloud", "%s", cat.UnknownCloud(FieldCloud, cloud))
 	}
 	return cl, nil
 }
