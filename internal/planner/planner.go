@@ -136,8 +136,8 @@ type Planner struct {
 	families int
 
 	regionIDs, geoIDs, countryIDs []string
-	regionClouds                            map[string][]string // region ID -> clouds having it
-	geos                                    map[string]bool
+	regionClouds                  map[string][]string // region ID -> clouds having it
+	geos                          map[string]bool
 	// countryClouds: country code -> clouds with a region there.
 	countryClouds map[string][]string
 	// shares holds the derived accelerators of fractional instances.
