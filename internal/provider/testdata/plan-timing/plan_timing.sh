@@ -12,14 +12,14 @@
 #
 #   internal/provider/testdata/plan-timing/plan_timing.sh [runs]
 #
-# TERRAFORM (default ~/.cache/gpu-tf/1.8.5/terraform) is the CLI to use.
+# TERRAFORM (default: the terraform on PATH; make plan-timing passes the one the make targets use) is the CLI to use.
 # The provider is built from this checkout and used through dev_overrides,
 # so nothing is downloaded. Each configuration is planned `runs` times
 # (default 7) alternately; the medians are compared.
 set -euo pipefail
 runs=${1:-7}
 root=$(cd "$(dirname "$0")/../../../.." && pwd)
-tf=${TERRAFORM:-$HOME/.cache/gpu-tf/1.8.5/terraform}
+tf=${TERRAFORM:-$(command -v terraform)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
