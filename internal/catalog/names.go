@@ -57,18 +57,3 @@ func PricingModelNames() []string {
 // own: every partition but commercial (AWS GovCloud and China, Azure
 // Government and China) is a separate account world.
 func SeparateAccount(p Partition) bool { return p != PartitionCommercial }
-
-// countryAliases maps codes users write that are not ISO 3166-1 alpha-2
-// to the code the catalog uses: UK is reserved in ISO 3166 for the United
-// Kingdom, whose code is GB; EL is the EU's code for Greece (GR).
-var countryAliases = map[string]string{"UK": "GB", "EL": "GR"}
-
-// CountryCode normalises a country code as users write it: upper case,
-// the UK and EL aliases resolved.
-func CountryCode(s string) string {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	if c, ok := countryAliases[s]; ok {
-		return c
-	}
-	return s
-}
