@@ -64,3 +64,24 @@ func TestLoadCountriesRejectsSharedNames(t *testing.T) {
 		t.Errorf("LoadCountries = %v, want the shared name named", err)
 	}
 }
+
+// TestGeographiesCoverRegions: catalog.Geographies (the documented list)
+// names every geography a built-in region has, and no other.
+func TestGeographiesCoverRegions(t *testing.T) {
+	used := map[string]bool{}
+	for _, r := range builtin(t).Regions {
+		used[r.Geography] = true
+	}
+	documented := map[string]bool{}
+	for _, id := range catalog.GeographyIDs() {
+		documented[id] = true
+		if !used[id] {
+			t.Errorf("catalog.Geographies lists %q, which no region has", id)
+		}
+	}
+	for g := range used {
+		if !documented[g] {
+			t.Errorf("regions use geography %q, which catalog.Geographies does not document", g)
+		}
+	}
+}

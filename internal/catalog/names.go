@@ -57,3 +57,36 @@ func PricingModelNames() []string {
 // own: every partition but commercial (AWS GovCloud and China, Azure
 // Government and China) is a separate account world.
 func SeparateAccount(p Partition) bool { return p != PartitionCommercial }
+
+// Geography is one geography bucket of regions (Region.Geography) and what
+// it covers, for documentation and gpu_regions.
+type Geography struct {
+	ID, Covers string
+}
+
+// Geographies lists every geography bucket the built-in regions use, in
+// documentation order (TestGeographiesCoverRegions keeps it complete).
+var Geographies = []Geography{
+	{"us", "United States"},
+	{"ca", "Canada"},
+	{"sa", "Latin America (Brazil, Chile, Mexico)"},
+	{"eu", "European Union, EEA and Switzerland"},
+	{"uk", "United Kingdom"},
+	{"me", "Middle East (Gulf states, Israel)"},
+	{"af", "Africa"},
+	{"in", "India"},
+	{"apac", "Asia-Pacific outside the buckets of its own (Singapore, Hong Kong, Taiwan, Indonesia, Malaysia)"},
+	{"jp", "Japan"},
+	{"kr", "South Korea"},
+	{"au", "Australia"},
+	{"cn", "mainland China"},
+}
+
+// GeographyIDs lists the IDs of Geographies, in documentation order.
+func GeographyIDs() []string {
+	out := make([]string, len(Geographies))
+	for i, g := range Geographies {
+		out[i] = g.ID
+	}
+	return out
+}
