@@ -311,6 +311,8 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		warnAmbiguousAccelerators(ctx, &resp.Diagnostics, d.data.Catalog, m.Constraints.Accelerators,
+			path.Root("constraints").AtName("accelerators"), "constraints.accelerators")
 	}
 	res, err := pl.Recommend(preq)
 	if err != nil {
