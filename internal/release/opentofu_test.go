@@ -4,18 +4,18 @@
 package release_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestOpenTofu plans the README's quickstart and calls a provider function
-// with OpenTofu (OPENTOFU_PATH; `make testacc-tofu` sets it), as a user of
-// OpenTofu would: the provider installed into a filesystem mirror under
-// registry.opentofu.org (OpenTofu's reading of `source = "gpuplan/gpu"`)
-// by .ci/install-provider, a CLI configuration naming the mirror, offline.
+// TestOpenTofu runs README's "Use it with OpenTofu" as written, with
+// OpenTofu (OPENTOFU_PATH; `make testacc-tofu` sets it): make install-local
+// for registry.opentofu.org (OpenTofu's reading of `source =
+// "gpuplan/gpu"`) into a temporary home, its CLI configuration, then tofu
+// init and plan of the quickstart with a provider function call added,
+// offline.
 func TestOpenTofu(t *testing.T) {
 	tofu := os.Getenv("OPENTOFU_PATH")
 	if tofu == "" {
@@ -23,14 +23,20 @@ func TestOpenTofu(t *testing.T) {
 	}
 	c := newCLI(t)
 	c.tf = tofu
-	mirror := filepath.Join(c.home, "mirror")
-	c.env = append(c.env, "PROVIDER_HOST=registry.opentofu.org")
-	out := c.run("../..", false, ".ci/install-provider", mirror)
-	if !strings.Contains(out, "Installed gpuplan/gpu") {
-		t.Fatalf(".ci/install-provider said:\n%s", out)
+	blocks := readmeSection(t, "Use it with OpenTofu")
+	if len(blocks["hcl"]) != 1 || len(blocks["sh"]) != 2 {
+		t.Fatalf("the README section has %d hcl and %d sh blocks, want 1 and 2", len(blocks["hcl"]), len(blocks["sh"]))
 	}
-	rc := filepath.Join(c.home, "tofurc")
-	writeText(t, rc, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [\"registry.opentofu.org/gpuplan/gpu\"]\n  }\n}\n", mirror))
+	install := strings.Fields(blocks["sh"][0])
+	if len(install) < 2 || install[0] != "make" {
+		t.Fatalf("README's install command is not a make command: %q", blocks["sh"][0])
+	}
+	out := c.run("../..", false, "make", append([]string{"--no-print-directory"}, install[1:]...)...)
+	if !strings.Contains(out, "gpuplan/gpu") {
+		t.Fatalf("%s said:\n%s", blocks["sh"][0], out)
+	}
+	rc := filepath.Join(c.home, ".tofurc")
+	writeText(t, rc, strings.ReplaceAll(blocks["hcl"][0], "/home/you", c.home))
 	c.env = append(c.env, "TF_CLI_CONFIG_FILE="+rc)
 
 	quickstart, err := os.ReadFile("../../examples/quickstart/main.tf")
@@ -43,8 +49,14 @@ output "p5_instance" {
   value = provider::gpu::instance_type("aws", "H100", 8)
 }
 `)
-	c.terraform(dir, "init", "-input=false")
-	plan := c.terraform(dir, "plan", "-input=false")
+	var plan string
+	for _, line := range strings.Split(strings.TrimSpace(blocks["sh"][1]), "\n") {
+		args := strings.Fields(line)
+		if args[0] != "tofu" {
+			t.Fatalf("README command %q is not a tofu command", line)
+		}
+		plan = c.terraform(dir, append(args[1:], "-input=false")...)
+	}
 	for _, want := range []string{`p5_instance`, `"p5.48xlarge"`, "finetune_candidates", "feasible candidates, ranked by cost"} {
 		if !strings.Contains(plan, want) {
 			t.Errorf("tofu plan of the quickstart lacks %q:\n%s", want, plan)
