@@ -50,7 +50,7 @@ var countryCodePattern = regexp.MustCompile(`^[A-Z]{2}$`)
 // both.
 func LoadCountries(fsys fs.FS) (*Countries, error) {
 	cs := &Countries{byKey: map[string]*Country{}}
-	err := csvRows(fsys, FileCountries, countryHeader, nil, func(_ int, rec []string) error {
+	err := csvRows(fsys, FileCountries, countryHeader, nil, nil, func(_ int, rec []string) error {
 		c := &Country{Code: rec[0], Alpha3: rec[1], Name: rec[2], OtherNames: splitList(rec[3]), Aliases: splitList(rec[4])}
 		if !countryCodePattern.MatchString(c.Code) || len(c.Alpha3) != 3 || c.Name == "" {
 			return fmt.Errorf("want an upper-case alpha-2 code, an alpha-3 code and a name, got %q, %q, %q", c.Code, c.Alpha3, c.Name)
