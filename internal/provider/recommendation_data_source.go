@@ -170,8 +170,8 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 				MarkdownDescription: "Limits on the candidates; every attribute is optional." +
 					" Terraform silently drops a misspelled attribute inside this object (`terraform validate` does not report it): check the `limits applied` at the end of each `explanation`; an object with none of its attributes set gets a warning.",
 				Attributes: map[string]schema.Attribute{
-					"clouds":      names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
-					"regions":     names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
+					"clouds":  names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
+					"regions": names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
 					"geographies": names("Only regions in these geography buckets, any case, for example `[\"eu\", \"uk\"]`: " +
 						geographyDoc() + ". `gpu_regions` lists the regions of each."),
 					"countries": names("Only regions in these countries: ISO 3166-1 alpha-2 or alpha-3 codes or English names, in any case, " +
