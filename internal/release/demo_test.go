@@ -49,6 +49,22 @@ func TestFindTerraform(t *testing.T) {
 			t.Errorf("%s: find-terraform = %q (%v), want %q", tc.name, got, err, tc.want)
 		}
 	}
+	// OpenTofu: `tofu version -json` names its version terraform_version.
+	tofuDir := fakeTerraform(t, "1.10.10")
+	if err := os.Rename(filepath.Join(tofuDir, "terraform"), filepath.Join(tofuDir, "tofu")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, path, want string }{
+		{"tofu 1.10 on PATH", tofuDir + ":" + sysPath, filepath.Join(tofuDir, "tofu")},
+		{"no tofu on PATH", newer + ":" + sysPath, "/cache/tofu"},
+	} {
+		cmd := exec.Command("bash", "../../.ci/find-terraform")
+		cmd.Env = []string{"PATH=" + tc.path, "HOME=" + home, "CLI=tofu", "MIN_TF_VERSION=1.10.0", "FALLBACK=/cache/tofu"}
+		out, err := cmd.Output()
+		if got := strings.TrimSpace(string(out)); err != nil || got != tc.want {
+			t.Errorf("%s: find-terraform = %q (%v), want %q", tc.name, got, err, tc.want)
+		}
+	}
 }
 
 // TestMakeDemo runs the README's `make demo` with the test's Terraform on
