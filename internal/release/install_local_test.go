@@ -411,7 +411,7 @@ data "gpu_offers" "exact" {
 }
 
 data "gpu_estimate" "bare" {
-  workload    = { kind = "inference", model = "llama-3.1-8b" }
+  workload    = { kind = "inference", model = "llama-3.1-8b", precision = "fp16" }
   accelerator = "v100"
   gpu_count   = 1
 }
