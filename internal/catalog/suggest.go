@@ -116,6 +116,13 @@ func (c *Catalog) UnknownCloud(at, name string) string {
 		at, name, QuoteList(Closest(name, c.CloudIDs(), 3)), QuoteList(c.CloudIDs()))
 }
 
+// UnknownRegion is the detail of every diagnostic about a region code the
+// catalog does not know, at attribute at; regionIDs are the codes it may
+// be (RegionIDs of the clouds in question).
+func UnknownRegion(at, name string, regionIDs []string) string {
+	return fmt.Sprintf("%s = %q is not a region in the catalog. Closest: %s.", at, name, QuoteList(Closest(name, regionIDs, 3)))
+}
+
 // UnknownAccelerator is the detail of every diagnostic about an
 // accelerator name the catalog does not know, at attribute at.
 func (c *Catalog) UnknownAccelerator(at, name string) string {

@@ -119,8 +119,7 @@ func (p *Planner) validateRegions(c *Constraints, errs *inputerr.List) {
 		at := inputerr.Root("constraints").Name("regions").Index(i)
 		owners := p.regionClouds[rg]
 		if len(owners) == 0 {
-			errs.Add(at, "Unknown Region", "%s = %q is not a region in the catalog. Closest: %s.", at, rg,
-				catalog.QuoteList(catalog.Closest(rg, p.regionIDs, 3)))
+			errs.Add(at, "Unknown Region", "%s", catalog.UnknownRegion(at.String(), rg, p.regionIDs))
 			continue
 		}
 		if len(c.Clouds) > 0 && !anyIn(owners, c.Clouds) {

@@ -171,13 +171,9 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 			return "", false
 		}
 	}
-	closest := func(what string, valid []string) func(at, v string) string {
-		return func(at, v string) string {
-			return fmt.Sprintf("%s = %q is not a %s in the catalog. Closest: %s.", at, v, what, catalog.QuoteList(catalog.Closest(v, valid, 3)))
-		}
-	}
+	unknownRegion := func(at, v string) string { return catalog.UnknownRegion(at, v, cat.RegionIDs("")) }
 	clouds := stringSet(ctx, m.Clouds, "clouds", "cloud", cat.UnknownCloud, in(cat.CloudIDs()), &resp.Diagnostics)
-	regions := stringSet(ctx, m.Regions, "regions", "region", closest("region", cat.RegionIDs("")), in(cat.RegionIDs("")), &resp.Diagnostics)
+	regions := stringSet(ctx, m.Regions, "regions", "region", unknownRegion, in(cat.RegionIDs("")), &resp.Diagnostics)
 	accels := stringSet(ctx, m.Accelerators, "accelerators", "accelerator", cat.UnknownAccelerator, func(s string) (string, bool) {
 		a, ok := cat.Accelerator(s)
 		if !ok {
