@@ -123,7 +123,13 @@ type Accelerator struct {
 	// 2 for NVLink-bridged PCIe pairs, 1 without a link. Larger than an
 	// offer's GPUs when the domain spans VMs (GB200/GB300 NVL72, TPU slices).
 	NVLinkDomainGPUs int    `json:"nvlink_domain_gpus"`
-	FormFactor       string `json:"form_factor"`
+	// SoftwareStack is the stack the part runs (software_stacks.json: cuda,
+	// rocm, xla, neuron, gaudi); "" = its vendor's (SoftwareStacks.Of).
+	SoftwareStack string `json:"software_stack,omitempty"`
+	// Purpose is what the part is for: both (or ""), training or inference
+	// (PurposeInference: never a training or fine-tuning candidate).
+	Purpose    string `json:"purpose,omitempty"`
+	FormFactor string `json:"form_factor"`
 	Confidence       string `json:"confidence"`
 	Source           string `json:"source"`
 }

@@ -75,6 +75,14 @@ func validateAccelerator(a *Accelerator) error {
 			p.add("nvlink_domain_gpus", "an accelerator with interconnect_kind %q has a domain of %d, got %d", a.InterconnectKind, n, a.NVLinkDomainGPUs)
 		}
 	}
+	if a.Purpose != "" && !slices.Contains(Purposes, a.Purpose) {
+		p.add("purpose", "must be one of %s, got %q", QuoteList(Purposes), a.Purpose)
+	}
+	if a.SoftwareStack != "" {
+		if st, err := BuiltinSoftwareStacks(); err == nil && !st.Known(a.SoftwareStack) {
+			p.add("software_stack", "must be one of %s, got %q", QuoteList(st.IDs()), a.SoftwareStack)
+		}
+	}
 	if len(a.PeakTFLOPS) == 0 {
 		p.add("peak_tflops", "at least one precision is required (valid: %s)", strings.Join(Precisions, ", "))
 	}

@@ -40,6 +40,6 @@ func (w *warnOnce) add(diags *diag.Diagnostics, summary, detail string) {
 // every plugin start and must not load the catalog (which accelerators
 // lack one is in gpu_accelerators, tdp_watts 0).
 func noTDPDoc() string {
-	return " 0 for an accelerator without a power figure in the catalog (`gpu_accelerators` shows `tdp_watts = 0`; " +
-		"for the Inferentia, Trainium and TPU parts their vendors publish none), with a warning shown once per plan."
+	return " 0 for an accelerator without a power figure (every built-in part has one, estimated where its vendor publishes " +
+		"none: `gpu_accelerators`; a `catalog_file` part may give `tdp_watts = 0`), with a warning shown once per plan."
 }

@@ -311,23 +311,38 @@ func installed(t *testing.T) *cli {
 // reports its monthly cost change with the percentage.
 func TestCLIWarnings(t *testing.T) {
 	c := installed(t)
-	cat, err := catalog.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Run("missing TDP once per plan", func(t *testing.T) {
-		var tcos []string
-		for _, acc := range []string{"TPU-V5E", "TPU-V5E", "TRAINIUM2"} {
-			o := instanceOf(t, cat, acc, tcos)
-			tcos = append(tcos, o.Cloud+"/"+o.InstanceType)
+		// Every built-in part has a power figure: two parts of a
+		// catalog_file without one, one of them used twice.
+		dir := t.TempDir()
+		var file strings.Builder
+		file.WriteString("{\"accelerators\": [")
+		for i, acc := range []string{"ACME-A", "ACME-B"} {
+			if i > 0 {
+				file.WriteString(",")
+			}
+			fmt.Fprintf(&file, `{"id": %q, "name": %q, "vendor": "NVIDIA", "family": "hopper", "memory_gb": 80, "memory_type": "HBM3",
+  "memory_bandwidth_tbps": 3, "peak_tflops": {"bf16": 900}, "tdp_watts": 0, "interconnect": "PCIe", "interconnect_gbps": 64,
+  "interconnect_kind": "pcie", "nvlink_domain_gpus": 1, "form_factor": "PCIe", "confidence": "test", "source": "test"}`, acc, acc)
 		}
-		var config strings.Builder
-		for i, ci := range tcos {
-			cloud, it, _ := strings.Cut(ci, "/")
-			fmt.Fprintf(&config, "data \"gpu_tco\" \"t%d\" {\n  cloud         = %q\n  instance_type = %q\n  months        = 1\n}\n\n", i, cloud, it)
+		file.WriteString("], \"offers\": [")
+		for i, acc := range []string{"ACME-A", "ACME-B"} {
+			if i > 0 {
+				file.WriteString(",")
+			}
+			fmt.Fprintf(&file, `{"cloud": "aws", "region": "us-east-1", "instance_type": %q, "accelerator": %q, "gpus": 1,
+  "gpu_memory_gb": 80, "vcpus": 8, "memory_gb": 64, "network_gbps": 25, "fabric": "none", "on_demand_usd": 2, "source": "test"}`,
+				strings.ToLower(acc)+".xlarge", acc)
 		}
-		ws := warnings(t, c, initConfig(t, c, config.String()))
-		for _, acc := range []string{"TPU-V5E", "TRAINIUM2"} {
+		file.WriteString("]}")
+		writeText(t, filepath.Join(dir, "parts.json"), file.String())
+		config := fmt.Sprintf("provider \"gpu\" {\n  catalog_file = %q\n}\n\n", filepath.Join(dir, "parts.json"))
+		for i, it := range []string{"acme-a.xlarge", "acme-a.xlarge", "acme-b.xlarge"} {
+			config += fmt.Sprintf("data \"gpu_tco\" \"t%d\" {\n  cloud         = \"aws\"\n  region        = \"us-east-1\"\n"+
+				"  instance_type = %q\n  months        = 1\n}\n\n", i, it)
+		}
+		ws := warnings(t, c, initConfig(t, c, config))
+		for _, acc := range []string{"ACME-A", "ACME-B"} {
 			if n := count(ws, cost.NoTDPWarning(acc)); n != 1 {
 				t.Errorf("the missing TDP of %s is reported %d times in one plan, want once; warnings:\n%s", acc, n, strings.Join(ws, "\n"))
 			}

@@ -41,6 +41,15 @@ type accelCur struct {
 	Kind        catalog.InterconnectKind `json:"interconnect_kind"`
 	DomainGPUs  int                      `json:"nvlink_domain_gpus"`
 	DomainNotes string                   `json:"domain_notes"`
+	// PowerEstimate is a board power for a part whose vendor publishes
+	// none (no TDP in the source row), with how it was estimated and from
+	// what in PowerNotes.
+	PowerEstimate float64 `json:"power_estimate_watts"`
+	PowerNotes    string  `json:"power_notes"`
+	// Purpose is what the part is for (catalog.Purposes; "" = both), with
+	// its source in PurposeNotes.
+	Purpose      string `json:"purpose"`
+	PurposeNotes string `json:"purpose_notes"`
 }
 
 // loadAccelerators builds the accelerators from accelerators.csv and
@@ -71,6 +80,7 @@ func (g *gen) loadAccelerators() {
 			a = accelFromCurated(c)
 		}
 		applyCorrections(a, c)
+		applyPowerAndPurpose(a, c)
 		g.addAccelerator(a)
 	}
 	for _, r := range rows {
@@ -169,4 +179,32 @@ func (g *gen) accel(cloud, it, name string) string {
 		return id
 	}
 	return g.accelKey[strings.ToLower(strings.TrimSpace(name))]
+}
+
+// applyPowerAndPurpose sets a power estimate where the source has no TDP,
+// the part's purpose and its software stack (its vendor's, from
+// software_stacks.json), noting each in the source.
+func applyPowerAndPurpose(a *catalog.Accelerator, c accelCur) {
+	if c.PowerEstimate > 0 {
+		if a.TDPWatts > 0 || c.PowerNotes == "" {
+			log.Fatalf("accelerator %s: power_estimate_watts is for a part without a TDP, with its method in power_notes", c.ID)
+		}
+		a.TDPWatts = c.PowerEstimate
+		a.Source += "; power: " + c.PowerNotes
+	}
+	a.Purpose = catalog.PurposeBoth
+	if c.Purpose != "" {
+		if c.PurposeNotes == "" {
+			log.Fatalf("accelerator %s: purpose needs its source in purpose_notes", c.ID)
+		}
+		a.Purpose = c.Purpose
+		a.Source += "; purpose " + c.Purpose + ": " + c.PurposeNotes
+	}
+	stacks, err := catalog.BuiltinSoftwareStacks()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if a.SoftwareStack = stacks.OfVendor(a.Vendor); a.SoftwareStack == "" {
+		log.Fatalf("accelerator %s: vendor %q has no stack in software_stacks.json", c.ID, a.Vendor)
+	}
 }
