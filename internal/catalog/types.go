@@ -122,7 +122,7 @@ type Accelerator struct {
 	// 8-OAM platform, 72 for an NVL72 rack, the pod for a TPU (256, 8960),
 	// 2 for NVLink-bridged PCIe pairs, 1 without a link. Larger than an
 	// offer's GPUs when the domain spans VMs (GB200/GB300 NVL72, TPU slices).
-	NVLinkDomainGPUs int    `json:"nvlink_domain_gpus"`
+	NVLinkDomainGPUs int `json:"nvlink_domain_gpus"`
 	// SoftwareStack is the stack the part runs (software_stacks.json: cuda,
 	// rocm, xla, neuron, gaudi); "" = its vendor's (SoftwareStacks.Of).
 	SoftwareStack string `json:"software_stack,omitempty"`
@@ -130,8 +130,8 @@ type Accelerator struct {
 	// (PurposeInference: never a training or fine-tuning candidate).
 	Purpose    string `json:"purpose,omitempty"`
 	FormFactor string `json:"form_factor"`
-	Confidence       string `json:"confidence"`
-	Source           string `json:"source"`
+	Confidence string `json:"confidence"`
+	Source     string `json:"source"`
 }
 
 // EgressTier is one step of a cloud's internet egress price ladder.
