@@ -8,6 +8,18 @@ import (
 	"strings"
 )
 
+// With returns a new catalog with c's date, exchange rates and serverless
+// offers and the given lists, indexed for lookups: how package overlay
+// builds the catalog a user file makes (each list validated entry by entry
+// with the Validate functions first). The lists are used as given, not
+// copied: the caller must not change them afterwards. c is not modified.
+func (c *Catalog) With(accelerators []*Accelerator, clouds []*Cloud, regions []*Region, offers []*Offer) *Catalog {
+	n := &Catalog{Date: c.Date, ExchangeRates: c.ExchangeRates, Serverless: c.Serverless,
+		Accelerators: accelerators, Clouds: clouds, Regions: regions, Offers: offers}
+	n.index()
+	return n
+}
+
 // index (re)builds the lookup maps. Called once after load or overlay.
 func (c *Catalog) index() {
 	c.indexAccelerators()
