@@ -29,12 +29,15 @@ func (c *Catalog) index() {
 	for _, s := range c.Serverless {
 		c.serverless[s.Cloud+"/"+s.Name+"/"+s.Region] = s
 	}
-	c.offerByKey = make(map[string]*Offer, len(c.Offers))
+	c.offerByKey = make(map[offerID]*Offer, len(c.Offers))
 	for _, o := range c.Offers {
-		c.offerByKey[o.Cloud+"/"+o.InstanceType+"/"+o.Region] = o
+		c.offerByKey[offerID{o.Cloud, o.InstanceType, o.Region}] = o
 	}
 	c.indexInstanceTypes()
 }
+
+// offerID identifies an offer: a map key without building a string.
+type offerID struct{ cloud, instanceType, region string }
 
 func (c *Catalog) indexAccelerators() {
 	c.accelByKey = make(map[string]*Accelerator, len(c.Accelerators)*3)
@@ -62,9 +65,9 @@ func (c *Catalog) indexRegions() {
 
 // indexInstanceTypes groups the offers by cloud and instance type.
 func (c *Catalog) indexInstanceTypes() {
-	c.offersByIT = make(map[string][]*Offer)
+	c.offersByIT = make(map[offerID][]*Offer)
 	for _, o := range c.Offers {
-		k := o.Cloud + "/" + o.InstanceType
+		k := offerID{cloud: o.Cloud, instanceType: o.InstanceType}
 		c.offersByIT[k] = append(c.offersByIT[k], o)
 	}
 }
@@ -89,7 +92,7 @@ func (c *Catalog) Region(cloud, id string) (*Region, bool) {
 
 // Offer finds the offer of an instance type in a region.
 func (c *Catalog) Offer(cloud, instanceType, region string) (*Offer, bool) {
-	o, ok := c.offerByKey[cloud+"/"+instanceType+"/"+region]
+	o, ok := c.offerByKey[offerID{cloud, instanceType, region}]
 	return o, ok
 }
 
@@ -128,7 +131,7 @@ func (c *Catalog) ServerlessNames(cloud string) []string {
 
 // OffersOf lists the offers of one instance type across regions, in catalog order.
 func (c *Catalog) OffersOf(cloud, instanceType string) []*Offer {
-	return c.offersByIT[cloud+"/"+instanceType]
+	return c.offersByIT[offerID{cloud: cloud, instanceType: instanceType}]
 }
 
 // CloudIDs lists cloud IDs, sorted.
@@ -169,8 +172,8 @@ func (c *Catalog) RegionIDs(cloud string) []string {
 func (c *Catalog) InstanceTypes(cloud string) []string {
 	var ids []string
 	for k := range c.offersByIT {
-		if strings.HasPrefix(k, cloud+"/") {
-			ids = append(ids, strings.TrimPrefix(k, cloud+"/"))
+		if k.cloud == cloud {
+			ids = append(ids, k.instanceType)
 		}
 	}
 	sort.Strings(ids)

@@ -393,7 +393,7 @@ type Catalog struct {
 	accelByKey map[string]*Accelerator // lower-case ID and aliases
 	cloudByID  map[string]*Cloud
 	regionByID map[string]*Region          // "cloud/region"
-	offerByKey map[string]*Offer           // "cloud/instance_type/region"
-	offersByIT map[string][]*Offer         // "cloud/instance_type"
+	offerByKey map[offerID]*Offer          // cloud, instance type, region
+	offersByIT map[offerID][]*Offer        // cloud, instance type (region "")
 	serverless map[string]*ServerlessOffer // "cloud/name/region"
 }

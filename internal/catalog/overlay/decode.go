@@ -174,7 +174,7 @@ func (d *decoder) object(n *yaml.Node, v reflect.Value, field string, line int) 
 // plain name and a merge source that is not a mapping are reported.
 func (d *decoder) pairs(n *yaml.Node, field string, fn func(key string, keyLine int, v *yaml.Node)) {
 	var merges []*yaml.Node
-	var keys keySet
+	keys := keySet{seen: make([]keyLine, 0, len(n.Content)/2)}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := resolve(n.Content[i]), n.Content[i+1]
 		switch {
@@ -244,28 +244,36 @@ func (d *decoder) wrongType(n *yaml.Node, want, field string, line int) {
 // keySet finds duplicate keys of a mapping: a linear scan for small
 // mappings, an index past 16 keys.
 type keySet struct {
-	keys  []string
-	lines []int
-	idx   map[string]int
+	seen []keyLine
+	idx  map[string]int // key -> line
+}
+
+type keyLine struct {
+	key  string
+	line int
 }
 
 // add records key at line; when it was there, it returns the first line.
 func (s *keySet) add(key string, line int) (int, bool) {
-	if s.idx == nil && len(s.keys) > 16 {
-		s.idx = make(map[string]int, 2*len(s.keys))
-		for i, k := range s.keys {
-			s.idx[k] = i
+	if s.idx == nil && len(s.seen) > 16 {
+		s.idx = make(map[string]int, 2*len(s.seen))
+		for _, k := range s.seen {
+			s.idx[k.key] = k.line
 		}
 	}
 	if s.idx != nil {
-		if i, ok := s.idx[key]; ok {
-			return s.lines[i], true
+		if l, ok := s.idx[key]; ok {
+			return l, true
 		}
-		s.idx[key] = len(s.keys)
-	} else if i := slices.Index(s.keys, key); i >= 0 {
-		return s.lines[i], true
+		s.idx[key] = line
+		return 0, false
 	}
-	s.keys, s.lines = append(s.keys, key), append(s.lines, line)
+	for _, k := range s.seen {
+		if k.key == key {
+			return k.line, true
+		}
+	}
+	s.seen = append(s.seen, keyLine{key, line})
 	return 0, false
 }
 

@@ -158,12 +158,13 @@ func checkOverlay(t *testing.T, base *catalog.Catalog, name string, data []byte)
 			t.Fatalf("offer %s/%s/%s not indexed", o.Cloud, o.InstanceType, o.Region)
 		}
 	}
-	keys := map[string]bool{}
+	keys := map[[3]string]bool{}
 	for _, o := range c.Offers {
-		if keys[offerKey(o)] {
-			t.Fatalf("offer %s listed twice", offerKey(o))
+		k := [3]string{o.Cloud, o.InstanceType, o.Region}
+		if keys[k] {
+			t.Fatalf("offer %v listed twice", k)
 		}
-		keys[offerKey(o)] = true
+		keys[k] = true
 	}
 	// Deterministic: the same file gives the same catalog.
 	again, err := Apply(base, name, Options{Data: data})

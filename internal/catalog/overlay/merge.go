@@ -151,7 +151,7 @@ func priceFields(ov *overlayOffer) []priceField {
 // entry lowers on_demand_usd below a built-in spot or reserved price it
 // leaves out, that price is rescaled (keeping its discount off on-demand)
 // with a warning, instead of rejecting the partial override.
-func (r *run) mergeOffer(ov *overlayOffer, e entry) (*catalog.Offer, error) {
+func (r *run) mergeOffer(ov *overlayOffer, prev *catalog.Offer, e entry) (*catalog.Offer, error) {
 	c := r.cur
 	var errs catalog.FieldErrors
 	for _, f := range []struct{ name, v string }{{"cloud", ov.Cloud}, {"instance_type", ov.InstanceType}, {"region", ov.Region}} {
@@ -162,7 +162,7 @@ func (r *run) mergeOffer(ov *overlayOffer, e entry) (*catalog.Offer, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	prev, exists := c.Offer(ov.Cloud, ov.InstanceType, ov.Region)
+	exists := prev != nil
 	var o catalog.Offer
 	if exists {
 		o = r.overriddenOffer(prev, ov)
@@ -315,12 +315,13 @@ type overlayOffer struct {
 	Source        *string         `json:"source"`
 }
 
-func offerKey(o *catalog.Offer) string { return o.Cloud + "/" + o.InstanceType + "/" + o.Region }
-
 // applyOffers merges each offer entry: an override of the offer with its
 // cloud, instance type and region (in place), or a new offer (appended).
-func (r *run) applyOffers(_ *catalog.Catalog, list *section) {
-	pos := indexBy(r.offers, offerKey)
+func (r *run) applyOffers(base *catalog.Catalog, list *section) {
+	// r.offers are base's offers (some discounted) in base's order, then
+	// the file's new offers: an override replaces base's offer at its
+	// position, found by pointer (built at the first override).
+	var pos map[*catalog.Offer]int
 	for e := range r.entries(list, "cloud", "instance_type", "region") {
 		var ov overlayOffer
 		d := decoder{budget: r.budget, section: secOffers}
@@ -330,13 +331,31 @@ func (r *run) applyOffers(_ *catalog.Catalog, list *section) {
 			r.entryProblems(e, d.errs, nil)
 			continue
 		}
-		o, err := r.mergeOffer(&ov, e)
+		i := -1
+		if bo, ok := base.Offer(ov.Cloud, ov.InstanceType, ov.Region); ok {
+			if pos == nil {
+				pos = make(map[*catalog.Offer]int, len(base.Offers))
+				for j, x := range base.Offers {
+					pos[x] = j
+				}
+			}
+			i = pos[bo]
+		}
+		var prev *catalog.Offer
+		if i >= 0 {
+			prev = r.offers[i]
+		}
+		o, err := r.mergeOffer(&ov, prev, e)
 		if err == nil {
 			err = r.cur.ValidateOffer(o)
 		}
 		r.entryProblems(e, d.errs, err)
-		if o != nil {
-			r.offers = replaceOrAdd(r.offers, pos, offerKey(o), o)
+		switch {
+		case o == nil:
+		case i >= 0:
+			r.offers[i] = o
+		default:
+			r.offers = append(r.offers, o)
 		}
 	}
 }

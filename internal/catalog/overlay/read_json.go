@@ -5,26 +5,29 @@ package overlay
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
-// A JSON file is read with encoding/json's Decoder in two passes over its
-// bytes. The first finds the top-level keys and the byte range of each
-// value (the decoder scans a value without building it: this pass also
-// finds any syntax error). The second reads a section's value when it is
-// applied, entry by entry as tokens, building each entry as yaml.v3 nodes
-// (the tags YAML would give, the line from the decoder's offset) for the
-// one decoder of both formats. Memory follows the largest entry, not the
-// file, and an entry may hold at most maxEntryValues values.
+// A JSON file is read with the streaming decoder of encoding/json/v2's
+// jsontext (the module github.com/go-json-experiment/json mirrors it, and
+// is the standard library's package from Go 1.27 on): tokens without
+// allocation, the byte offset of each, strict UTF-8. Two passes over the
+// bytes, both without copying them: the first finds the top-level keys and
+// the byte range of each value (and any syntax error); the second reads a
+// section's value when it is applied, entry by entry, building each entry
+// as yaml.v3 nodes (the tags YAML would give, the line from the offset)
+// for the one decoder of both formats. Memory follows the largest entry,
+// not the file, and an entry may hold at most maxEntryValues values.
 
 // maxEntryValues bounds the values of one entry (a few dozen in a real
 // one: an offer has about 20 fields, a cloud with its egress tiers about
@@ -38,77 +41,69 @@ const (
 // the five sections, and every other key is a problem.
 const maxTopKeys = maxProblemsRead
 
+// jsonOptions: duplicate keys are reported by the decoder of entries, with
+// the entry and the field; text must be UTF-8.
+var jsonOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(false)}
+
 // jsonSections reads the top level of a JSON file into its sections; nil
 // when the file cannot be read (reported).
 func (r *run) jsonSections(data []byte) []section {
 	lines := &lineIndex{data: data, line: 1}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsonOptions...)
+	tok, err := dec.ReadToken()
 	switch {
-	case errors.Is(err, io.EOF):
-		r.problem(1, "", "", "malformed JSON: unexpected end of file, expected a value")
-		return nil
 	case err != nil:
 		r.jsonSyntax(lines, 0, err)
 		return nil
-	case tok != json.Delim('{'):
-		r.topLevelMapping(lines.at(int(dec.InputOffset())), jsonKind(tok))
+	case tok.Kind() != '{':
+		r.topLevelMapping(lines.at(int(dec.InputOffset())), jsonKind(tok.Kind()))
 		return nil
 	}
 	var secs []section
-	for dec.More() {
+	for dec.PeekKind() == '"' {
 		if len(secs) == maxTopKeys {
 			r.problem(lines.at(int(dec.InputOffset())), "", "", "more than %d top-level keys: a catalog file has at most the %d sections %s",
 				maxTopKeys, len(sectionOrder), catalog.QuoteList(sectionOrder))
 			return nil
 		}
-		key, err := dec.Token()
-		line := lines.at(int(dec.InputOffset()))
-		var v span
+		tok, err := dec.ReadToken()
+		key, line := tok.String(), lines.at(int(dec.InputOffset())) // before the next read voids tok
+		var v jsontext.Value
 		if err == nil {
-			err = dec.Decode(&v)
+			v, err = dec.ReadValue()
 		}
 		if err != nil {
 			r.jsonSyntax(lines, 0, err)
 			return nil
 		}
 		end := int(dec.InputOffset())
-		secs = append(secs, r.jsonSection(data, lines, key.(string), line, end-int(v), end)) //nolint:forcetypeassert // keys are strings
+		secs = append(secs, r.jsonSection(data, lines, key, line, end-len(v), end))
 	}
-	if _, err := dec.Token(); err != nil { // the closing brace
+	if _, err := dec.ReadToken(); err != nil { // the closing brace
 		r.jsonSyntax(lines, 0, err)
 		return nil
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
 		r.problem(lines.at(nextByte(data, int(dec.InputOffset()))), "", "", "malformed JSON: data after the top-level object")
 		return nil
 	}
 	return secs
 }
 
-// span is a JSON value decoded to its length only.
-type span int
-
-func (s *span) UnmarshalJSON(b []byte) error { *s = span(len(b)); return nil }
-
 // jsonSection is one top-level key whose value is data[start:end].
 func (r *run) jsonSection(data []byte, lines *lineIndex, key string, line, start, end int) section {
-	s := section{key: key, line: line}
+	s := section{key: key, line: line, got: jsonKind(jsontext.Kind(data[start]))}
 	switch data[start] {
 	case '[':
-		s.shape, s.got = shapeList, "a list"
+		s.shape = shapeList
 	case '{':
-		s.shape, s.got = shapeMap, "a mapping"
+		s.shape = shapeMap
 	case 'n':
-		s.shape, s.got = shapeNull, "null"
+		s.shape = shapeNull
 	case '"':
-		var str string
-		_ = json.Unmarshal(data[start:end], &str)
-		s.got = "a string (" + clip(str) + ")"
-	case 't', 'f':
-		s.got = "a boolean (" + string(data[start:end]) + ")"
+		s.got += " (" + clip(string(data[start+1:end-1])) + ")"
 	default:
-		s.got = "a number (" + clip(string(data[start:end])) + ")"
+		s.got += " (" + clip(string(data[start:end])) + ")"
 	}
 	s.items = r.jsonItems(data[start:end], &lineIndex{data: data[:end], off: start, line: lines.at(start)}, s.shape)
 	return s
@@ -118,16 +113,15 @@ func (r *run) jsonSection(data []byte, lines *lineIndex, key string, line, start
 // mapping value as one item.
 func (r *run) jsonItems(value []byte, lines *lineIndex, sh shape) iter.Seq[item] {
 	return func(yield func(item) bool) {
-		dec := json.NewDecoder(bytes.NewReader(value))
-		dec.UseNumber()
+		dec := jsontext.NewDecoder(bytes.NewBuffer(value), jsonOptions...)
 		b := &jsonBuilder{dec: dec, lines: lines, base: lines.off, budget: r.budget}
-		tok, err := dec.Token()
+		tok, err := dec.ReadToken()
 		if err == nil && sh == shapeMap {
 			yield(b.entry(tok))
 			return
 		}
-		for err == nil && dec.More() {
-			if tok, err = dec.Token(); err == nil && !yield(b.entry(tok)) {
+		for err == nil && dec.PeekKind() != ']' {
+			if tok, err = dec.ReadToken(); err == nil && !yield(b.entry(tok)) {
 				return
 			}
 		}
@@ -140,12 +134,12 @@ func (r *run) jsonItems(value []byte, lines *lineIndex, sh shape) iter.Seq[item]
 // jsonSyntax reports a syntax error of a decoder whose input starts at
 // offset base of the file, at its line.
 func (r *run) jsonSyntax(lines *lineIndex, base int, err error) {
-	var se *json.SyntaxError
+	var se *jsontext.SyntacticError
 	switch {
-	case errors.As(err, &se):
-		r.problem(lines.at(base+int(se.Offset)), "", "", "malformed JSON: %s", se.Error())
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		r.problem(lines.at(len(lines.data)), "", "", "malformed JSON: unexpected end of file")
+	case errors.As(err, &se):
+		r.problem(lines.at(base+int(se.ByteOffset)), "", "", "malformed JSON: %s", strings.TrimPrefix(se.Err.Error(), "jsontext: "))
 	default:
 		r.problem(0, "", "", "malformed JSON: %v", err)
 	}
@@ -153,16 +147,30 @@ func (r *run) jsonSyntax(lines *lineIndex, base int, err error) {
 
 // jsonBuilder builds the nodes of one entry from the decoder's tokens.
 type jsonBuilder struct {
-	dec    *json.Decoder
+	dec    *jsontext.Decoder
 	lines  *lineIndex
 	base   int // offset of the decoder's input in the file
 	budget *budget
-	values int  // values of the current entry
-	over   bool // the entry holds too many values or nests too deep: tokens are read, not built
+	values int          // values of the current entry
+	over   bool         // the entry holds too many values or nests too deep: tokens are read, not built
+	slab   []yaml.Node  // nodes are taken from slabs: one allocation for many
+	stack  []*yaml.Node // the children of the containers being read
+}
+
+// slabNodes is how many nodes one allocation holds (a dozen entries).
+const slabNodes = 256
+
+func (b *jsonBuilder) newNode() *yaml.Node {
+	if len(b.slab) == 0 {
+		b.slab = make([]yaml.Node, slabNodes)
+	}
+	n := &b.slab[0]
+	b.slab = b.slab[1:]
+	return n
 }
 
 // entry builds the entry that starts with tok.
-func (b *jsonBuilder) entry(tok json.Token) item {
+func (b *jsonBuilder) entry(tok jsontext.Token) item {
 	b.values, b.over = 0, false
 	line := b.line()
 	n := b.node(tok, 0)
@@ -177,28 +185,32 @@ func (b *jsonBuilder) line() int { return b.lines.at(b.base + int(b.dec.InputOff
 
 // node builds the value that starts with tok and reads its tokens to its
 // end; nil once the entry is over its limits.
-func (b *jsonBuilder) node(tok json.Token, depth int) *yaml.Node {
+func (b *jsonBuilder) node(tok jsontext.Token, depth int) *yaml.Node {
 	b.values++
 	if b.values > maxEntryValues || depth > maxEntryDepth || !b.budget.spend(1) {
 		b.over = true
 	}
-	n := &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.TaggedStyle, Line: b.line()}
-	switch t := tok.(type) {
-	case json.Delim:
+	if b.over && tok.Kind() != '{' && tok.Kind() != '[' {
+		return nil
+	}
+	n := b.newNode()
+	n.Kind, n.Style, n.Line = yaml.ScalarNode, yaml.TaggedStyle, b.line()
+	switch k := tok.Kind(); k {
+	case '{', '[':
 		n.Kind, n.Tag, n.Style = yaml.SequenceNode, "!!seq", 0
-		if t == '{' {
+		if k == '{' {
 			n.Kind, n.Tag = yaml.MappingNode, "!!map"
 		}
 		b.children(n, depth)
-	case string:
-		n.Tag, n.Value, n.Style = "!!str", t, yaml.DoubleQuotedStyle
-	case json.Number:
-		n.Tag, n.Value = "!!int", string(t)
-		if strings.ContainsAny(string(t), ".eE") {
+	case '"':
+		n.Tag, n.Value, n.Style = "!!str", tok.String(), yaml.DoubleQuotedStyle
+	case '0':
+		n.Tag, n.Value = "!!int", tok.String()
+		if strings.ContainsAny(n.Value, ".eE") {
 			n.Tag = "!!float"
 		}
-	case bool:
-		n.Tag, n.Value = "!!bool", fmt.Sprint(t)
+	case 't', 'f':
+		n.Tag, n.Value = "!!bool", tok.String()
 	default:
 		n.Tag, n.Value = "!!null", "null"
 	}
@@ -209,44 +221,53 @@ func (b *jsonBuilder) node(tok json.Token, depth int) *yaml.Node {
 }
 
 // children reads the keys and values of a mapping or the items of a list
-// up to its closing delimiter.
+// up to its closing delimiter; they are gathered on the builder's stack
+// and copied into a Content of their exact number.
 func (b *jsonBuilder) children(n *yaml.Node, depth int) {
-	for b.dec.More() {
-		if n.Kind == yaml.MappingNode {
-			k, err := b.dec.Token()
-			if err != nil {
-				return // reported by the section's reading
-			}
-			key, _ := k.(string)
-			b.add(n, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key, Style: yaml.DoubleQuotedStyle, Line: b.line()})
+	start := len(b.stack)
+	defer func() {
+		if !b.over {
+			n.Content = slices.Clone(b.stack[start:])
 		}
-		tok, err := b.dec.Token()
+		clear(b.stack[start:])
+		b.stack = b.stack[:start]
+	}()
+	for k := b.dec.PeekKind(); k != '}' && k != ']' && k != 0; k = b.dec.PeekKind() {
+		tok, err := b.dec.ReadToken()
 		if err != nil {
-			return
+			return // reported by the section's reading
 		}
-		b.add(n, b.node(tok, depth+1))
+		if n.Kind == yaml.MappingNode {
+			key := b.newNode()
+			key.Kind, key.Tag, key.Value, key.Style, key.Line = yaml.ScalarNode, "!!str", tok.String(), yaml.DoubleQuotedStyle, b.line()
+			b.push(key)
+			if tok, err = b.dec.ReadToken(); err != nil {
+				return
+			}
+		}
+		b.push(b.node(tok, depth+1))
 	}
-	_, _ = b.dec.Token() // the closing delimiter
+	_, _ = b.dec.ReadToken() // the closing delimiter
 }
 
-func (b *jsonBuilder) add(n, child *yaml.Node) {
+func (b *jsonBuilder) push(child *yaml.Node) {
 	if !b.over {
-		n.Content = append(n.Content, child)
+		b.stack = append(b.stack, child)
 	}
 }
 
-// jsonKind names the value a token starts, for messages.
-func jsonKind(tok json.Token) string {
-	switch tok {
-	case json.Delim('['):
+// jsonKind names the value a token kind starts, for messages.
+func jsonKind(k jsontext.Kind) string {
+	switch k {
+	case '[':
 		return "a list"
-	case nil:
+	case '{':
+		return "a mapping"
+	case 'n':
 		return "null"
-	}
-	switch tok.(type) {
-	case string:
+	case '"':
 		return "a string"
-	case bool:
+	case 't', 'f':
 		return "a boolean"
 	}
 	return "a number"

@@ -167,10 +167,14 @@ func (r *run) run(base *catalog.Catalog, secs []section) {
 	for _, st := range steps {
 		if s := bySec[st.key]; s != nil {
 			st.apply(base, s)
-			// The lists as they are now, indexed: what the next sections
-			// validate against and look up.
-			r.cur = base.With(slices.Clone(r.accels), slices.Clone(r.clouds), slices.Clone(r.regions), slices.Clone(r.offers))
+			// The clouds, accelerators and regions as they are now,
+			// indexed: what the next sections validate against and look
+			// up (offers are looked up by applyOffers' own index).
+			r.cur = base.With(slices.Clone(r.accels), slices.Clone(r.clouds), slices.Clone(r.regions), nil)
 		}
+	}
+	if len(r.problems) == 0 {
+		r.cur = base.With(r.accels, r.clouds, r.regions, r.offers)
 	}
 }
 
