@@ -175,6 +175,10 @@ func TestOverlayErrors(t *testing.T) {
 		{"self-referencing merge key", "c.yaml", "offers:\n  - &a {cloud: aws, instance_type: p5.48xlarge, region: us-east-1, on_demand_usd: 30, <<: *a}\n", 2,
 			"offers[0] (aws/p5.48xlarge/us-east-1)", "", "a merge key (<<) refers to the mapping it is inside of"},
 		{"unknown extension", "c.txt", "{}", 0, "", "", "unknown catalog file format"},
+		{"yaml number beyond float64", "c.yaml", p5 + "    on_demand_usd: 1e400\n", 5, "offers[0] (aws/p5.48xlarge/us-east-1)", "on_demand_usd",
+			"must be a finite number from 0.0001 to 1,000,000 USD/h, got 1 × 10^400"},
+		{"json number for a string", "c.json", `{"offers":[{"cloud":"aws","instance_type":8,"region":"us-east-1"}]}`, 1,
+			"offers[0] (aws/8/us-east-1)", "instance_type", "must be a string, got a number (\"8\")"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _, err := applyBytes(base, tc.file, []byte(tc.body))
@@ -568,5 +572,88 @@ func TestOverlayPartialCloudOverride(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `clouds[0] (gcp): field "spot.interruptions_per_day"`) {
 			t.Errorf("interruptions_per_day %s: %v", bad, err)
 		}
+	}
+}
+
+// Files that are mostly mistakes, or of a shape that cannot be read entry
+// by entry, are rejected in moments and without building them: a long
+// flow list or top-level list is refused before it is parsed, a long list
+// of wrong entries stops at maxProblemsRead problems, and a JSON entry may
+// hold at most 10,000 values.
+func TestOverlayHostileShapes(t *testing.T) {
+	base := builtin(t)
+	repeat := func(prefix, item, sep, suffix string, n int) []byte {
+		var b strings.Builder
+		b.WriteString(prefix)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(item)
+		}
+		b.WriteString(suffix)
+		return []byte(b.String())
+	}
+	clouds := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("clouds:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  - {id: c%d, pue: 1.1}\n", i)
+		}
+		return []byte(b.String())
+	}
+	for _, tc := range []struct {
+		name, file string
+		data       []byte
+		line       int
+		want       string
+		stopped    bool
+	}{
+		{"yaml flow list", "l.yaml", repeat("offers: [", "1", ",", "]\n", 2_500_000), 1, "values in a shape that cannot be read entry by entry", false},
+		{"yaml top-level list", "l.yaml", repeat("# list\n", "- 1", "\n", "\n", 2_500_000), 2, "the top level must be a mapping", false},
+		{"yaml block list of numbers", "l.yaml", repeat("offers:\n", "  - 1", "\n", "\n", 300_000), 2, "an entry must be a mapping, got a number", true},
+		{"json list of nulls", "l.json", repeat(`{"offers": [`, "null", ",", "]}", 1_000_000), 1, "an entry must be a mapping, got null", true},
+		{"json entry of nulls", "l.json", repeat(`{"offers": [{"cloud": [`, "null", ",", "]}]}", 100_000), 1, "holds more than 10000 values", false},
+		{"json deep entry", "l.json", repeat(`{"offers": [{"cloud": `, "[", "", strings.Repeat("]", 40)+"}]}", 40), 1, "nests more than 30 levels deep", false},
+		{"json top-level keys", "l.json", repeat("{", `"k": 1`, ",", "}", 2_000), 1, "more than 1000 top-level keys", false},
+		{"yaml 10,001 clouds", "l.yaml", clouds(10_001), 10_002, "more than 10,000 entries in clouds", false},
+		{"json invalid UTF-8", "l.json", []byte("{\"offers\": [{\"cloud\": \"a\xffb\"}]}"), 1, "malformed JSON: invalid UTF-8", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			_, _, err := applyBytes(base, tc.file, tc.data)
+			var oe *overlay.Error
+			if !errors.As(err, &oe) {
+				t.Fatalf("err = %v", err)
+			}
+			if p := oe.Problems[0]; p.Line != tc.line || !strings.Contains(p.Msg, tc.want) || oe.Stopped != tc.stopped {
+				t.Errorf("first problem %s (stopped %v), want line %d, %q (stopped %v)", p, oe.Stopped, tc.line, tc.want, tc.stopped)
+			}
+			if tc.stopped && (len(oe.Problems) != 100 || !strings.Contains(err.Error(), "at least 1000 problems")) {
+				t.Errorf("%d problems listed, message %.80q", len(oe.Problems), err.Error())
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+// Messages echo the file's text only in short excerpts, with control,
+// bidirectional and other format characters escaped.
+func TestOverlayExcerpts(t *testing.T) {
+	base := builtin(t)
+	long := strings.Repeat("x", 200)
+	body := "offers:\n  - cloud: \"aws\\u202e\"\n    instance_type: " + long + "\n    region: us-east-1\n    " + long + ": 1\n"
+	_, _, err := applyBytes(base, "e.yaml", []byte(body))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "\u202e") || !strings.Contains(msg, `"aws\u202e"`) {
+		t.Errorf("bidi override not escaped: %s", msg)
+	}
+	if strings.Contains(msg, strings.Repeat("x", 41)) || !strings.Contains(msg, strings.Repeat("x", 37)+"...") {
+		t.Errorf("long names not cut to 40 characters: %s", msg)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -232,20 +231,55 @@ type yamlSection struct {
 	start     int        // byte offset where the section's text starts (the key line; 0 for the first)
 	startLine int        // 1-based line at start
 	end       int        // byte offset after the section
-	items     []listItem // block list entries; nil when the value is read whole
+	// chunks are where the chunks of a block list start: every entry
+	// at least streamChunkBytes after the previous chunk's start; nil when
+	// the value is read whole.
+	chunks []listItem
 }
 
 // listItem is one entry of a block list: its byte offset and 1-based line.
 type listItem struct{ start, line int }
 
-var (
-	// topKey is a top-level key line: key, colon, then a value on the same
-	// line or nothing (a block value follows), perhaps a comment.
-	topKey = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$`)
-	// unsafeByte marks what could tie chunks together: anchors (&),
-	// aliases (*), tabs, directives (%) and tags (!).
-	unsafeByte = []byte("&*\t%!")
-)
+// addItem notes a block list entry: the start of a new chunk when it is
+// the first or streamChunkBytes past the last chunk's start.
+func (s *yamlSection) addItem(off, line int) {
+	if n := len(s.chunks); n == 0 || off-s.chunks[n-1].start >= streamChunkBytes {
+		s.chunks = append(s.chunks, listItem{start: off, line: line})
+	}
+}
+
+func isKeyByte(c byte, first bool) bool {
+	switch {
+	case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		return true
+	case c == '-' || '0' <= c && c <= '9':
+		return !first
+	}
+	return false
+}
+
+// unsafeByte marks what could tie chunks together: anchors (&), aliases
+// (*), tabs, directives (%) and tags (!).
+var unsafeByte = []byte("&*\t%!")
+
+// topKey reads a top-level key line: a name ([A-Za-z_][A-Za-z0-9_-]*), a
+// colon, then nothing (a block value follows) or spaces and perhaps a
+// value or a comment. ok is false for any other line.
+func topKey(text []byte) (key string, hasValue, ok bool) {
+	i := 0
+	for i < len(text) && isKeyByte(text[i], i == 0) {
+		i++
+	}
+	if i == 0 || i == len(text) || text[i] != ':' {
+		return "", false, false
+	}
+	rest := text[i+1:]
+	if len(rest) > 0 && rest[0] != ' ' {
+		return "", false, false
+	}
+	rest = bytes.TrimLeft(rest, " ")
+	return string(text[:i]), len(rest) > 0 && rest[0] != '#', true
+}
 
 // splitYAML finds the sections and list entries of a file of the usual
 // shape; ok is false when the file must be read whole.
@@ -277,18 +311,18 @@ func splitYAML(data []byte) (secs []yamlSection, ok bool) {
 		case indent == 0 && !isItem(trimmed):
 			// An unknown or repeated key is reported by the whole reading,
 			// which also finds the syntax errors of its value.
-			m := topKey.FindSubmatch(text)
-			if m == nil || seen[string(m[1])] || !slices.Contains(sectionOrder, string(m[1])) {
+			key, hasValue, ok := topKey(text)
+			if !ok || seen[key] || !slices.Contains(sectionOrder, key) {
 				return nil, false
 			}
-			seen[string(m[1])] = true
+			seen[key] = true
 			if cur != nil {
 				cur.end = off
 			}
-			secs = append(secs, yamlSection{key: string(m[1]), line: line, start: off, startLine: line})
+			secs = append(secs, yamlSection{key: key, line: line, start: off, startLine: line})
 			cur = &secs[len(secs)-1]
 			itemIndent = -1
-			if len(m[2]) > 0 && m[2][0] != '#' {
+			if hasValue {
 				itemIndent = -2 // a value on the key's line: the section is read whole
 			}
 		case cur == nil:
@@ -299,11 +333,11 @@ func splitYAML(data []byte) (secs []yamlSection, ok bool) {
 				break
 			}
 			itemIndent = indent
-			cur.items = append(cur.items, listItem{start: off, line: line})
+			cur.addItem(off, line)
 		case itemIndent == -2:
 			// inside a section read whole
 		case indent == itemIndent && isItem(trimmed):
-			cur.items = append(cur.items, listItem{start: off, line: line})
+			cur.addItem(off, line)
 		case indent <= itemIndent:
 			return nil, false // less indented than the entries: not the usual shape
 		}
@@ -343,10 +377,10 @@ func isItem(trimmed []byte) bool {
 func (r *run) streamedSections(data []byte, secs []yamlSection) []section {
 	out := make([]section, 0, len(secs))
 	for _, ys := range secs {
-		if ys.items != nil {
+		if ys.chunks != nil {
 			// The key line and what precedes the first entry (comments):
 			// parsed too, so every byte of the file passes the YAML reader.
-			if _, err := r.parseYAML(data[ys.start:ys.items[0].start], ys.startLine, true); err != nil {
+			if _, err := r.parseYAML(data[ys.start:ys.chunks[0].start], ys.startLine, true); err != nil {
 				return nil
 			}
 			out = append(out, section{key: ys.key, line: ys.line, shape: shapeList, got: "a list", items: r.listChunks(data, ys)})
@@ -369,16 +403,12 @@ func (r *run) streamedSections(data []byte, secs []yamlSection) []section {
 // about streamChunkBytes with their lines numbered as in the file.
 func (r *run) listChunks(data []byte, ys yamlSection) iter.Seq[item] {
 	return func(yield func(item) bool) {
-		for i := 0; i < len(ys.items); {
-			j := i + 1
-			for j < len(ys.items) && ys.items[j].start-ys.items[i].start < streamChunkBytes {
-				j++
-			}
+		for i, c := range ys.chunks {
 			end := ys.end
-			if j < len(ys.items) {
-				end = ys.items[j].start
+			if i+1 < len(ys.chunks) {
+				end = ys.chunks[i+1].start
 			}
-			doc, err := r.parseYAML(data[ys.items[i].start:end], ys.items[i].line, true)
+			doc, err := r.parseYAML(data[c.start:end], c.line, true)
 			if err != nil {
 				return
 			}
@@ -393,7 +423,6 @@ func (r *run) listChunks(data []byte, ys yamlSection) iter.Seq[item] {
 				}
 				list.Content[k] = nil // applied: let the collector reclaim it
 			}
-			i = j
 		}
 	}
 }

@@ -28,7 +28,13 @@ type sectionType[T any] struct {
 // problems, not "unknown cloud".
 func applySection[T any](r *run, list *section, s []*T, sec sectionType[T], seen map[string]int) []*T {
 	pos := indexBy(s, sec.key)
+	limit, _ := catalog.InputLimit(catalog.LimitCatalogFileDefinitions)
 	for e := range r.entries(list, sec.idKeys...) {
+		if e.index >= int(limit.Max) {
+			r.problem(e.node.Line, e.String(), "", "more than %s entries in %s, the most a catalog file may define (%s)",
+				catalog.FormatNumber(limit.Max), sec.name, limit.Name)
+			break
+		}
 		v := new(T)
 		if sec.base != nil {
 			if b := sec.base(e.node); b != nil {
