@@ -227,10 +227,10 @@ func shiftLines(n *yaml.Node, by int) {
 // yamlSection is one top-level key of a file split for streaming.
 type yamlSection struct {
 	key       string
-	line      int        // 1-based line of the key
-	start     int        // byte offset where the section's text starts (the key line; 0 for the first)
-	startLine int        // 1-based line at start
-	end       int        // byte offset after the section
+	line      int // 1-based line of the key
+	start     int // byte offset where the section's text starts (the key line; 0 for the first)
+	startLine int // 1-based line at start
+	end       int // byte offset after the section
 	// chunks are where the chunks of a block list start: every entry
 	// at least streamChunkBytes after the previous chunk's start; nil when
 	// the value is read whole.
