@@ -4,6 +4,7 @@
 package catalog
 
 import (
+	"maps"
 	"sort"
 	"strings"
 )
@@ -16,8 +17,38 @@ import (
 func (c *Catalog) With(accelerators []*Accelerator, clouds []*Cloud, regions []*Region, offers []*Offer) *Catalog {
 	n := &Catalog{Date: c.Date, ExchangeRates: c.ExchangeRates, Serverless: c.Serverless,
 		Accelerators: accelerators, Clouds: clouds, Regions: regions, Offers: offers}
-	n.index()
+	n.indexAccelerators()
+	n.indexClouds()
+	n.indexRegions()
+	n.serverless = c.serverless
+	n.offerByKey = c.offersIndexedAs(offers)
 	return n
+}
+
+// offersIndexedAs returns the offer index of a list that is c's offers
+// with some replaced in place and perhaps more appended (what an overlay
+// makes): a copy of c's index changed where the list differs, in time
+// proportional to the changes; any other list is indexed afresh.
+func (c *Catalog) offersIndexedAs(offers []*Offer) map[offerID]*Offer {
+	if len(offers) < len(c.Offers) || len(c.offerByKey) != len(c.Offers) {
+		m := make(map[offerID]*Offer, len(offers))
+		for _, o := range offers {
+			m[o.id()] = o
+		}
+		return m
+	}
+	m := maps.Clone(c.offerByKey)
+	for i, o := range c.Offers {
+		if offers[i] != o {
+			delete(m, o.id())
+		}
+	}
+	for i, o := range offers {
+		if i >= len(c.Offers) || c.Offers[i] != o {
+			m[o.id()] = o
+		}
+	}
+	return m
 }
 
 // index (re)builds the lookup maps. Called once after load or overlay.
@@ -31,13 +62,14 @@ func (c *Catalog) index() {
 	}
 	c.offerByKey = make(map[offerID]*Offer, len(c.Offers))
 	for _, o := range c.Offers {
-		c.offerByKey[offerID{o.Cloud, o.InstanceType, o.Region}] = o
+		c.offerByKey[o.id()] = o
 	}
-	c.indexInstanceTypes()
 }
 
 // offerID identifies an offer: a map key without building a string.
 type offerID struct{ cloud, instanceType, region string }
+
+func (o *Offer) id() offerID { return offerID{o.Cloud, o.InstanceType, o.Region} }
 
 func (c *Catalog) indexAccelerators() {
 	c.accelByKey = make(map[string]*Accelerator, len(c.Accelerators)*3)
@@ -63,12 +95,24 @@ func (c *Catalog) indexRegions() {
 	}
 }
 
-// indexInstanceTypes groups the offers by cloud and instance type.
+// indexInstanceTypes groups the offers by cloud and instance type, in
+// catalog order: the groups are counted first, then cut from one array.
+// It runs at the first OffersOf or InstanceTypes call (gpu_tco and the
+// price-list importers), not with every catalog an overlay makes.
 func (c *Catalog) indexInstanceTypes() {
-	c.offersByIT = make(map[offerID][]*Offer)
+	counts := map[offerID]int{}
+	for _, o := range c.Offers {
+		counts[offerID{cloud: o.Cloud, instanceType: o.InstanceType}]++
+	}
+	all := make([]*Offer, 0, len(c.Offers))
+	c.offersByIT = make(map[offerID][]*Offer, len(counts))
 	for _, o := range c.Offers {
 		k := offerID{cloud: o.Cloud, instanceType: o.InstanceType}
-		c.offersByIT[k] = append(c.offersByIT[k], o)
+		g, ok := c.offersByIT[k]
+		if !ok {
+			g, all = all[len(all):len(all):len(all)+counts[k]], all[:len(all)+counts[k]]
+		}
+		c.offersByIT[k] = append(g, o)
 	}
 }
 
@@ -131,6 +175,7 @@ func (c *Catalog) ServerlessNames(cloud string) []string {
 
 // OffersOf lists the offers of one instance type across regions, in catalog order.
 func (c *Catalog) OffersOf(cloud, instanceType string) []*Offer {
+	c.byITOnce.Do(c.indexInstanceTypes)
 	return c.offersByIT[offerID{cloud: cloud, instanceType: instanceType}]
 }
 
@@ -170,6 +215,7 @@ func (c *Catalog) RegionIDs(cloud string) []string {
 
 // InstanceTypes lists the instance types of a cloud, sorted.
 func (c *Catalog) InstanceTypes(cloud string) []string {
+	c.byITOnce.Do(c.indexInstanceTypes)
 	var ids []string
 	for k := range c.offersByIT {
 		if k.cloud == cloud {
