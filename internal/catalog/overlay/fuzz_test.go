@@ -102,7 +102,9 @@ func fuzzBase(tb testing.TB) *catalog.Catalog {
 }
 
 var (
-	quoted    = regexp.MustCompile(`(?s)"(?:[^"\\]|\\.)*"`)
+	// quoted is echoed text: "…" (our excerpts), `…` and a character in
+	// '…' (the JSON decoder's).
+	quoted    = regexp.MustCompile("(?s)\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`|'(?:\\\\[^']*|[^'])'")
 	eNotation = regexp.MustCompile(`[0-9]e[+-]?[0-9]`)
 )
 
