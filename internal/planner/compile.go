@@ -41,6 +41,8 @@ func (p *Planner) Validate(req *Request) inputerr.List {
 	p.validateCountries(req, written, &errs)
 	p.validateRegions(c, &errs)
 	p.validateNames(c, &errs)
+	p.validateStacks(c, &errs)
+	p.validateNear(c, &errs)
 	compOK := validateCompliance(c, &errs)
 	validateLimits(c, &errs)
 	if len(errs) == 0 && compOK && len(c.Compliance) > 0 {
@@ -194,6 +196,39 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 	}
 }
 
+// validateStacks lower-cases the software stacks and checks each is known.
+func (p *Planner) validateStacks(c *Constraints, errs *inputerr.List) {
+	lower(c.SoftwareStacks)
+	ids := p.stacks.IDs()
+	for i, st := range c.SoftwareStacks {
+		if !p.stacks.Known(st) {
+			at := inputerr.Root("constraints").Name("software_stacks").Index(i)
+			errs.Add(at, "Unknown Software Stack", "%s = %q; allowed: %s. Closest: %s.",
+				at, st, catalog.QuoteList(ids), catalog.QuoteList(catalog.Closest(st, ids, 1)))
+		}
+	}
+}
+
+// validateNear checks that near names a geography of the catalog or a
+// country with a region, and normalises it: a geography lower-cased, a
+// country to its ISO alpha-2 code.
+func (p *Planner) validateNear(c *Constraints, errs *inputerr.List) {
+	if c.Near == "" {
+		return
+	}
+	at := inputerr.Root("constraints").Name("near")
+	written := c.Near
+	if g := strings.ToLower(strings.TrimSpace(c.Near)); p.geos[g] {
+		c.Near = g
+		return
+	}
+	c.Near = catalog.CountryCode(written)
+	if len(p.countryClouds[c.Near]) == 0 {
+		errs.Add(at, "Unknown Geography Or Country", "%s Geographies: %s.",
+			catalog.UnknownCountry(at.String(), written, p.countryIDs), catalog.QuoteList(p.geoIDs))
+	}
+}
+
 // validateCompliance checks the regimes; false when one is unknown.
 func validateCompliance(c *Constraints, errs *inputerr.List) bool {
 	ok := true
@@ -242,7 +277,17 @@ type filters struct {
 	userMaxNodes      bool
 	// limited: some numeric limit (hourly, deadline, total, CO2e) is set.
 	limited bool
+	// Bit sets over Planner.stacks.Stacks: the stacks allowed, those that
+	// run the workload's fine-tuning method, those that train at its
+	// precision (every stack for inference).
+	stacksAllowed, stacksRunMethod, stacksTrainPrecision uint64
+	// nearGeo or nearCountry: the regions that win ties.
+	nearGeo, nearCountry string
 }
+
+// hasStack reports whether the bit set holds stack i; an unknown stack
+// (-1) is in none.
+func hasStack(set uint64, i int) bool { return i >= 0 && set&(1<<uint(i)) != 0 }
 
 // compile turns the validated constraints into filters.
 func (r *run) compile() {
@@ -278,4 +323,35 @@ func (r *run) compile() {
 	}
 	f.maxGPUs = c.MaxGPUs
 	f.limited = c.MaxHourlyCostUSD > 0 || c.DeadlineHours > 0 || c.MaxTotalCostUSD > 0 || c.MaxCO2eKg > 0
+	r.compileStacks()
+	if r.p.geos[c.Near] {
+		f.nearGeo = c.Near
+	} else {
+		f.nearCountry = c.Near
+	}
+}
+
+// compileStacks sets the stack bit sets: the allowed stacks
+// (constraints.software_stacks, else the catalog's default) and, for
+// training and fine-tuning, the stacks that run the method and train at
+// the precision.
+func (r *run) compileStacks() {
+	f := &r.f
+	allowed := r.req.Constraints.SoftwareStacks
+	if allowed == nil {
+		allowed = r.p.stacks.Default
+	}
+	w := &r.workload
+	for i, st := range r.p.stacks.Stacks {
+		bit := uint64(1) << uint(i)
+		if slices.Contains(allowed, st.ID) {
+			f.stacksAllowed |= bit
+		}
+		if r.inference || w.Kind != perf.KindFineTuning || r.p.stacks.RunsMethod(st.ID, w.FineTuningMethod) {
+			f.stacksRunMethod |= bit
+		}
+		if r.inference || r.p.stacks.TrainsAt(st.ID, w.Precision) {
+			f.stacksTrainPrecision |= bit
+		}
+	}
 }

@@ -31,6 +31,12 @@ func (r *run) offerReason(oi *offerInfo) string {
 		return ReasonPartitionNotRequested
 	case f.accels != nil && !f.accels[oi.accel.ID]:
 		return ReasonAccelerators
+	case !r.inference && !oi.accel.Trains():
+		return ReasonInferenceOnly
+	case oi.stack >= 0 && !hasStack(f.stacksRunMethod, oi.stack):
+		return ReasonStackMethod
+	case oi.stack >= 0 && !hasStack(f.stacksTrainPrecision, oi.stack):
+		return ReasonStackPrecision
 	case c.MinGPUMemoryGB > 0 && oi.memPerGPU < c.MinGPUMemoryGB:
 		return ReasonMinGPUMemory
 	case c.MinNetworkGbps > 0 && oi.o.NetworkGbps < c.MinNetworkGbps:
@@ -39,6 +45,9 @@ func (r *run) offerReason(oi *offerInfo) string {
 		return ReasonFractionalGPU
 	case oi.serverless != nil && !r.inference:
 		return ReasonServerlessInferenceOnly
+	case !hasStack(f.stacksAllowed, oi.stack):
+		// Last: an offer only this removed is priced as a left-out candidate.
+		return ReasonSoftwareStacks
 	}
 	return ""
 }
@@ -63,7 +72,7 @@ func (r *run) allowedModels(oi *offerInfo) int {
 func (r *run) scan() {
 	for i := range r.p.offers {
 		oi := &r.p.offers[i]
-		if !r.needed[oi.group] && r.offerReason(oi) == "" && r.allowedModels(oi) > 0 {
+		if reason := r.offerReason(oi); !r.needed[oi.group] && (reason == "" || reason == ReasonSoftwareStacks) && r.allowedModels(oi) > 0 {
 			r.needed[oi.group] = true
 		}
 	}
@@ -72,6 +81,9 @@ func (r *run) scan() {
 		oi := &r.p.offers[i]
 		if reason := r.offerReason(oi); reason != "" {
 			r.reject(reason, len(oi.sold))
+			if g := &r.groups[oi.group]; reason == ReasonSoftwareStacks && len(g.options) > 0 && r.allowedModels(oi) > 0 {
+				r.evaluateLeftOut(oi, g)
+			}
 			continue
 		}
 		// Pricing models first: they are an offer-level filter too.
@@ -132,15 +144,46 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	}
 }
 
-// limitFailure checks a priced candidate against spot serving's size
-// limits and the numeric limits, noting nearest misses while nothing is
-// feasible: the reason index that rejects it, or -1.
-func (r *run) limitFailure(oi *offerInfo, opt *option, c *priced) int {
+// evaluateLeftOut prices an offer only constraints.software_stacks
+// removed, keeping the cheapest (cost plus carbon cost) candidate within
+// every other limit as the left-out one; it counts nothing.
+func (r *run) evaluateLeftOut(oi *offerInfo, g *groupResult) {
+	discount := 1 - r.req.Discounts[oi.o.Cloud]
+	for i := range g.options {
+		opt := &g.options[i]
+		for _, s := range oi.soldSlot {
+			if !r.f.pricingModels[s] {
+				continue
+			}
+			c := r.price(oi, opt, s, discount)
+			if r.pricedFailure(&c) >= 0 || (c.spare > 0 && r.spareLimit(oi, opt, c.spare) >= 0) || r.numericFailure(&c) >= 0 {
+				continue
+			}
+			if !r.leftOut.set || c.cost+c.carbon < r.leftOut.value {
+				r.leftOut.set, r.leftOut.value, r.leftOut.cand = true, c.cost+c.carbon, c
+			}
+		}
+	}
+}
+
+// pricedFailure is the reason index of a candidate the cost model could
+// not price (spot that never finishes, a non-finite figure), or -1.
+func (r *run) pricedFailure(c *priced) int {
 	if c.pm == catalog.Spot && !r.inference && math.IsInf(c.hours, 1) {
 		return reasonIndex(ReasonSpotNeverFinishes)
 	}
 	if !finite(c.cost) || !finite(c.hours) || !finite(c.co2) {
 		return reasonIndex(ReasonEstimateFailed)
+	}
+	return -1
+}
+
+// limitFailure checks a priced candidate against spot serving's size
+// limits and the numeric limits, noting nearest misses while nothing is
+// feasible: the reason index that rejects it, or -1.
+func (r *run) limitFailure(oi *offerInfo, opt *option, c *priced) int {
+	if reason := r.pricedFailure(c); reason >= 0 {
+		return reason
 	}
 	if c.spare > 0 {
 		// Spot serving with its spares must still fit max_nodes /
@@ -158,6 +201,12 @@ func (r *run) limitFailure(oi *offerInfo, opt *option, c *priced) int {
 	if r.feasible == 0 {
 		r.noteMisses(opt, c)
 	}
+	return r.numericFailure(c)
+}
+
+// numericFailure checks a priced candidate against the numeric limits:
+// the reason index that rejects it, or -1.
+func (r *run) numericFailure(c *priced) int {
 	if !r.f.limited {
 		return -1
 	}

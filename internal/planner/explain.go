@@ -5,6 +5,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,7 +40,7 @@ func (r *run) boundBy(c *Candidate) string {
 
 // explain writes the one-sentence explanation of out[k]: the binding
 // resource, what the hardware achieves, and why it ranks where it does.
-func (r *run) explain(out []Candidate, k int) string {
+func (r *run) explain(out []Candidate, k int, leftOut *Candidate) string {
 	c := &out[k]
 	var b strings.Builder
 	if r.inference {
@@ -50,7 +51,45 @@ func (r *run) explain(out []Candidate, k int) string {
 	r.explainPricing(&b, c)
 	b.WriteString("; ")
 	b.WriteString(r.rankPhrase(out, k))
+	if k == 0 && leftOut != nil {
+		b.WriteString("; ")
+		b.WriteString(r.leftOutPhrase(c, leftOut))
+	}
 	return b.String()
+}
+
+// leftOutPhrase names the cheaper candidate constraints.software_stacks
+// left out, what it would cost and how to allow it: "xla would cost
+// $1,234 (38% less): 32× TPU-V5E (4× v5litepod-8, gcp europe-west4, spot);
+// allow it with constraints.software_stacks = ["cuda", "xla"]".
+func (r *run) leftOutPhrase(best, l *Candidate) string {
+	allowed := r.req.Constraints.SoftwareStacks
+	if allowed == nil {
+		allowed = r.p.stacks.Default
+	}
+	with := append(slices.Clone(allowed), l.SoftwareStack)
+	total, bestTotal := l.EstimatedCostUSD+l.CarbonCostUSD, best.EstimatedCostUSD+best.CarbonCostUSD
+	perMonth := ""
+	if r.inference {
+		perMonth = " a month"
+	}
+	where := l.Cloud + " " + l.Region
+	if l.Region == "" {
+		where = l.Cloud
+	}
+	return fmt.Sprintf("a cheaper candidate on software stack %s was left out: %d× %s (%d× %s, %s, %s) at $%s%s, %s less; "+
+		"allow it with constraints.software_stacks = [%s] if your code runs there",
+		l.SoftwareStack, l.TotalGPUs, l.Accelerator, l.Nodes, l.InstanceType, where, l.PricingModel,
+		numfmt.Thousands(total, 2), perMonth, numfmt.Percent(1-total/bestTotal), quoteJoin(with))
+}
+
+// quoteJoin writes names as an HCL list body: "cuda", "xla".
+func quoteJoin(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // explainServing: "decode bound by HBM bandwidth; 2 replicas of 1× L4 (2×
@@ -138,6 +177,9 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 			fmt.Fprintf(b, ", CO2e unknown (%s places the workers in no stated region)", c.Cloud)
 		default:
 			fmt.Fprintf(b, ", CO2e unknown (no grid intensity for %s in the catalog)", c.Region)
+		}
+		if r.worstCO2 > 0 && (r.req.Objective == ObjectiveBalanced || r.req.CarbonPriceUSDPerTonne > 0 && r.req.Objective == ObjectiveCost) {
+			fmt.Fprintf(b, ", ranked as the worst known CO2e (%s kg)", numfmt.Thousands(r.worstCO2, 0))
 		}
 	}
 	switch c.PricingModel {
@@ -240,7 +282,7 @@ func (r *run) rankPhrase(out []Candidate, k int) string {
 	if k == 0 || c.Score == best.Score {
 		tie := ""
 		if k > 0 {
-			tie = " (tied, ordered by cloud, region and instance type)"
+			tie = " " + r.tiePhrase(&out[k-1], c)
 		}
 		if r.feasible == 1 {
 			return "the only feasible candidate" + counting
@@ -248,6 +290,20 @@ func (r *run) rankPhrase(out []Candidate, k int) string {
 		return fmt.Sprintf("%s of %s feasible candidates%s%s", adj, n, counting, tie)
 	}
 	return fmt.Sprintf("%s %s of %s feasible candidates%s, %s", ordinal(k+1), adj, n, counting, r.gapToBest(c, best))
+}
+
+// tiePhrase says why c, tied on the objective with prev, ranks after it:
+// the first documented tie-break that separates them (lower CO2e, a
+// region in constraints.near), else the names.
+func (r *run) tiePhrase(prev, c *Candidate) string {
+	pc, cc := numfmt.Measure(prev.EstimatedCO2eKg), numfmt.Measure(c.EstimatedCO2eKg)
+	switch {
+	case prev.CO2eKnown && (!c.CO2eKnown || pc < cc):
+		return "(tied; lower CO2e ranks first)"
+	case r.req.Constraints.Near != "" && prev.offer != nil && c.offer != nil && r.isNear(prev.offer) && !r.isNear(c.offer):
+		return "(tied; regions in " + r.req.Constraints.Near + " rank first)"
+	}
+	return "(tied, ordered by cloud, region and instance type)"
 }
 
 // gapToBest says how much worse than the best a candidate is, on the

@@ -4,6 +4,7 @@
 package planner_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -93,29 +94,59 @@ func TestFixtureComplianceAndPartitions(t *testing.T) {
 	}
 }
 
-// TestFixtureTieBreak: candidates of equal score come in cloud, region,
-// instance type order.
+// TestFixtureTieBreak: candidates of equal score come by lower CO2e
+// (beta's Paris grid, 50 g/kWh, before alpha's 300-400), then, with
+// constraints.near, regions near it, then cloud, region, instance type.
 func TestFixtureTieBreak(t *testing.T) {
 	p := fixturePlanner(t)
-	req := fixtureRequest(train8B, planner.Constraints{PricingModels: []catalog.PricingModel{catalog.OnDemand}}, planner.ObjectiveTime)
-	req.Top = planner.MaxTop
-	res, err := p.Recommend(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ties := 0
-	for i := 1; i < len(res.Candidates); i++ {
-		a, b := res.Candidates[i-1], res.Candidates[i]
-		if a.Score != b.Score {
-			continue
+	for _, near := range []string{"", "de", "Germany", "US", "eu"} {
+		c := planner.Constraints{PricingModels: []catalog.PricingModel{catalog.OnDemand}, Near: near}
+		req := fixtureRequest(train8B, c, planner.ObjectiveTime)
+		req.Top, req.DistinctBy = planner.MaxTop, planner.DistinctDeployment
+		res, err := p.Recommend(req)
+		if err != nil {
+			t.Fatal(err)
 		}
-		ties++
-		if a.Cloud+"/"+a.Region+"/"+a.InstanceType > b.Cloud+"/"+b.Region+"/"+b.InstanceType {
-			t.Errorf("tie out of order: %s/%s/%s before %s/%s/%s", a.Cloud, a.Region, a.InstanceType, b.Cloud, b.Region, b.InstanceType)
+		isNear := func(c planner.Candidate) bool {
+			switch near {
+			case "de", "Germany":
+				return c.Country == "DE"
+			case "US":
+				return c.Country == "US"
+			case "eu":
+				return c.Country == "DE" || c.Country == "FR"
+			}
+			return false
+		}
+		ties := 0
+		for i := 1; i < len(res.Candidates); i++ {
+			a, b := res.Candidates[i-1], res.Candidates[i]
+			if a.Score != b.Score {
+				continue
+			}
+			ties++
+			if why := tieOutOfOrder(a, b, isNear); why != "" {
+				t.Errorf("near %q: tie out of order (%s): %s/%s/%s before %s/%s/%s", near, why, a.Cloud, a.Region, a.InstanceType, b.Cloud, b.Region, b.InstanceType)
+			}
+		}
+		if ties == 0 {
+			t.Fatal("the fixture should produce ties (identical X100 nodes in several regions)")
+		}
+		if near == "" && res.Best.Region != "eu-2" {
+			t.Errorf("best %s/%s: the tie on hours goes to the lowest-carbon region, beta eu-2", res.Best.Cloud, res.Best.Region)
 		}
 	}
-	if ties == 0 {
-		t.Fatal("the fixture should produce ties (identical X100 nodes in several regions)")
+}
+
+// TestFixtureNearValidation: constraints.near must name a geography or a
+// country with a region (tie_test.go tests the ordering).
+func TestFixtureNearValidation(t *testing.T) {
+	p := fixturePlanner(t)
+	_, err := p.Recommend(fixtureRequest(train8B, planner.Constraints{Near: "atlantis"}, planner.ObjectiveCost))
+	var errs inputerr.List
+	if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Path.String() != "constraints.near" ||
+		!strings.Contains(errs[0].Detail, "Geographies: ") {
+		t.Fatalf("near = atlantis: err = %v, want one error at constraints.near listing geographies", err)
 	}
 }
 

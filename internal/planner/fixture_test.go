@@ -28,12 +28,21 @@ import (
 //	      (1× Y10, always on) $0.0002 per GPU-second ($0.72/h)
 func fixtureCatalog(tb testing.TB) *catalog.Catalog {
 	tb.Helper()
-	fsys := fstest.MapFS{
+	cat, err := catalog.Load(fixtureFS())
+	if err != nil {
+		tb.Fatalf("fixture catalog: %v", err)
+	}
+	return cat
+}
+
+// fixtureFS holds the files of the fixture catalog.
+func fixtureFS() fstest.MapFS {
+	return fstest.MapFS{
 		catalog.FileMeta: {Data: []byte(`{"catalog_date":"2026-01-01","catalog_date_source":"test","exchange_rates":[],"offer_sources":{}}`)},
 		catalog.FileAccelerators: {Data: []byte(`{"accelerators":[
-{"id":"X100","name":"Test X100","vendor":"T","family":"hopper","aliases":["x100-sxm"],"memory_gb":80,"memory_bandwidth_tbps":3,"peak_tflops":{"bf16":900,"fp8":1800},"tdp_watts":700,"interconnect":"NVLink 4","interconnect_gbps":900,"interconnect_kind":"nvlink","nvlink_domain_gpus":8},
-{"id":"Y10","name":"Test Y10","vendor":"T","family":"ada","aliases":[],"memory_gb":24,"memory_bandwidth_tbps":0.3,"peak_tflops":{"bf16":100,"fp8":200},"tdp_watts":70,"interconnect":"PCIe Gen4 x16 (no NVLink)","interconnect_gbps":64,"interconnect_kind":"pcie","nvlink_domain_gpus":1},
-{"id":"Z1","name":"Test Z1","vendor":"T","family":"ada","aliases":[],"memory_gb":16,"memory_bandwidth_tbps":0.2,"peak_tflops":{"bf16":50},"tdp_watts":0,"interconnect":"PCIe","interconnect_gbps":32,"interconnect_kind":"pcie","nvlink_domain_gpus":1}
+{"id":"X100","name":"Test X100","vendor":"T","software_stack":"cuda","family":"hopper","aliases":["x100-sxm"],"memory_gb":80,"memory_bandwidth_tbps":3,"peak_tflops":{"bf16":900,"fp8":1800},"tdp_watts":700,"interconnect":"NVLink 4","interconnect_gbps":900,"interconnect_kind":"nvlink","nvlink_domain_gpus":8},
+{"id":"Y10","name":"Test Y10","vendor":"T","software_stack":"cuda","family":"ada","aliases":[],"memory_gb":24,"memory_bandwidth_tbps":0.3,"peak_tflops":{"bf16":100,"fp8":200},"tdp_watts":70,"interconnect":"PCIe Gen4 x16 (no NVLink)","interconnect_gbps":64,"interconnect_kind":"pcie","nvlink_domain_gpus":1},
+{"id":"Z1","name":"Test Z1","vendor":"T","software_stack":"cuda","family":"ada","aliases":[],"memory_gb":16,"memory_bandwidth_tbps":0.2,"peak_tflops":{"bf16":50},"tdp_watts":0,"interconnect":"PCIe","interconnect_gbps":32,"interconnect_kind":"pcie","nvlink_domain_gpus":1}
 ]}`)},
 		catalog.FileClouds: {Data: []byte(`{"clouds":[
 {"id":"alpha","name":"Alpha","pue":1.1,"pricing_models":["on_demand","spot","reserved_1y"],"hipaa":true,
@@ -65,11 +74,6 @@ delta,,fn-x100,functions,X100,1,80,0.0015,1,,60,,false,false,,,,,test,t
 delta,,fn-y10,active,Y10,1,24,0.0002,1,,,,false,true,,,,,test,t
 `)},
 	}
-	cat, err := catalog.Load(fsys)
-	if err != nil {
-		tb.Fatalf("fixture catalog: %v", err)
-	}
-	return cat
 }
 
 // fixturePlanner is a planner over the fixture catalog with the built-in

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
+
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
@@ -72,4 +74,36 @@ func offerOf(tb testing.TB, cat *catalog.Catalog, c planner.Candidate) *catalog.
 		tb.Fatalf("candidate %s/%s/%s is not an offer", c.Cloud, c.InstanceType, c.Region)
 	}
 	return o
+}
+
+// tieOutOfOrder reports, for consecutive candidates x before y of equal
+// score, why y should have come first under the documented tie-breaks
+// (lower CO2e as shown, unknown last; then a region near near, a
+// geography or country code; then cloud, region, instance type): "" when
+// they are in order.
+func tieOutOfOrder(x, y planner.Candidate, near func(planner.Candidate) bool) string {
+	if x.Score != y.Score {
+		return ""
+	}
+	xc, yc := numfmt.Measure(x.EstimatedCO2eKg), numfmt.Measure(y.EstimatedCO2eKg)
+	switch {
+	case x.CO2eKnown != y.CO2eKnown:
+		if !x.CO2eKnown {
+			return "unknown CO2e before known"
+		}
+		return ""
+	case x.CO2eKnown && xc != yc:
+		if xc > yc {
+			return "higher CO2e first"
+		}
+		return ""
+	case near != nil && near(x) != near(y):
+		if near(y) {
+			return "the near region second"
+		}
+		return ""
+	case x.Cloud+"/"+x.Region+"/"+x.InstanceType > y.Cloud+"/"+y.Region+"/"+y.InstanceType:
+		return "names out of order"
+	}
+	return ""
 }

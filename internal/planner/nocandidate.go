@@ -6,6 +6,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
@@ -216,6 +217,12 @@ func (r *run) physicsMiss(binding string) string {
 			"(on_demand, spot, reserved_1y, reserved_3y, capacity_block) in constraints.pricing_models.", r.workload.Kind)
 	case ReasonPrecisionUnsupported:
 		return "no allowed accelerator supports the workload's precision."
+	case ReasonSoftwareStacks:
+		return r.stacksMiss() + r.stackRulesMiss()
+	case ReasonStackMethod, ReasonStackPrecision:
+		return strings.TrimPrefix(r.stackRulesMiss(), " ")
+	case ReasonInferenceOnly:
+		return fmt.Sprintf("every allowed accelerator left is built for inference only, and a %s job trains.", r.workload.Kind)
 	case ReasonProviderClouds:
 		return "the provider's clouds allow-list excludes every offer left."
 	}
@@ -231,4 +238,43 @@ func summarize(rej []Rejection) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// stackRulesMiss names the method or training precision that removed
+// offers of an allowed stack, and the stacks that run it; "" when neither
+// did.
+func (r *run) stackRulesMiss() string {
+	msg := ""
+	if r.rejected[reasonIndex(ReasonStackMethod)] > 0 {
+		msg += fmt.Sprintf(" fine_tuning_method = %q runs only on the software stacks %s.",
+			r.workload.FineTuningMethod, strings.Join(r.p.stacks.MethodStacks(r.workload.FineTuningMethod), ", "))
+	}
+	if r.rejected[reasonIndex(ReasonStackPrecision)] > 0 {
+		msg += fmt.Sprintf(" Training at precision = %q runs only on the software stacks %s.",
+			r.workload.Precision, strings.Join(r.p.stacks.TrainingPrecisionStacks(r.workload.Precision), ", "))
+	}
+	return msg
+}
+
+// stacksMiss says which stacks the offers software_stacks removed run.
+func (r *run) stacksMiss() string {
+	allowed := r.req.Constraints.SoftwareStacks
+	what := "constraints.software_stacks"
+	if allowed == nil {
+		allowed, what = r.p.stacks.Default, "the default software stacks"
+	}
+	var others []string
+	for i := range r.p.offers {
+		oi := &r.p.offers[i]
+		if st := r.p.stacks.Of(oi.accel); st != "" && !slices.Contains(others, st) && r.offerReason(oi) == ReasonSoftwareStacks {
+			others = append(others, st)
+		}
+	}
+	slices.Sort(others)
+	if len(others) == 0 {
+		return fmt.Sprintf("%s (%s) run on none of the offers left, whose accelerators name no software stack: give them a "+
+			"software_stack in the catalog_file.", what, strings.Join(allowed, ", "))
+	}
+	return fmt.Sprintf("%s (%s) run on none of the offers left, which run %s: add one to constraints.software_stacks if your code runs there.",
+		what, strings.Join(allowed, ", "), strings.Join(others, ", "))
 }

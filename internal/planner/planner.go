@@ -102,6 +102,9 @@ type offerInfo struct {
 	country   string
 	partition catalog.Partition
 	group     int // index into Planner.groups
+	// stack is the index of the accelerator's software stack in
+	// Planner.stacks.Stacks, -1 when unknown (no constraint allows it).
+	stack int
 	// sold lists the pricing models the offer is sold under, canonical
 	// order, and soldSlot the pmSlot of each.
 	sold      []catalog.PricingModel
@@ -143,7 +146,9 @@ type Planner struct {
 	// shares holds the derived accelerators of fractional instances.
 	shares map[string]*catalog.Accelerator
 	// partitions describes what asks for each separate-account partition.
-	partitions    map[catalog.Partition]*partitionInfo
+	partitions map[catalog.Partition]*partitionInfo
+	// stacks is the software-stacks table (what each stack runs).
+	stacks        *catalog.SoftwareStacks
 	date          string
 	hoursPerMonth float64
 	termHours     [numPricingModels]float64 // by slot; 0 = no commitment
@@ -167,7 +172,11 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Planner{cat: cat, cost: cm, policy: pol, regionClouds: map[string][]string{}, geos: map[string]bool{},
+	stacks, err := catalog.BuiltinSoftwareStacks()
+	if err != nil {
+		return nil, err
+	}
+	p := &Planner{cat: cat, cost: cm, policy: pol, stacks: stacks, regionClouds: map[string][]string{}, geos: map[string]bool{},
 		countryClouds: map[string][]string{}, shares: map[string]*catalog.Accelerator{}, hoursPerMonth: cm.HoursPerMonth}
 	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
 		p.termHours[pmSlot(pm)] = cm.TermMonths[pm] * cm.HoursPerMonth
@@ -268,6 +277,7 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
 	if oi.cloud == nil || oi.accel == nil {
 		return offerInfo{}, false, nil // an offer the catalog validator should have refused
 	}
+	oi.stack = p.stackIndex(oi.accel)
 	oi.comp = offerCompliance(oi.cloud, oi.region)
 	oi.partition = catalog.PartitionCommercial
 	if oi.region != nil {
@@ -309,6 +319,7 @@ func (p *Planner) newServerlessInfo(s *catalog.ServerlessOffer) (offerInfo, bool
 	if oi.cloud == nil || oi.accel == nil || s.GPUs < 1 {
 		return offerInfo{}, false
 	}
+	oi.stack = p.stackIndex(oi.accel)
 	oi.comp = offerCompliance(oi.cloud, oi.region)
 	oi.partition = catalog.PartitionCommercial
 	if oi.region != nil {
@@ -319,6 +330,18 @@ func (p *Planner) newServerlessInfo(s *catalog.ServerlessOffer) (offerInfo, bool
 	oi.kwhPerHour[kindSlot(perf.KindInference)] = p.cost.ServerlessWorkerKWhPerHour(s, oi.cloud, oi.region, oi.accel)
 	oi.kgPerKWh = gridKgPerKWh(oi.region)
 	return oi, true
+}
+
+// stackIndex is the index of an accelerator's software stack in
+// p.stacks.Stacks, -1 when the part's stack is unknown.
+func (p *Planner) stackIndex(a *catalog.Accelerator) int {
+	id := p.stacks.Of(a)
+	for i, st := range p.stacks.Stacks {
+		if st.ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // gridKgPerKWh is the region's grid intensity in kg CO2e per kWh, 0 when

@@ -180,11 +180,11 @@ func TestDeterministic(t *testing.T) {
 			if !reflect.DeepEqual(a, b) {
 				t.Fatalf("%s %s: two runs differ", w.Kind, obj)
 			}
-			// Ties keep cloud, region, instance type, nodes order.
+			// Ties: lower CO2e, then cloud, region, instance type, nodes.
 			for i := 1; i < len(a.Candidates); i++ {
 				x, y := a.Candidates[i-1], a.Candidates[i]
-				if x.Score == y.Score && x.Cloud+"/"+x.Region+"/"+x.InstanceType > y.Cloud+"/"+y.Region+"/"+y.InstanceType {
-					t.Errorf("%s: tie out of order: %s/%s/%s before %s/%s/%s", obj, x.Cloud, x.Region, x.InstanceType, y.Cloud, y.Region, y.InstanceType)
+				if why := tieOutOfOrder(x, y, nil); why != "" {
+					t.Errorf("%s: tie out of order (%s): %s/%s/%s before %s/%s/%s", obj, why, x.Cloud, x.Region, x.InstanceType, y.Cloud, y.Region, y.InstanceType)
 				}
 			}
 		}

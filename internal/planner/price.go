@@ -106,7 +106,8 @@ func (r *run) candidate(c *priced) Candidate {
 	}
 	return Candidate{
 		Cloud: oi.o.Cloud, Region: oi.o.Region, Country: oi.country, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
-		GPUsPerNode: oi.o.GPUs, GPUFraction: oi.fraction, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: c.pm,
+		SoftwareStack: r.p.stacks.Of(oi.accel),
+		GPUsPerNode:   oi.o.GPUs, GPUFraction: oi.fraction, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: c.pm,
 		HourlyCostUSD:    c.hourly,
 		EstimatedHours:   c.hours,
 		EstimatedCostUSD: c.cost,

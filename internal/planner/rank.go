@@ -45,7 +45,19 @@ func (r *run) score(c *priced, bests *axisBests) float64 {
 		return numfmt.Ratio(w.Cost*r.ratio(c.cost, bests.cost) +
 			w.Time*r.ratio(r.timeOf(c), bests.time) + w.Carbon*r.ratio(co2, bests.co2))
 	}
-	return numfmt.USD(c.cost + c.carbon)
+	return numfmt.USD(c.cost + r.carbonCost(c, bests))
+}
+
+// carbonCost is the carbon cost the cost objective ranks a candidate by:
+// its own, or, when its CO2e is unknown, the worst known CO2e's at the
+// carbon price (never zero: a part without a power figure gains no edge).
+// bests is nil for a streaming objective, which a carbon price makes
+// non-streaming (reset).
+func (r *run) carbonCost(c *priced, bests *axisBests) float64 {
+	if c.co2Known || bests == nil {
+		return c.carbon
+	}
+	return bests.worstCO2 / 1000 * r.req.CarbonPriceUSDPerTonne
 }
 
 // rawScore is the value a streaming objective's score rounds (score is
@@ -86,11 +98,41 @@ func (r *run) offerTop(c *priced) {
 	// (rawScore); a full top N rejects a candidate whose raw value is not
 	// below the last one's without rounding it.
 	raw := r.rawScore(c)
-	if n := len(r.top); n > 0 && n >= r.req.Top && raw >= r.rawScore(&r.top[n-1]) {
-		return
+	if n := len(r.top); n > 0 && n >= r.req.Top && raw > r.rawScore(&r.top[n-1]) {
+		// Rounding may still tie it with the last: only then do the
+		// tie-breaks decide.
+		if c.score = r.score(c, nil); c.score > r.top[n-1].score {
+			return
+		}
 	}
 	c.score = r.score(c, nil)
 	r.top = r.insertTop(r.top, c)
+}
+
+// before reports whether a ranks before b: a lower score, then, on equal
+// scores, the documented tie-breaks: lower CO2e (rounded as shown; an
+// unknown figure after every known one), then a region in
+// constraints.near. Candidates arrive in name order (cloud, region,
+// instance type, nodes, pricing model), which breaks the remaining ties:
+// false when a and b tie on everything here.
+func (r *run) before(a, b *priced) bool {
+	if a.score != b.score {
+		return a.score < b.score
+	}
+	if a.co2Known != b.co2Known {
+		return a.co2Known
+	}
+	if ac, bc := numfmt.Measure(a.co2), numfmt.Measure(b.co2); a.co2Known && ac != bc {
+		return ac < bc
+	}
+	return r.isNear(a.offer) && !r.isNear(b.offer)
+}
+
+// isNear reports whether the offer's region is in constraints.near (a
+// geography or a country); false without one.
+func (r *run) isNear(oi *offerInfo) bool {
+	f := &r.f
+	return (f.nearGeo != "" && oi.geo == f.nearGeo) || (f.nearCountry != "" && oi.country == f.nearCountry)
 }
 
 // insertTop inserts a scored candidate into a ranked list of at most Top:
@@ -101,7 +143,7 @@ func (r *run) offerTop(c *priced) {
 // the list never has to come back.
 func (r *run) insertTop(top []priced, c *priced) []priced {
 	pos := len(top)
-	for pos > 0 && top[pos-1].score > c.score {
+	for pos > 0 && r.before(c, &top[pos-1]) {
 		pos--
 	}
 	if pos >= r.req.Top {
@@ -139,7 +181,7 @@ func (r *run) sameRow(top []priced, c *priced) int {
 // rank returns the top N candidates in order, explained. Candidates arrive
 // in tie-break order (cloud, region, instance type, nodes, pricing model),
 // so keeping the first of equal scores is the documented tie-break.
-func (r *run) rank() []Candidate {
+func (r *run) rank() ([]Candidate, *Candidate) {
 	kept := r.top
 	if !r.streaming {
 		kept = r.rankAll()
@@ -148,11 +190,16 @@ func (r *run) rank() []Candidate {
 	for k := range kept {
 		out[k] = r.candidate(&kept[k])
 	}
+	var leftOut *Candidate
+	if best := &out[0]; r.leftOut.set && r.leftOut.value < best.EstimatedCostUSD+best.CarbonCostUSD {
+		c := r.candidate(&r.leftOut.cand)
+		leftOut = &c
+	}
 	limits := r.appliedLimits()
 	for k := range out {
-		out[k].Explanation = r.explain(out, k) + limits
+		out[k].Explanation = r.explain(out, k, leftOut) + limits
 	}
-	return out
+	return out, leftOut
 }
 
 // rankAll scores every feasible candidate of the balanced objective and
@@ -171,6 +218,7 @@ func (r *run) rankAll() []priced {
 	if math.IsInf(bests.co2, 1) { // nobody's carbon is known: the axis drops out
 		bests.co2, bests.worstCO2 = 0, 0
 	}
+	r.worstCO2 = bests.worstCO2
 	top := make([]priced, 0, r.req.Top+1)
 	for i := range r.all {
 		c := &r.all[i]

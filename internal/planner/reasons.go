@@ -31,6 +31,16 @@ const (
 	ReasonPartitionNotRequested = "partition_not_requested"
 	// ReasonAccelerators: the accelerator is not in constraints.accelerators.
 	ReasonAccelerators = "accelerators"
+	// ReasonInferenceOnly: a training or fine-tuning job on an accelerator
+	// built for inference only (its catalog purpose, Inferentia2).
+	ReasonInferenceOnly = "inference_only_accelerator"
+	// ReasonStackMethod: the accelerator's software stack does not run the
+	// workload's fine-tuning method (software_stacks.json: QLoRA needs
+	// bitsandbytes, which has no TPU or Neuron backend).
+	ReasonStackMethod = "stack_cannot_run_method"
+	// ReasonStackPrecision: the accelerator's software stack does not train
+	// at the workload's precision (FP8 and FP4 training, software_stacks.json).
+	ReasonStackPrecision = "stack_cannot_train_precision"
 	// ReasonPricingModels: the pricing model is not in constraints.pricing_models.
 	ReasonPricingModels = "pricing_models"
 	// ReasonMinGPUMemory: the accelerator has less memory than min_gpu_memory_gb.
@@ -45,6 +55,11 @@ const (
 	// share of a month, workload.duty_cycle) and run one worker each, with
 	// no fabric between workers; jobs go on instances.
 	ReasonServerlessInferenceOnly = "serverless_inference_only"
+	// ReasonSoftwareStacks: the accelerator's software stack is not in
+	// constraints.software_stacks (default ["cuda"]). The last offer-level
+	// filter: the cheapest candidate it alone removed is named in the
+	// best candidate's explanation.
+	ReasonSoftwareStacks = "software_stacks"
 	// ReasonPrecisionUnsupported: the accelerator cannot run the workload's precision.
 	ReasonPrecisionUnsupported = "precision_unsupported"
 	// ReasonDoesNotFit: the workload does not fit in memory at any node count allowed.
@@ -82,8 +97,8 @@ const (
 // so counters indexed by reason are sized by len(Reasons).
 var Reasons = [...]string{
 	ReasonProviderClouds, ReasonClouds, ReasonRegions, ReasonGeographies, ReasonCountries, ReasonCompliance,
-	ReasonPartitionNotRequested, ReasonAccelerators, ReasonPricingModels, ReasonMinGPUMemory, ReasonMinNetwork, ReasonFractionalGPU,
-	ReasonServerlessInferenceOnly, ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
+	ReasonPartitionNotRequested, ReasonAccelerators, ReasonInferenceOnly, ReasonStackMethod, ReasonStackPrecision, ReasonPricingModels,
+	ReasonMinGPUMemory, ReasonMinNetwork, ReasonFractionalGPU, ReasonServerlessInferenceOnly, ReasonSoftwareStacks, ReasonPrecisionUnsupported, ReasonDoesNotFit, ReasonNoFabric, ReasonLatency,
 	ReasonMaxNodes, ReasonMaxGPUs, ReasonSpotNeverFinishes, ReasonMaxHourlyCost, ReasonDeadline, ReasonMaxTotalCost,
 	ReasonMaxCO2e, ReasonEstimateFailed,
 }
@@ -122,8 +137,12 @@ func reasonPath(reason string) inputerr.Path {
 		return constraints.Name("pricing_models")
 	case ReasonPrecisionUnsupported:
 		return workload.Name("precision")
-	case ReasonFractionalGPU, ReasonServerlessInferenceOnly:
+	case ReasonFractionalGPU, ReasonServerlessInferenceOnly, ReasonInferenceOnly:
 		return workload.Name("kind")
+	case ReasonStackMethod:
+		return workload.Name("fine_tuning_method")
+	case ReasonStackPrecision:
+		return workload.Name("precision")
 	case ReasonDoesNotFit:
 		return workload.Name("model_parameters_b")
 	case ReasonNoFabric:

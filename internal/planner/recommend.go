@@ -30,7 +30,8 @@ type run struct {
 	// dutyCycle is the share of the time an inference load is there
 	// (workload.duty_cycle, 1 when unset): serverless offers bill it.
 	dutyCycle float64
-	// streaming objectives (every one but balanced) score each candidate as
+	// streaming objectives (every one but balanced, and cost with a carbon
+	// price) score each candidate as
 	// it is found and keep only the top N in top (rank's insertion, in the
 	// same tie-break order); balanced keeps every feasible candidate in
 	// all, because its scores need the best value of each axis first.
@@ -48,6 +49,12 @@ type run struct {
 	// tightest: the hardware short of memory by the fewest GB per GPU.
 	tightest miss
 	smallest miss
+	// leftOut is the cheapest candidate (cost plus carbon cost) that only
+	// constraints.software_stacks removed.
+	leftOut miss
+	// worstCO2 is the highest known CO2e of the feasible candidates (set by
+	// rankAll): what an unknown CO2e ranks as.
+	worstCO2 float64
 }
 
 var scratch = sync.Pool{New: func() any { return &run{} }}
@@ -83,7 +90,7 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 		return nil, r.noCandidate()
 	}
 	res := &Result{Feasible: r.feasible, CatalogDate: p.date, Rejected: r.rejections()}
-	res.Candidates = r.rank()
+	res.Candidates, res.LeftOut = r.rank()
 	res.Best = res.Candidates[0]
 	return res, nil
 }
@@ -94,7 +101,9 @@ func (r *run) reset(p *Planner, req *Request) {
 	w := req.Estimator.Workload()
 	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers,
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
-		streaming:     req.Objective != ObjectiveBalanced,
+		// Balanced scores and the cost objective with a carbon price (an
+		// unknown CO2e counts as the worst known) need every candidate.
+		streaming:     req.Objective != ObjectiveBalanced && !(req.Objective == ObjectiveCost && req.CarbonPriceUSDPerTonne > 0),
 		hoursPerMonth: p.hoursPerMonth, horizonMonths: p.policy.InferenceHorizonMonths, dutyCycle: w.DutyCycle}
 	if r.dutyCycle == 0 {
 		r.dutyCycle = perf.DefaultDutyCycle // an estimator whose workload skipped WithDefaults

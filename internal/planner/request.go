@@ -75,6 +75,12 @@ type Constraints struct {
 	MinNetworkGbps   float64 // per node scale-out bandwidth
 	Compliance       []string
 	MaxCO2eKg        float64
+	// SoftwareStacks are the stacks the team runs (cuda, rocm, xla,
+	// neuron, gaudi; any case); nil = the catalog's default, ["cuda"].
+	SoftwareStacks []string
+	// Near is a geography or a country (code or name) whose regions win
+	// ties: equal score and CO2e; "" = none.
+	Near string
 }
 
 // Request is one recommendation question. The workload is the
@@ -99,7 +105,9 @@ type Candidate struct {
 	Country      string // ISO 3166-1 alpha-2 of the region
 	InstanceType string
 	Accelerator  string
-	GPUsPerNode  int // whole GPUs per node; 0 for a fractional instance
+	// SoftwareStack is the accelerator's stack (cuda, rocm, xla, neuron, gaudi).
+	SoftwareStack string
+	GPUsPerNode   int // whole GPUs per node; 0 for a fractional instance
 	// GPUFraction is a fractional instance's share of one GPU (0 for whole GPUs).
 	GPUFraction  float64
 	Nodes        int
@@ -178,6 +186,11 @@ type Result struct {
 	// Feasible is the number of candidates that passed every filter.
 	Feasible    int
 	CatalogDate string
+	// LeftOut is the cheapest candidate (cost plus carbon cost) that only
+	// constraints.software_stacks removed, when it is cheaper than Best;
+	// nil otherwise. Best's explanation says what it would cost and how to
+	// allow it.
+	LeftOut *Candidate
 }
 
 // NoCandidateError is returned when no candidate survives: Path is the

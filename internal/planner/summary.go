@@ -74,7 +74,19 @@ func Summary(res *Result, opts SummaryOptions) string {
 	}
 	title := fmt.Sprintf("%d of %s feasible %s, ranked by %s (catalog %s)\n",
 		len(res.Candidates), numfmt.Int(float64(res.Feasible)), noun, objective, res.CatalogDate)
-	return title + t.String()
+	return title + t.String() + leftOutLine(res, costCol)
+}
+
+// leftOutLine names the cheaper candidate constraints.software_stacks left
+// out, "" when none.
+func leftOutLine(res *Result, costCol string) string {
+	l := res.LeftOut
+	if l == nil {
+		return ""
+	}
+	return fmt.Sprintf("Left out, software stack %s not allowed: %s %s %s × %d, %s, %s, %s %s (constraints.software_stacks allows it)\n",
+		l.SoftwareStack, l.Cloud, l.Region, l.InstanceType, l.Nodes, gpusCell(l), l.PricingModel,
+		numfmt.Thousands(numfmt.USD(l.EstimatedCostUSD), 2), costCol)
 }
 
 // gpusCell is a candidate's GPUs in total: "16× H100", or for a

@@ -30,7 +30,7 @@ func TestTPUMultiHostSlices(t *testing.T) {
 	} {
 		t.Run(tc.accel, func(t *testing.T) {
 			acc, _ := cat.Accelerator(tc.accel)
-			req := request(t, tc.w, planner.Constraints{Accelerators: []string{tc.accel}, MaxNodes: tc.maxNodes}, planner.ObjectiveTime)
+			req := request(t, tc.w, planner.Constraints{Accelerators: []string{tc.accel}, MaxNodes: tc.maxNodes, SoftwareStacks: []string{"xla"}}, planner.ObjectiveTime)
 			req.DistinctBy = planner.DistinctDeployment
 			req.Top = planner.MaxTop
 			res, err := p.Recommend(req)
@@ -70,7 +70,7 @@ func TestTPUBeyondPodRejected(t *testing.T) {
 	// A 1T-parameter model's training state (~16 TB) does not fit 256 v5e
 	// chips (4 TB): every full-host v5e offer needs more than the pod.
 	req := request(t, perf.Workload{Kind: "training", ModelParametersB: 1000, TrainingTokensB: 10},
-		planner.Constraints{Accelerators: []string{"TPU-V5E"}, MaxNodes: 1000}, planner.ObjectiveCost)
+		planner.Constraints{Accelerators: []string{"TPU-V5E"}, MaxNodes: 1000, SoftwareStacks: []string{"XLA"}}, planner.ObjectiveCost)
 	_, err := p.Recommend(req)
 	nc, ok := err.(*planner.NoCandidateError)
 	if !ok {

@@ -43,6 +43,8 @@ var acceleratorAttrTypes = map[string]attr.Type{
 	"interconnect":          types.StringType,
 	"interconnect_gbps":     types.Float64Type,
 	"aliases":               types.ListType{ElemType: types.StringType},
+	"software_stack":        types.StringType,
+	"purpose":               types.StringType,
 }
 
 func (d *acceleratorsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -69,7 +71,14 @@ func (d *acceleratorsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 						"memory_bandwidth_tbps": schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory bandwidth per accelerator, TB/s."},
 						"peak_tflops": schema.MapAttribute{Computed: true, ElementType: types.Float64Type,
 							MarkdownDescription: "Dense (no sparsity) peak TFLOPS per precision (`fp32`, `tf32`, `bf16`, `fp16`, `fp8`, `fp4`; TOPS for `int8`, `int4`). A precision that is absent is not supported by the hardware."},
-						"tdp_watts":         schema.Float64Attribute{Computed: true, MarkdownDescription: "Thermal design power, watts (null where the vendor publishes none)."},
+						"tdp_watts": schema.Float64Attribute{Computed: true, MarkdownDescription: "Thermal design power, watts; an estimate (its " +
+							"method in the catalog's sources) where the vendor publishes none (TPUs, Trainium, Inferentia); null only for a " +
+							"`catalog_file` part without one."},
+						"software_stack": schema.StringAttribute{Computed: true, MarkdownDescription: "The software stack the part runs: " +
+							"`cuda`, `rocm`, `xla`, `neuron` or `gaudi` (what `gpu_recommendation`'s `constraints.software_stacks` filters on); " +
+							"empty for a `catalog_file` part of a vendor without a known stack."},
+						"purpose": schema.StringAttribute{Computed: true, MarkdownDescription: "What the part is for: `both`, `training` or " +
+							"`inference` (never a training or fine-tuning candidate)."},
 						"interconnect":      schema.StringAttribute{Computed: true, MarkdownDescription: "Scale-up interconnect, for example `NVLink 4`."},
 						"interconnect_gbps": schema.Float64Attribute{Computed: true, MarkdownDescription: "Scale-up interconnect bandwidth per device, GB/s as the vendor quotes it (null when unknown)."},
 						"aliases":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Other accepted names, lower case."},
@@ -94,6 +103,11 @@ func (d *acceleratorsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	cat := d.data.Catalog
+	stacks, err := catalog.BuiltinSoftwareStacks()
+	if err != nil {
+		addBug(&resp.Diagnostics, "the embedded software stacks failed to load", err)
+		return
+	}
 
 	var list []*catalog.Accelerator
 	if m.IDs.IsNull() {
@@ -140,6 +154,8 @@ func (d *acceleratorsDataSource) Read(ctx context.Context, req datasource.ReadRe
 			"interconnect":          types.StringValue(a.Interconnect),
 			"interconnect_gbps":     optionalFloat(&resp.Diagnostics, at("interconnect_gbps"), a.InterconnectGBps),
 			"aliases":               types.ListValueMust(types.StringType, aliases),
+			"software_stack":        types.StringValue(stacks.Of(a)),
+			"purpose":               types.StringValue(purposeOf(a)),
 		})
 		resp.Diagnostics.Append(diags...)
 		objs = append(objs, obj)
@@ -162,4 +178,13 @@ func optionalFloat(diags *diag.Diagnostics, attribute string, v float64) types.F
 type acceleratorsModel struct {
 	IDs          types.List `tfsdk:"ids"`
 	Accelerators types.List `tfsdk:"accelerators"`
+}
+
+// purposeOf is an accelerator's purpose, both when the catalog leaves it
+// empty.
+func purposeOf(a *catalog.Accelerator) string {
+	if a.Purpose == "" {
+		return catalog.PurposeBoth
+	}
+	return a.Purpose
 }

@@ -50,6 +50,7 @@ var (
 		"country":                   types.StringType,
 		"instance_type":             types.StringType,
 		"accelerator":               types.StringType,
+		"software_stack":            types.StringType,
 		"gpus_per_node":             types.Int64Type,
 		"gpu_fraction":              types.Float64Type,
 		"nodes":                     types.Int64Type,
@@ -79,7 +80,9 @@ func candidateAttributes() map[string]schema.Attribute {
 		"country": schema.StringAttribute{Computed: true, MarkdownDescription: "Country of the region, ISO 3166-1 alpha-2, for example `DE`."},
 		"instance_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The cloud's instance type, for example `p5.48xlarge`; " +
 			"for pricing model `serverless`, the serverless offer's name, for example `functions-h100` (one worker is one node)."},
-		"accelerator":   schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID, for example `H100`."},
+		"accelerator": schema.StringAttribute{Computed: true, MarkdownDescription: "Canonical accelerator ID, for example `H100`."},
+		"software_stack": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "The accelerator's software stack: `cuda`, `rocm`, `xla`, `neuron` or `gaudi`."},
 		"gpus_per_node": schema.Int64Attribute{Computed: true, MarkdownDescription: "Whole accelerators per instance; `0` for a fractional instance."},
 		"gpu_fraction": schema.Float64Attribute{Computed: true, MarkdownDescription: "A fractional instance's share of one accelerator " +
 			"(for example `0.25`), which gives it that share of the accelerator's memory and throughput; null for whole GPUs. Fractional " +
@@ -161,9 +164,17 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"plus the idle tail and billed cold start around each burst, where dedicated instances are billed around the clock; they win " +
 			"for a bursty or low-duty load and the explanation says so (\"serverless: billed only for the 2 % of the month the load is there\"). " +
 			"See the [serverless guide](../guides/serverless.md).\n\n" +
-			"Objectives: `cost` (lowest `estimated_cost_usd` + `estimated_carbon_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
-			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e). " +
-			"Ties: cloud, region, instance type, nodes, then pricing model.",
+			"Objectives: `cost` (lowest `estimated_cost_usd` + `estimated_carbon_cost_usd`; a candidate of unknown CO2e counts the worst known " +
+			"candidate's carbon cost, never zero), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
+			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e, " +
+			"an unknown CO2e counted as the worst known). " +
+			"Ties (equal score, rounded as shown): lower `estimated_co2e_kg` first (unknown last), then regions in `constraints.near`, then cloud, " +
+			"region, instance type, nodes and pricing model.\n\n" +
+			"Software stacks: only accelerators whose stack is in `constraints.software_stacks` (default " + defaultStacksDoc() + ") are candidates; " +
+			"when a cheaper candidate on another stack was left out, the best candidate's explanation says what it would cost and how to allow it. " +
+			"Whatever the stacks allowed, a fine-tuning method or training precision runs only on the stacks that support it (" + stackRulesDoc() +
+			": `stack_cannot_run_method`, `stack_cannot_train_precision`), and an accelerator built for inference only (Inferentia2) is never a " +
+			"training or fine-tuning candidate (`inference_only_accelerator`).",
 		Attributes: map[string]schema.Attribute{
 			"workload": workloadAttribute(true),
 			"constraints": schema.SingleNestedAttribute{Optional: true,
@@ -196,6 +207,14 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"min_network_gbps":  floatInput("Least scale-out bandwidth per node, Gbit/s.", limitOf(catalog.LimitNetworkGbps)),
 					"max_co2e_kg": limit("Most kg CO2e for the job (inference: per month); candidates of unknown CO2e are rejected.",
 						catalog.LimitCO2eKg),
+					"software_stacks": names("The software stacks your code runs on, any case: "+stackListDoc()+". Default "+defaultStacksDoc()+
+						": most training and serving code is written for CUDA; list another stack only when your code runs there "+
+						"(for example `[\"cuda\", \"rocm\"]` for PyTorch with ROCm builds, `\"xla\"` for JAX on TPUs).",
+						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(stackIDs()...))),
+					"near": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "A geography (" + geographyDoc() + ") or a country (ISO 3166-1 code or English name, any case) " +
+							"whose regions win ties: among candidates of equal score and CO2e, those in it rank first. No candidate is excluded.",
+						Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
 				},
 			},
 			"objective": schema.StringAttribute{Optional: true,
@@ -365,6 +384,7 @@ func candidateValue(c *planner.Candidate, at string, diags *diag.Diagnostics) ty
 		"country":                   types.StringValue(c.Country),
 		"instance_type":             types.StringValue(c.InstanceType),
 		"accelerator":               types.StringValue(c.Accelerator),
+		"software_stack":            types.StringValue(c.SoftwareStack),
 		"gpus_per_node":             types.Int64Value(int64(c.GPUsPerNode)),
 		"gpu_fraction":              gpuFraction(c.GPUFraction, at+".gpu_fraction", diags),
 		"nodes":                     types.Int64Value(int64(c.Nodes)),
@@ -436,6 +456,10 @@ func (c *constraintsModel) toPlanner(ctx context.Context, out *planner.Constrain
 	out.MinGPUMemoryGB = f(c.MinGPUMemoryGB)
 	out.MinNetworkGbps = f(c.MinNetworkGbps)
 	out.MaxCO2eKg = f(c.MaxCO2eKg)
+	out.SoftwareStacks = list(c.SoftwareStacks)
+	if !c.Near.IsNull() && !c.Near.IsUnknown() {
+		out.Near = c.Near.ValueString()
+	}
 	return diags
 }
 
@@ -455,6 +479,8 @@ type constraintsModel struct {
 	MinNetworkGbps   types.Float64 `tfsdk:"min_network_gbps"`
 	Compliance       types.List    `tfsdk:"compliance"`
 	MaxCO2eKg        types.Float64 `tfsdk:"max_co2e_kg"`
+	SoftwareStacks   types.List    `tfsdk:"software_stacks"`
+	Near             types.String  `tfsdk:"near"`
 }
 
 type recommendationModel struct {
@@ -485,3 +511,54 @@ const recommendationSummaryDoc = "The candidates as a fixed-width text table for
 	"`tokens_per_second` (inference), `estimated_cost_usd` (inference: per month) and `estimated_co2e_kg` (`n/a` when unknown), " +
 	"rounded as the attributes are. A title line above the table counts the feasible candidates and names the objective " +
 	"and the catalog date. Show it with `output \"plan\" { value = data.gpu_recommendation.x.summary }`."
+
+// stacksTable is the embedded software-stacks table for the schema's
+// docs and validator; an empty table when it failed to load (the planner
+// then reports it).
+func stacksTable() *catalog.SoftwareStacks {
+	st, err := catalog.BuiltinSoftwareStacks()
+	if err != nil {
+		return &catalog.SoftwareStacks{}
+	}
+	return st
+}
+
+// stackIDs lists the software stacks (software_stacks.json).
+func stackIDs() []string { return stacksTable().IDs() }
+
+// stackListDoc names each stack with what it is for the docs.
+func stackListDoc() string {
+	st := stacksTable()
+	parts := make([]string, len(st.Stacks))
+	for i, x := range st.Stacks {
+		parts[i] = "`" + x.ID + "` (" + x.Name + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// defaultStacksDoc is the default of constraints.software_stacks as HCL.
+func defaultStacksDoc() string {
+	q := make([]string, 0, len(stacksTable().Default))
+	for _, id := range stacksTable().Default {
+		q = append(q, fmt.Sprintf("%q", id))
+	}
+	return "`[" + strings.Join(q, ", ") + "]`"
+}
+
+// stackRulesDoc states which stacks run the fine-tuning methods and
+// training precisions that not every stack runs.
+func stackRulesDoc() string {
+	st := stacksTable()
+	var parts []string
+	for _, m := range perf.Methods {
+		if ids := st.MethodStacks(m); len(ids) < len(st.Stacks) {
+			parts = append(parts, "`"+m+"` on "+strings.Join(ids, ", "))
+		}
+	}
+	for _, p := range catalog.Precisions {
+		if ids := st.TrainingPrecisionStacks(p); len(ids) < len(st.Stacks) {
+			parts = append(parts, p+" training on "+strings.Join(ids, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,276 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// Acceptance tests of issue 20: what a buyer deploys and what the team
+// can run.
+
+const (
+	recQLoRA8B = `{
+    kind               = "fine_tuning"
+    model_parameters_b = 8
+    training_tokens_b  = 1
+    fine_tuning_method = "qlora"
+  }`
+	allStacks = `software_stacks = ["cuda", "rocm", "xla", "neuron", "gaudi"]`
+)
+
+// everyCandidate checks fn over every candidate of recAddr.
+func everyCandidate(fn func(c map[string]any) error) statecheck.StateCheck {
+	return candidatesCheck{fn: fn}
+}
+
+// stackIs checks every candidate runs one of the stacks.
+func stackIs(stacks ...string) statecheck.StateCheck {
+	return everyCandidate(func(c map[string]any) error {
+		for _, s := range stacks {
+			if c["software_stack"] == s {
+				return nil
+			}
+		}
+		return fmt.Errorf("software_stack %v (%v), want one of %v", c["software_stack"], c["accelerator"], stacks)
+	})
+}
+
+// TestAccSoftwareStacks: by default only CUDA parts are candidates and the
+// best names the cheaper part left out on another stack with how to allow
+// it; allowing xla (any case) lets the TPU win; QLoRA never lands on a
+// stack without bitsandbytes whatever is allowed; a misspelled stack is
+// an error.
+func TestAccSoftwareStacks(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      recConfig("", recQLoRA8B, `software_stacks = ["xla", "neuron"]`, ""),
+				ExpectError: errRe(`fine_tuning_method = "qlora" runs only on the software stacks cuda, rocm, gaudi`),
+			},
+			{
+				Config:      recConfig("", recQLoRA8B, `software_stacks = ["cdua"]`, ""),
+				ExpectError: errRe(`cdua`),
+			},
+			{
+				Config: recConfig("", recLoRA70B, "", ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					stackIs("cuda"),
+					statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best").AtMapKey("explanation"),
+						knownvalue.StringRegexp(regexp.MustCompile(`; a cheaper candidate on software stack \w+ was left out: \d+× \S+ \(.*\) at \$[\d,.]+, [\d.]+% less; `+
+							`allow it with constraints\.software_stacks = \["cuda", "\w+"\] if your code runs there`))),
+					statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("summary"),
+						knownvalue.StringRegexp(regexp.MustCompile(`Left out, software stack \w+ not allowed: `))),
+				},
+			},
+			{
+				Config:            recConfig("", recLoRA70B, `software_stacks = ["CUDA", "Xla"]`, ""),
+				ConfigStateChecks: []statecheck.StateCheck{stackIs("cuda", "xla"), bestStack("xla")},
+			},
+			{
+				Config: recConfig("", recQLoRA8B, allStacks, `top = 20`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					stackIs("cuda", "rocm", "gaudi"),
+					rejectedHas("stack_cannot_run_method"),
+				},
+			},
+		},
+	})
+}
+
+// TestAccInferenceOnlyPart: Inferentia2 is never a training or fine-tuning
+// candidate, whatever stacks are allowed; it still serves.
+func TestAccInferenceOnlyPart(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      recConfig("", recPretrain8B, `accelerators = ["INFERENTIA2"]`+"\n"+allStacks, ""),
+				ExpectError: errRe(`built for inference only`),
+			},
+			{
+				Config: recConfig("", recPretrain8B, allStacks, `top = 20`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					rejectedHas("inference_only_accelerator"),
+					everyCandidate(func(c map[string]any) error {
+						if c["accelerator"] == "INFERENTIA2" {
+							return fmt.Errorf("an inference-only part is a training candidate")
+						}
+						return nil
+					}),
+				},
+			},
+			{
+				Config: recConfig("", `{
+    kind               = "inference"
+    model_parameters_b = 8
+    tokens_per_second  = 500
+  }`, `accelerators = ["INFERENTIA2"]`+"\n"+`software_stacks = ["neuron"]`, ""),
+				ConfigStateChecks: []statecheck.StateCheck{bestStack("neuron")},
+			},
+		},
+	})
+}
+
+// TestAccCarbonForEveryPart: every built-in accelerator has a power
+// figure, so TPU, Trainium and Inferentia candidates carry a CO2e; with a
+// carbon price the cost objective ranks by it.
+func TestAccCarbonForEveryPart(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: `data "gpu_accelerators" "all" {}`,
+				ConfigStateChecks: []statecheck.StateCheck{listEvery("data.gpu_accelerators.all", "accelerators", func(a map[string]any) error {
+					if a["tdp_watts"] == nil {
+						return fmt.Errorf("%v has no power figure", a["id"])
+					}
+					if a["software_stack"] == "" || a["purpose"] == "" {
+						return fmt.Errorf("%v: software_stack %q, purpose %q", a["id"], a["software_stack"], a["purpose"])
+					}
+					return nil
+				})},
+			},
+			{
+				Config: recConfig(`carbon_price_usd_per_tonne = 100`, recLoRA70B,
+					`accelerators = ["TPU-V5E", "TPU-V6E", "TRAINIUM", "TRAINIUM2"]`+"\n"+allStacks, `top = 10`),
+				ConfigStateChecks: []statecheck.StateCheck{everyCandidate(func(c map[string]any) error {
+					if c["estimated_co2e_kg"] == nil || c["estimated_carbon_cost_usd"] == nil {
+						return fmt.Errorf("%v: CO2e unknown", c["accelerator"])
+					}
+					return nil
+				})},
+			},
+		},
+	})
+}
+
+// TestAccTiesAndNear: candidates of equal score come lower CO2e first;
+// near accepts a geography or a country by name and rejects anything
+// else with the choices.
+func TestAccTiesAndNear(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      recConfig("", recPretrain8B, `near = "Atlantis"`, ""),
+				ExpectError: errRe(`constraints.near = "Atlantis" is not a country code or name.*Geographies:`),
+			},
+			{
+				Config: recConfig("", recPretrain8B, `near = "Germany"`, `
+  objective   = "time"
+  distinct_by = "region"
+  top         = 30`),
+				ConfigStateChecks: []statecheck.StateCheck{tieOrder{}},
+			},
+			{
+				Config:            recConfig("", recPretrain8B, `near = "EU"`, ""),
+				ConfigStateChecks: []statecheck.StateCheck{tieOrder{}},
+			},
+		},
+	})
+}
+
+// tieOrder checks consecutive candidates of equal objective value come
+// with the known lower CO2e first.
+type tieOrder struct{}
+
+func (tieOrder) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	cands, err := stateList(req, recAddr, "candidates")
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	for i := 1; i < len(cands); i++ {
+		a, b := cands[i-1], cands[i]
+		if a["estimated_hours"] != b["estimated_hours"] || a["estimated_co2e_kg"] == nil || b["estimated_co2e_kg"] == nil {
+			continue
+		}
+		ac, _ := num(a["estimated_co2e_kg"])
+		bc, _ := num(b["estimated_co2e_kg"])
+		if ac > bc {
+			resp.Error = fmt.Errorf("candidates %d and %d tie at %v h but the higher CO2e (%v kg > %v kg) ranks first", i-1, i, a["estimated_hours"], ac, bc)
+			return
+		}
+	}
+}
+
+// bestStack checks the best candidate's stack.
+func bestStack(stack string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best").AtMapKey("software_stack"), knownvalue.StringExact(stack))
+}
+
+// rejectedHas checks recAddr's rejections count a reason.
+func rejectedHas(reason string) statecheck.StateCheck {
+	return listEvery(recAddr, "rejected", nil, reason)
+}
+
+// listCheck runs fn over every element of a list attribute of a data
+// source, or, with want, checks some element's reason is want.
+type listCheck struct {
+	addr, attr, want string
+	fn               func(map[string]any) error
+}
+
+// listEvery is a listCheck.
+func listEvery(addr, attr string, fn func(map[string]any) error, want ...string) statecheck.StateCheck {
+	lc := listCheck{addr: addr, attr: attr, fn: fn}
+	if len(want) > 0 {
+		lc.want = want[0]
+	}
+	return lc
+}
+
+func (lc listCheck) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	items, err := stateList(req, lc.addr, lc.attr)
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	found := false
+	for i, m := range items {
+		if lc.fn != nil {
+			if err := lc.fn(m); err != nil {
+				resp.Error = fmt.Errorf("%s.%s[%d]: %w", lc.addr, lc.attr, i, err)
+				return
+			}
+		}
+		found = found || m["reason"] == lc.want
+	}
+	if lc.want != "" && !found {
+		resp.Error = fmt.Errorf("%s.%s has no %q: %v", lc.addr, lc.attr, lc.want, items)
+	}
+}
+
+// stateList reads a list of objects of a data source from state.
+func stateList(req statecheck.CheckStateRequest, addr, attr string) ([]map[string]any, error) {
+	if req.State == nil || req.State.Values == nil || req.State.Values.RootModule == nil {
+		return nil, fmt.Errorf("no state")
+	}
+	for _, r := range req.State.Values.RootModule.Resources {
+		if r.Address != addr {
+			continue
+		}
+		raw, _ := r.AttributeValues[attr].([]any)
+		out := make([]map[string]any, 0, len(raw))
+		for i, x := range raw {
+			m, ok := x.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s.%s[%d] is %T", addr, attr, i, x)
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s not in state", addr)
+}
