@@ -310,6 +310,11 @@ func (r *run) compile() {
 	for s := range f.pricingModels {
 		f.pricingModels[s] = c.PricingModels == nil
 	}
+	if c.PricingModels == nil && r.inference {
+		// Serving defaults to capacity that is not taken away: spot only
+		// when pricing_models names it (then with spare replicas).
+		f.pricingModels[slotSpot] = false
+	}
 	for _, pm := range c.PricingModels {
 		if s := pmSlot(pm); s >= 0 {
 			f.pricingModels[s] = true

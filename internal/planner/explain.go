@@ -154,6 +154,9 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 			}
 		}
 	}
+	if c.PricingModel == catalog.Spot && c.offer != nil {
+		r.explainSpot(b, c)
+	}
 	if c.BeyondTypicalQuota {
 		fmt.Fprintf(b, ", %s GPUs %s in one region: more than the %s a typical quota allows without asking the cloud",
 			numfmt.Int(float64(c.TotalGPUs)), pricingWords[c.PricingModel], numfmt.Int(float64(r.p.policy.TypicalRegionQuotaGPUs)))
@@ -214,6 +217,40 @@ func (p *Planner) QuotaWarning(c *Candidate) string {
 		"or constraints.max_nodes, or allow pricing_models that reserve capacity (reserved_1y, reserved_3y, capacity_block).",
 		numfmt.Int(float64(c.TotalGPUs)), c.Nodes, c.InstanceType, pricingWords[c.PricingModel],
 		c.Cloud, c.Region, numfmt.Int(float64(p.policy.TypicalRegionQuotaGPUs)), c.Cloud)
+}
+
+// explainSpot flags what a spot candidate rests on: more spot GPUs in one
+// region than spot typically yields (all at once for a synchronous job),
+// and a spot price implausibly far below on-demand.
+func (r *run) explainSpot(b *strings.Builder, c *Candidate) {
+	pol := r.p.policy
+	if c.BeyondSpotCapacity {
+		atOnce := ""
+		if !r.inference {
+			atOnce = " at once for one synchronous job"
+		}
+		fmt.Fprintf(b, ", %s spot GPUs in one region%s: more than the %s spot typically yields one account (an assumption)",
+			numfmt.Int(float64(c.TotalGPUs)), atOnce, numfmt.Int(float64(pol.TypicalRegionSpotCapacityGPUs)))
+	}
+	od, spot := c.offer.price[slotOnDemand], c.offer.price[slotSpot]
+	if od > 0 && spot > 0 && spot < pol.ImplausibleSpotPriceRatio*od {
+		fmt.Fprintf(b, ", spot price %s off on-demand is implausibly low (more than %s off): likely one zone's momentary price "+
+			"with little capacity, or a stale one", numfmt.Percent(1-spot/od), numfmt.Percent(1-pol.ImplausibleSpotPriceRatio))
+	}
+}
+
+// SpotCapacityWarning is the warning for a spot candidate beyond the spot
+// capacity a region typically yields (Candidate.BeyondSpotCapacity); ""
+// for any other candidate.
+func (p *Planner) SpotCapacityWarning(c *Candidate) string {
+	if !c.BeyondSpotCapacity {
+		return ""
+	}
+	return fmt.Sprintf("The best candidate runs %s spot GPUs (%d× %s) in %s %s; spot capacity is not guaranteed, and more than %s "+
+		"spot GPUs of one type in one region for one account is beyond what spot markets typically yield (an assumption of the "+
+		"provider, not a published limit). Plan for the capacity not being there: bound the deployment with constraints.max_gpus, "+
+		"or leave spot out of constraints.pricing_models.",
+		numfmt.Int(float64(c.TotalGPUs)), c.Nodes, c.InstanceType, c.Cloud, c.Region, numfmt.Int(float64(p.policy.TypicalRegionSpotCapacityGPUs)))
 }
 
 // pricingWords says how a pay-as-you-go candidate is bought, in a clause.

@@ -47,6 +47,13 @@ type Policy struct {
 	// typically run on demand or on spot in one region without asking the
 	// cloud. Candidates above it are flagged (Candidate.BeyondTypicalQuota).
 	TypicalRegionQuotaGPUs int
+	// TypicalRegionSpotCapacityGPUs is an assumption: the spot GPUs one
+	// region plausibly yields to one account at once. Spot candidates above
+	// it are flagged (Candidate.BeyondSpotCapacity).
+	TypicalRegionSpotCapacityGPUs int
+	// ImplausibleSpotPriceRatio: a spot price below this share of the
+	// offer's on-demand price is flagged in the explanation.
+	ImplausibleSpotPriceRatio float64
 }
 
 // WithServingDefaults returns the workload with the policy's default
@@ -79,6 +86,8 @@ type policyJSON struct {
 	SpotRiskMention        policyNum `json:"spot_risk_mention"`
 	DefaultMaxTPOTMs       policyNum `json:"default_max_time_per_output_token_ms"`
 	TypicalRegionQuotaGPUs policyNum `json:"typical_region_quota_gpus"`
+	SpotCapacityGPUs       policyNum `json:"typical_region_spot_capacity_gpus"`
+	ImplausibleSpotRatio   policyNum `json:"implausible_spot_price_ratio"`
 }
 
 var (
@@ -140,6 +149,8 @@ func ParsePolicy(raw []byte) (*Policy, error) {
 		SpotRiskMention:                num("spot_risk_mention", pj.SpotRiskMention),
 		DefaultMaxTimePerOutputTokenMs: num("default_max_time_per_output_token_ms", pj.DefaultMaxTPOTMs),
 		TypicalRegionQuotaGPUs:         integer("typical_region_quota_gpus", pj.TypicalRegionQuotaGPUs),
+		TypicalRegionSpotCapacityGPUs:  integer("typical_region_spot_capacity_gpus", pj.SpotCapacityGPUs),
+		ImplausibleSpotPriceRatio:      num("implausible_spot_price_ratio", pj.ImplausibleSpotRatio),
 	}
 	p.BalancedWeights.Cost = num("balanced_weights.cost", pj.BalancedWeights.Cost)
 	p.BalancedWeights.Time = num("balanced_weights.time", pj.BalancedWeights.Time)

@@ -124,6 +124,7 @@ func (r *run) candidate(c *priced) Candidate {
 		Score:            c.score,
 		// Reservations and capacity blocks are capacity arranged with the cloud.
 		BeyondTypicalQuota: payAsYouGo && nodes*oi.o.GPUs > r.p.policy.TypicalRegionQuotaGPUs,
+		BeyondSpotCapacity: c.pm == catalog.Spot && nodes*oi.o.GPUs > r.p.policy.TypicalRegionSpotCapacityGPUs,
 		Serving:            serving,
 		binding:            opt.est.Binding,
 		offer:              oi,

@@ -41,7 +41,9 @@ const (
 	// ReasonStackPrecision: the accelerator's software stack does not train
 	// at the workload's precision (FP8 and FP4 training, software_stacks.json).
 	ReasonStackPrecision = "stack_cannot_train_precision"
-	// ReasonPricingModels: the pricing model is not in constraints.pricing_models.
+	// ReasonPricingModels: the pricing model is not in
+	// constraints.pricing_models (for inference without it: spot, which
+	// serving uses only when pricing_models names it).
 	ReasonPricingModels = "pricing_models"
 	// ReasonMinGPUMemory: the accelerator has less memory than min_gpu_memory_gb.
 	ReasonMinGPUMemory = "min_gpu_memory_gb"

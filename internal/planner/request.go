@@ -147,6 +147,10 @@ type Candidate struct {
 	// more GPUs in its region than an account's quota typically allows
 	// without a request (Policy.TypicalRegionQuotaGPUs, an assumption).
 	BeyondTypicalQuota bool
+	// BeyondSpotCapacity is true when a spot candidate needs more GPUs in
+	// its region than spot typically yields one account at once
+	// (Policy.TypicalRegionSpotCapacityGPUs, an assumption).
+	BeyondSpotCapacity bool
 	// Serving is how an inference deployment serves (nil for training and
 	// fine-tuning): the whole deployment's prefill and decode workers.
 	Serving     *ServingLayout

@@ -191,7 +191,12 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
 					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
 						"(instances booked for a window: whole days to 14 days, whole weeks to 182 days, clusters of 1, 2, 4 … 64 instances), "+
-						"`serverless` (per-second GPU workers, inference only, billed for `workload.duty_cycle` of the month). Default: all of them.",
+						"`serverless` (per-second GPU workers, inference only, billed for `workload.duty_cycle` of the month). Default: all of them, "+
+						"except `spot` for inference: an interruption takes serving capacity away, so a serving deployment is on spot only when "+
+						"this list names it, and then carries spare replicas to ride out interruptions (its explanation says how many). "+
+						"A spot candidate needing more spot GPUs in one region than spot typically yields one account ("+spotCapacityDoc()+
+						", an assumption) is flagged in its explanation and, when it is the best, with a warning; a spot price implausibly far "+
+						"below on-demand ("+implausibleSpotDoc()+") is flagged in its explanation.",
 						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(planner.PricingModelNames()...))),
 					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
@@ -343,6 +348,9 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	m.Best = candidateValue(&res.Best, "best", &resp.Diagnostics)
 	if w := pl.QuotaWarning(&res.Best); w != "" {
 		resp.Diagnostics.AddWarning("GPU Capacity Beyond A Typical Quota", w)
+	}
+	if w := pl.SpotCapacityWarning(&res.Best); w != "" {
+		resp.Diagnostics.AddWarning("Spot Capacity Beyond A Typical Region", w)
 	}
 	cands := make([]attr.Value, len(res.Candidates))
 	for i := range res.Candidates {
@@ -561,4 +569,20 @@ func stackRulesDoc() string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// spotCapacityDoc and implausibleSpotDoc state the policy's spot
+// thresholds for the docs.
+func spotCapacityDoc() string {
+	if pol, err := planner.BuiltinPolicy(); err == nil {
+		return fmt.Sprintf("%d GPUs", pol.TypicalRegionSpotCapacityGPUs)
+	}
+	return ""
+}
+
+func implausibleSpotDoc() string {
+	if pol, err := planner.BuiltinPolicy(); err == nil {
+		return "more than " + numfmt.Percent(1-pol.ImplausibleSpotPriceRatio) + " off"
+	}
+	return ""
 }

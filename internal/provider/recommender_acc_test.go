@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
 // Acceptance tests of issue 20: what a buyer deploys and what the team
@@ -273,4 +275,73 @@ func stateList(req statecheck.CheckStateRequest, addr, attr string) ([]map[strin
 		return out, nil
 	}
 	return nil, fmt.Errorf("%s not in state", addr)
+}
+
+// TestAccSpotWhereItBelongs: serving is on spot only when pricing_models
+// names it, then with spare replicas said in the explanation; a large
+// synchronous spot job is flagged beyond the typical spot capacity of a
+// region; a spot price implausibly far below on-demand is flagged on
+// every candidate that has one and on no other.
+func TestAccSpotWhereItBelongs(t *testing.T) {
+	cat := builtinForTest(t)
+	pol, err := planner.BuiltinPolicy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: recConfig("", recServe70B, "", `top = 20`),
+				ConfigStateChecks: []statecheck.StateCheck{everyCandidate(func(c map[string]any) error {
+					if c["pricing_model"] == "spot" {
+						return fmt.Errorf("serving on spot by default")
+					}
+					return nil
+				}), rejectedHas("pricing_models")},
+			},
+			{
+				Config: recConfig("", recServe70B, `pricing_models = ["spot"]`, ""),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best").AtMapKey("explanation"),
+					knownvalue.StringRegexp(regexp.MustCompile(`spot: \+\d+ spare replicas? \(.*\) included to ride out interruptions`)))},
+			},
+			{
+				Config: recConfig("", `{
+    kind               = "training"
+    model_parameters_b = 70
+    training_tokens_b  = 2000
+  }`, `pricing_models = ["spot"]`+"\n"+`deadline_hours = 720`, ""),
+				ConfigStateChecks: []statecheck.StateCheck{everyCandidate(func(c map[string]any) error {
+					gpus, _ := num(c["total_gpus"])
+					said := regexp.MustCompile(`spot GPUs in one region at once for one synchronous job: more than the \d+ spot typically yields one account`).
+						MatchString(c["explanation"].(string))
+					if beyond := gpus > float64(pol.TypicalRegionSpotCapacityGPUs); said != beyond {
+						return fmt.Errorf("%v spot GPUs: capacity flag said %v", gpus, said)
+					}
+					return nil
+				})},
+			},
+			{
+				Config: recConfig("", `{
+    kind               = "inference"
+    model_parameters_b = 1
+    precision          = "fp16"
+    tokens_per_second  = 100
+  }`, `pricing_models = ["spot"]`+"\n"+`accelerators = ["T4"]`+"\n"+`regions = ["eu-south-1", "us-east-1"]`, `
+  distinct_by = "deployment"
+  top         = 100`),
+				ConfigStateChecks: []statecheck.StateCheck{everyCandidate(func(c map[string]any) error {
+					o, ok := cat.Offer(c["cloud"].(string), c["instance_type"].(string), c["region"].(string))
+					if !ok {
+						return fmt.Errorf("not an offer")
+					}
+					implausible := o.OnDemandUSD > 0 && o.SpotUSD < pol.ImplausibleSpotPriceRatio*o.OnDemandUSD
+					if said := regexp.MustCompile(`implausibly low`).MatchString(c["explanation"].(string)); said != implausible {
+						return fmt.Errorf("spot %v vs on-demand %v: implausible-price flag said %v", o.SpotUSD, o.OnDemandUSD, said)
+					}
+					return nil
+				})},
+			},
+		},
+	})
 }
