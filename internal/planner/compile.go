@@ -184,9 +184,9 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 		}
 		c.Accelerators[i] = acc.ID
 	}
-	names := PricingModelNames()
+	names := catalog.PricingModelNames(catalog.AllPricingModels)
 	for i, pm := range c.PricingModels {
-		if pmSlot(pm) < 0 {
+		if pm.Index() < 0 {
 			at := constraints.Name("pricing_models").Index(i)
 			errs.Add(at, "Unknown Pricing Model", "%s = %q; allowed: %s. Closest: %s.",
 				at, pm, catalog.QuoteList(names), catalog.QuoteList(catalog.Closest(string(pm), names, 1)))
@@ -236,7 +236,7 @@ type filters struct {
 	provClouds, clouds, regions, geos, countries, accels map[string]bool
 	// partitions: the separate-account partitions asked for.
 	partitions        map[catalog.Partition]bool
-	pricingModels     [numPricingModels]bool // by slot
+	pricingModels     [catalog.NumPricingModels]bool // by slot
 	compliance        complianceSet
 	maxNodes, maxGPUs int
 	userMaxNodes      bool
@@ -266,7 +266,7 @@ func (r *run) compile() {
 		f.pricingModels[s] = c.PricingModels == nil
 	}
 	for _, pm := range c.PricingModels {
-		if s := pmSlot(pm); s >= 0 {
+		if s := pm.Index(); s >= 0 {
 			f.pricingModels[s] = true
 		}
 	}

@@ -144,12 +144,12 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 	case catalog.Reserved1Y, catalog.Reserved3Y:
 		fmt.Fprintf(b, ", %s billed for its full %s-month term", c.PricingModel, numfmt.Trim(r.p.cost.TermMonths[c.PricingModel], 0))
 	case catalog.CapacityBlock:
-		hours := c.EstimatedHours
-		if r.inference {
-			hours = r.hoursPerMonth * r.horizonMonths
+		if c.offer != nil {
+			u := r.usage(float64(c.Nodes), c.EstimatedHours, r.req.Discounts[c.Cloud])
+			bill := c.offer.rates[c.PricingModel.Index()].Bill(&u)
+			fmt.Fprintf(b, ", capacity block of %d instances booked for %s h", int(bill.Instances),
+				numfmt.Thousands(bill.BilledHours, 0))
 		}
-		fmt.Fprintf(b, ", capacity block of %d instances booked for %s h", r.p.cost.CapacityBlockInstances(c.Nodes),
-			numfmt.Thousands(r.p.cost.CapacityBlockHours(hours), 0))
 	case catalog.Serverless:
 		r.explainServerless(b, c)
 	default:

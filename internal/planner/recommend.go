@@ -7,6 +7,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
@@ -30,6 +31,8 @@ type run struct {
 	// dutyCycle is the share of the time an inference load is there
 	// (workload.duty_cycle, 1 when unset): serverless offers bill it.
 	dutyCycle float64
+	// use is what every candidate's bill shares (price.go, usage).
+	use cost.Usage
 	// streaming objectives (every one but balanced) score each candidate as
 	// it is found and keep only the top N in top (rank's insertion, in the
 	// same tie-break order); balanced keeps every feasible candidate in
@@ -98,6 +101,11 @@ func (r *run) reset(p *Planner, req *Request) {
 		hoursPerMonth: p.hoursPerMonth, horizonMonths: p.policy.InferenceHorizonMonths, dutyCycle: w.DutyCycle}
 	if r.dutyCycle == 0 {
 		r.dutyCycle = perf.DefaultDutyCycle // an estimator whose workload skipped WithDefaults
+	}
+	r.use = cost.Usage{DutyCycle: r.dutyCycle, Serving: r.inference}
+	if r.inference {
+		r.use.Hours = r.hoursPerMonth * r.horizonMonths
+		r.use.HorizonHours = r.use.Hours
 	}
 	if cap(groups) < len(p.groups) {
 		groups = make([]groupResult, len(p.groups))

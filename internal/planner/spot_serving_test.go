@@ -42,14 +42,7 @@ func candidatesBy(t *testing.T, p *planner.Planner, w perf.Workload, c planner.C
 func TestSpotServingCarriesSpares(t *testing.T) {
 	p, _ := builtin(t)
 	cat := p.Catalog()
-	cm, err := cost.DefaultModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := planner.BuiltinPolicy()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cm, pol := models(t)
 	tests := []struct {
 		name string
 		w    perf.Workload

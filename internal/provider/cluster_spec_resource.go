@@ -68,10 +68,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 	perNode := gpusPerNodeLimit()
 	nodes := limitOf(catalog.LimitNodeCount).atMost(spec.MaxNodes)
 	data := limitOf(catalog.LimitDataGB).atMost(math.MaxInt32)
-	pricingModels := make([]string, len(catalog.PricingModels))
-	for i, pm := range catalog.PricingModels {
-		pricingModels[i] = string(pm)
-	}
+	pricingModels := catalog.PricingModelNames(catalog.PricingModels)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A portable, cloud-neutral description of a GPU cluster kept in Terraform state, rendered onto one cloud's instance type. " +
 			"It calls no cloud API. Every computed attribute is known at plan time, so `terraform plan` shows the instance type and the cost. " +

@@ -66,8 +66,8 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 		return
 	}
 	pm := catalog.PricingModel(model)
-	names := instancePricingModelNames()
-	if !slices.Contains(cost.InstancePricingModels, pm) {
+	names := catalog.PricingModelNames(catalog.InstancePricingModels)
+	if !slices.Contains(catalog.InstancePricingModels, pm) {
 		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Unknown Pricing Model: pricing_model = %q; allowed: %s. Closest: %s",
 			model, catalog.QuoteList(names), catalog.QuoteList(catalog.Closest(model, names, 1))))
 		return

@@ -179,7 +179,7 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
 						"(instances booked for a window: whole days to 14 days, whole weeks to 182 days, clusters of 1, 2, 4 … 64 instances), "+
 						"`serverless` (per-second GPU workers, inference only, billed for `workload.duty_cycle` of the month). Default: all of them.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(planner.PricingModelNames()...))),
+						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(catalog.PricingModelNames(catalog.AllPricingModels)...))),
 					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
 						"The jurisdictions (all but `hipaa`) exclude each other.",
