@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // sourcePrefix names the file in Offer.Source: "catalog_file prices.yaml".
@@ -50,7 +52,7 @@ func (r *overlayRun) applyDiscounts(dn *node) {
 		k := 1 - f
 		c.OnDemandUSD, c.SpotUSD, c.Reserved1YUSD, c.Reserved3YUSD = o.OnDemandUSD*k, o.SpotUSD*k, o.Reserved1YUSD*k, o.Reserved3YUSD*k
 		c.NativeOnDemand, c.NativeSpot, c.NativeReserved1Y, c.NativeReserved3Y = o.NativeOnDemand*k, o.NativeSpot*k, o.NativeReserved1Y*k, o.NativeReserved3Y*k
-		c.Source = fmt.Sprintf("%s: %s off the list price (discounts.%s); list price: %s", r.sourcePrefix(), percent(f), o.Cloud, o.Source)
+		c.Source = fmt.Sprintf("%s: %s off the list price (discounts.%s); list price: %s", r.sourcePrefix(), numfmt.Percent(f), o.Cloud, o.Source)
 		n.Offers[i] = &c
 		n.offerByKey[c.Cloud+"/"+c.InstanceType+"/"+c.Region] = &c
 		discounted[o.Cloud]++
@@ -98,10 +100,6 @@ func discountCloud(cl *Cloud, k float64, given map[string]bool) *Cloud {
 		}
 	}
 	return &c
-}
-
-func percent(f float64) string {
-	return FormatNumber(float64(int64(f*10000+0.5))/100) + " %"
 }
 
 // priceField is one hourly price of an offer, by field name.
@@ -246,7 +244,7 @@ func (r *overlayRun) rescale(o *Offer, ov *overlayOffer, e entry) {
 		scaled := *v * newOD / oldOD
 		r.warn(e.node.lineOf("on_demand_usd"), e.String(), pf.name,
 			"the built-in %s %s is not below the new on_demand_usd %s: rescaled to %s, keeping its %s discount off on-demand; state %s in the file to set it",
-			pf.name, usd(*v), usd(newOD), usd(scaled), percent(1-*v/oldOD), pf.name)
+			pf.name, usd(*v), usd(newOD), usd(scaled), numfmt.Percent(1-*v/oldOD), pf.name)
 		*v = scaled
 	}
 }

@@ -132,7 +132,7 @@ func TestClusterSpecSwitchWarnings(t *testing.T) {
 		t.Fatal(diags)
 	}
 	down = warningsOf(diags)["Cluster Hardware Downgrade"]
-	if !strings.Contains(down, "GPU memory: 80 → 40 GB per GPU (−50.0%)") || strings.Contains(down, "scale-out") {
+	if !strings.Contains(down, "GPU memory: 80 → 40 GB per GPU (−50%)") || strings.Contains(down, "scale-out") {
 		t.Errorf("downgrade to %s: %q", small.InstanceType, down)
 	}
 }

@@ -316,7 +316,7 @@ data "gpu_recommendation" "train" {
 	})
 }
 
-// A serving load busy 2 % of the month is cheapest on a serverless offer,
+// A serving load busy 2% of the month is cheapest on a serverless offer,
 // which says why; the same load constant is not (dedicated instances win);
 // gpu_tco of the serverless choice at the same duty cycle bills the same
 // compute to the cent.
@@ -359,7 +359,7 @@ output "cheaper_than_constant" {
 				statecheck.ExpectKnownValue("data.gpu_recommendation.bursty", tfjsonpath.New("best").AtMapKey("pricing_model"),
 					knownvalue.StringExact("serverless")),
 				statecheck.ExpectKnownValue("data.gpu_recommendation.bursty", tfjsonpath.New("best").AtMapKey("explanation"),
-					knownvalue.StringRegexp(regexp.MustCompile(`serverless: billed only for the 2 % of the month the load is there`))),
+					knownvalue.StringRegexp(regexp.MustCompile(`serverless: billed only for the 2% of the month the load is there`))),
 				statecheck.ExpectKnownValue("data.gpu_recommendation.constant", tfjsonpath.New("best").AtMapKey("pricing_model"),
 					knownvalue.StringFunc(func(pm string) error {
 						if pm == "serverless" {

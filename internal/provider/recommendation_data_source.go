@@ -159,7 +159,7 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"Serverless offers (pricing model `serverless`, in the default set): for inference only (training and fine-tuning reject them, " +
 			"`serverless_inference_only`), one worker per node with no fabric between workers, billed for `workload.duty_cycle` of the month " +
 			"plus the idle tail and billed cold start around each burst, where dedicated instances are billed around the clock; they win " +
-			"for a bursty or low-duty load and the explanation says so (\"serverless: billed only for the 2 % of the month the load is there\"). " +
+			"for a bursty or low-duty load and the explanation says so (\"serverless: billed only for the 2% of the month the load is there\"). " +
 			"See the [serverless guide](../guides/serverless.md).\n\n" +
 			"Objectives: `cost` (lowest `estimated_cost_usd` + `estimated_carbon_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
 			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e). " +
