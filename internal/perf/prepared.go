@@ -18,6 +18,7 @@ import (
 // accelerators passed to it must not change while it is in use.
 type Prepared struct {
 	m           *Model
+	given       Workload // as given (CheckPrecision says which precision was defaulted)
 	w           Workload // with defaults
 	arch        Arch
 	shape       shape // the serving physics' view of the model
@@ -33,7 +34,7 @@ func (m *Model) Prepare(w Workload, opts ValidateOptions) (*Prepared, error) {
 	if errs := w.Validate(opts); len(errs) > 0 {
 		return nil, errs
 	}
-	p := &Prepared{m: m, accs: map[*catalog.Accelerator]*accInfo{}}
+	p := &Prepared{m: m, given: w, accs: map[*catalog.Accelerator]*accInfo{}}
 	p.w = w.WithDefaults()
 	m.applySpeculativeDefaults(&p.w.SpeculativeDecoding)
 	preset := lookupPreset(p.w.Model)

@@ -41,6 +41,9 @@ func (p *Planner) Validate(req *Request) inputerr.List {
 	p.validateRegions(c, &errs)
 	p.validateNames(c, &errs)
 	compOK := validateCompliance(c, &errs)
+	if compOK {
+		errs = append(errs, JurisdictionConflicts(c.Compliance)...)
+	}
 	validateLimits(c, &errs)
 	if len(errs) == 0 && compOK && len(c.Compliance) > 0 {
 		if e := p.complianceContradiction(req); e != nil {

@@ -266,7 +266,7 @@ func TestBadInput(t *testing.T) {
 		{"compliance", llama70BLoRA, planner.Constraints{Compliance: []string{"gdrp"}}, "", "constraints.compliance[0]", `"gdpr"`, false, nil},
 		{"pricing model", llama70BLoRA, planner.Constraints{PricingModels: []catalog.PricingModel{"spots"}}, "", "constraints.pricing_models[0]", `"spot"`, false, nil},
 		{"objective", llama70BLoRA, planner.Constraints{}, "fastest", "objective", `"time"`, false, nil},
-		{"gdpr+mlps2", llama70BLoRA, planner.Constraints{Compliance: []string{"gdpr", "mlps2"}}, "", "constraints.compliance", "cannot be met together", false, nil},
+		{"gdpr+mlps2", llama70BLoRA, planner.Constraints{Compliance: []string{"gdpr", "mlps2"}}, "", "constraints.compliance[1]", "cannot be in both jurisdictions", false, nil},
 		{"gdpr in us", llama70BLoRA, planner.Constraints{Compliance: []string{"gdpr"}, Geographies: []string{"us"}}, "", "constraints.geographies", "cannot be met within geographies", false, nil},
 		{"region not in clouds", llama70BLoRA, planner.Constraints{Clouds: []string{"gcp"}, Regions: []string{"us-east-1"}}, "", "constraints.regions[0]", "not in clouds", false, nil},
 		{"cloud not in provider list", llama70BLoRA, planner.Constraints{Clouds: []string{"aws"}}, "", "constraints.clouds[0]", "allow-list", false, []string{"gcp"}},

@@ -339,52 +339,6 @@ func TestAccEstimate_inference(t *testing.T) {
 	})
 }
 
-// TestEstimateNotFitDetail checks the warning's content: the shortfall per
-// GPU, the GPU count that fits and larger accelerators that fit.
-func TestEstimateNotFitDetail(t *testing.T) {
-	m, cat := estModel(t)
-	acc, _ := cat.Accelerator("A100-80GB")
-	w := perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 100}
-	prep, err := m.Prepare(w, perf.ValidateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := perf.Hardware{Accelerator: acc, GPUs: 4}
-	e := estRun(t, m, cat, w, "A100-80GB", 4, 0, 0)
-	got := notFitDetail(prep, cat, h, e)
-	need := prep.MinGPUsToFit(acc, 8)
-	if need <= 4 {
-		t.Fatalf("MinGPUsToFit = %d", need)
-	}
-	for _, want := range []string{
-		fmt.Sprintf("%.2f GB short per GPU", e.MemoryShortfallGB),
-		fmt.Sprintf("It fits on %d× A100-80GB (gpu_count = %d)", need, need),
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("detail lacks %q:\n%s", want, got)
-		}
-	}
-	// 70B on 4 GPUs needs ≈ 280 GB each: nothing in the catalog fits, so no
-	// larger-memory suggestion. A 13B LoRA on one 24 GB card does fit larger ones.
-	if strings.Contains(got, "larger-memory") {
-		t.Errorf("suggested a larger accelerator for 280 GB per GPU:\n%s", got)
-	}
-	l4, _ := cat.Accelerator("L4")
-	w2 := perf.Workload{Kind: "fine_tuning", ModelParametersB: 13, TrainingTokensB: 1}
-	prep2, err := m.Prepare(w2, perf.ValidateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e2 := estRun(t, m, cat, w2, "L4", 1, 0, 0)
-	if e2.Fits {
-		t.Fatal("13B LoRA must not fit one L4")
-	}
-	got2 := notFitDetail(prep2, cat, perf.Hardware{Accelerator: l4, GPUs: 1}, e2)
-	if !strings.Contains(got2, "larger-memory accelerator: ") || !strings.Contains(got2, `"qlora"`) {
-		t.Errorf("want a larger accelerator and qlora suggested:\n%s", got2)
-	}
-}
-
 // TestAccEstimate_examples plans and applies the registry examples of
 // gpu_estimate, vram_required_gb and training_hours, so they stay valid.
 func TestAccEstimate_examples(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -247,20 +246,13 @@ func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datas
 	if resp.Diagnostics.HasError() || comp.IsNull() || comp.IsUnknown() {
 		return
 	}
-	var seen []string
+	regimes := make([]string, len(comp.Elements())) // "" while a value is unknown
 	for i, v := range comp.Elements() {
-		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() || !catalog.IsJurisdiction(strings.ToLower(s.ValueString())) {
-			continue
+		if s, ok := v.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			regimes[i] = s.ValueString()
 		}
-		x := strings.ToLower(s.ValueString())
-		for _, prev := range seen {
-			resp.Diagnostics.AddAttributeError(path.Root("constraints").AtName("compliance").AtListIndex(i), "Contradictory Constraints",
-				fmt.Sprintf("compliance lists both %q and %q: a region cannot be in both jurisdictions (%s needs %s; %s needs %s). Keep one.",
-					prev, x, prev, catalog.ComplianceNeeds(prev), x, catalog.ComplianceNeeds(x)))
-		}
-		seen = append(seen, x)
 	}
+	addError(&resp.Diagnostics, planner.JurisdictionConflicts(regimes).Err())
 }
 
 func (d *recommendationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

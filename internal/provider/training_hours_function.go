@@ -80,7 +80,7 @@ func (f *trainingHoursFunction) Run(ctx context.Context, req function.RunRequest
 	}
 	acc, ok := cat.Accelerator(accel)
 	if !ok {
-		resp.Error = function.NewArgumentFuncError(2, "Unknown Accelerator: "+unknownAcceleratorDetail(cat, "accelerator", accel))
+		resp.Error = function.NewArgumentFuncError(2, "Unknown Accelerator: "+cat.UnknownAccelerator("accelerator", accel))
 		return
 	}
 	if acc.PeakTFLOPS[perf.DefaultPrecision] <= 0 {
