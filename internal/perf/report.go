@@ -46,7 +46,7 @@ func (p *Prepared) Report(cat *catalog.Catalog, hr HardwareRequest) (Report, err
 		return Report{}, inputerr.New(inputerr.Root("accelerator"), "Unknown Accelerator", "%s",
 			cat.UnknownAccelerator("accelerator", hr.Accelerator))
 	}
-	if err := CheckPrecision(p.given, acc); err != nil {
+	if err := p.m.CheckPrecision(p.given, acc); err != nil {
 		return Report{}, err
 	}
 	h := Hardware{Accelerator: acc, GPUs: hr.GPUs, GPUsPerNode: hr.GPUsPerNode, NetworkGbps: hr.NetworkGbps}
@@ -70,13 +70,13 @@ func (p *Prepared) Report(cat *catalog.Catalog, hr HardwareRequest) (Report, err
 // CheckPrecision is an input error on workload.precision when the
 // workload's precision (as given, or its default: bf16 or the model
 // preset's native precision) has no tensor throughput on the accelerator;
-// nil otherwise (an unknown precision is Validate's error).
-func CheckPrecision(w Workload, acc *catalog.Accelerator) error {
-	p := strings.ToLower(strings.TrimSpace(w.Precision))
-	note := ""
-	if p == "" {
-		d := w.WithDefaults()
-		p, note = d.Precision, " (the default)"
+// nil otherwise (an unknown precision is Validate's error). w is the
+// workload as given.
+func (m *Model) CheckPrecision(w Workload, acc *catalog.Accelerator) error {
+	d := m.WithDefaults(w, ValidateOptions{})
+	p, note := d.Precision, ""
+	if w.normalized().Precision == "" {
+		note = " (the default)"
 		if d.Model != "" {
 			note = fmt.Sprintf(" (the native precision of model %q)", d.Model)
 		}

@@ -96,7 +96,7 @@ func (p *Planner) validateRequest(req *Request, errs *inputerr.List) {
 			"tokens_per_second = %v: a recommendation for kind = \"inference\" needs the aggregate output tokens/s to serve, for example 5000.",
 			w.TokensPerSecond)
 	}
-	if d := w.DutyCycle; d != 0 && !(d > 0 && d <= 1) {
+	if d := w.DutyCycle; !(d > 0 && d <= 1) {
 		errs.Add(inputerr.Root("workload").Name("duty_cycle"), "Invalid Workload",
 			"duty_cycle = %s: must be more than 0 and at most 1, the share of the time the load is there.", catalog.FormatNumber(d))
 	}

@@ -29,7 +29,7 @@ type run struct {
 	// horizon, reported per month.
 	hoursPerMonth, horizonMonths float64
 	// dutyCycle is the share of the time an inference load is there
-	// (workload.duty_cycle, 1 when unset): serverless offers bill it.
+	// (workload.duty_cycle with its default): serverless offers bill it.
 	dutyCycle float64
 	// use is what every candidate's bill shares (price.go, usage).
 	use cost.Usage
@@ -99,9 +99,6 @@ func (r *run) reset(p *Planner, req *Request) {
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
 		streaming:     req.Objective != ObjectiveBalanced,
 		hoursPerMonth: p.hoursPerMonth, horizonMonths: p.policy.InferenceHorizonMonths, dutyCycle: w.DutyCycle}
-	if r.dutyCycle == 0 {
-		r.dutyCycle = perf.DefaultDutyCycle // an estimator whose workload skipped WithDefaults
-	}
 	r.use = cost.Usage{DutyCycle: r.dutyCycle, Serving: r.inference}
 	if r.inference {
 		r.use.Hours = r.hoursPerMonth * r.horizonMonths

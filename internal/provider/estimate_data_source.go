@@ -198,7 +198,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 		return
 	}
 	in, ok := readWorkload(ctx, wl, &resp.Diagnostics)
-	if !ok || !in.validate(false, &resp.Diagnostics) {
+	if !ok || !in.validate(perf.ValidateOptions{}, &resp.Diagnostics) {
 		return
 	}
 	if accel.IsNull() || accel.IsUnknown() || !in.known("precision") || !in.known("model") {
@@ -208,8 +208,12 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 	if err != nil {
 		return // Configure reports a broken built-in catalog.
 	}
+	model, err := perf.Builtin()
+	if err != nil {
+		return // Read reports a broken benchmark model.
+	}
 	if acc, found := cat.Accelerator(accel.ValueString()); found {
-		addError(&resp.Diagnostics, perf.CheckPrecision(in.workload, acc))
+		addError(&resp.Diagnostics, model.CheckPrecision(in.workload, acc))
 	}
 }
 
@@ -241,7 +245,7 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addBug(&resp.Diagnostics, "the embedded benchmark model failed to load", err)
 		return
 	}
-	prep, ok := in.prepare(model, false, &resp.Diagnostics)
+	prep, ok := in.prepare(model, perf.ValidateOptions{}, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -239,7 +239,7 @@ func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datas
 	var wlObj types.Object
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wlObj)...)
 	if in, ok := readWorkload(ctx, wlObj, &resp.Diagnostics); ok {
-		in.validate(true, &resp.Diagnostics)
+		in.validate(perf.ValidateOptions{RequireTokensPerSecond: true}, &resp.Diagnostics)
 	}
 	var comp types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("constraints").AtName("compliance"), &comp)...)
@@ -284,8 +284,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		addBug(&resp.Diagnostics, "the embedded planner policy failed to load", err)
 		return
 	}
-	in.workload = policy.WithServingDefaults(in.workload)
-	prep, ok := in.prepare(model, true, &resp.Diagnostics)
+	prep, ok := in.prepare(model, policy.WorkloadOptions(), &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -79,7 +79,7 @@ func (f *vramRequiredGBFunction) Run(ctx context.Context, req function.RunReques
 		resp.Error = funcError(fmt.Errorf("the embedded benchmark model failed to load: %w", err), nil)
 		return
 	}
-	gb, err := model.VRAMRequiredGB(params, strings.ToLower(precision), strings.ToLower(kind))
+	gb, err := model.VRAMRequiredGB(params, precision, kind)
 	if err != nil {
 		resp.Error = funcError(err, nil)
 		return

@@ -58,7 +58,7 @@ type speculativeModel struct {
 }
 
 // workloadAttribute is the `workload` schema. tokensPerSecondRequired
-// only changes the documentation; the rule itself is in validateWorkload.
+// only changes the documentation; the rule is perf's (ValidateOptions.RequireTokensPerSecond).
 func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribute {
 	tps := "Inference: aggregate output tokens per second to serve across all users, for example `5000`."
 	tpotDefault := "Default: no limit (the estimate reports what the GPUs sustain)."
@@ -351,17 +351,18 @@ func (in workloadInput) known(name string) bool {
 // validate reports the workload's problems on their attributes, leaving
 // rules on values not known yet for the next phase. It returns false when
 // an error was reported.
-func (in workloadInput) validate(requireTokensPerSecond bool, diags *diag.Diagnostics) bool {
-	errs := in.workload.Validate(perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond, Known: in.known})
+func (in workloadInput) validate(opts perf.ValidateOptions, diags *diag.Diagnostics) bool {
+	opts.Known = in.known
+	errs := in.workload.Validate(opts)
 	addError(diags, errs.Err())
 	return len(errs) == 0
 }
 
-// prepare validates the workload and applies its defaults, once per read:
-// ValidateConfig may have seen some values unknown, and physics must never
-// see an invalid workload.
-func (in workloadInput) prepare(model *perf.Model, requireTokensPerSecond bool, diags *diag.Diagnostics) (*perf.Prepared, bool) {
-	p, err := model.Prepare(in.workload, perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond})
+// prepare validates the workload and applies its defaults (the library
+// does both, once per read: ValidateConfig may have seen some values
+// unknown, and physics must never see an invalid workload).
+func (in workloadInput) prepare(model *perf.Model, opts perf.ValidateOptions, diags *diag.Diagnostics) (*perf.Prepared, bool) {
+	p, err := model.Prepare(in.workload, opts)
 	if err != nil {
 		addError(diags, err)
 		return nil, false
