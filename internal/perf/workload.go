@@ -87,9 +87,9 @@ type Workload struct {
 	TrainingTokensB  float64 // training_tokens_b: tokens to process, billions
 	FineTuningMethod string  // fine_tuning_method: full | lora | qlora; "" = lora
 
-	TokensPerSecond         float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
-	InputTokens             int     // input_tokens: mean prompt length; 0 = 1024
-	OutputTokens            int     // output_tokens: mean generated length; 0 = 256
+	TokensPerSecond       float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
+	InputTokens           int     // input_tokens: mean prompt length; 0 = 1024
+	OutputTokens          int     // output_tokens: mean generated length; 0 = 256
 	MaxTimeToFirstTokenMs float64 // max_time_to_first_token_ms; 0 = no limit
 	// MaxTimePerOutputTokenMs (max_time_per_output_token_ms): 0 = the
 	// caller's default, ValidateOptions.DefaultMaxTimePerOutputTokenMs: no
