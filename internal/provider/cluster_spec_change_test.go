@@ -84,6 +84,7 @@ func warningsOf(diags diag.Diagnostics) map[string]string {
 // `terraform plan -json`). The expected figures come from the catalog's
 // offers, not from the provider's answer.
 func TestClusterSpecSwitchWarnings(t *testing.T) {
+	t.Parallel()
 	created, diags := csPlan(t, nil, "aws", "H100", 4)
 	if diags.HasError() || len(diags.Warnings()) != 0 {
 		t.Fatalf("create: %v", diags)

@@ -102,6 +102,7 @@ const estTrain70B = `    kind               = "training"
     training_tokens_b  = 2000`
 
 func TestAccEstimate_training(t *testing.T) {
+	t.Parallel()
 	m, cat := estModel(t)
 	w := perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 2000}
 	e := estRun(t, m, cat, w, "A100-80GB", 2048, 0, 0)
@@ -214,6 +215,7 @@ func TestAccEstimate_training(t *testing.T) {
 }
 
 func TestAccEstimate_fineTuning(t *testing.T) {
+	t.Parallel()
 	m, cat := estModel(t)
 	ft := func(params, tokens float64, method string) perf.Workload {
 		return perf.Workload{Kind: "fine_tuning", ModelParametersB: params, TrainingTokensB: tokens, FineTuningMethod: method}
@@ -265,6 +267,7 @@ func TestAccEstimate_fineTuning(t *testing.T) {
 }
 
 func TestAccEstimate_inference(t *testing.T) {
+	t.Parallel()
 	m, cat := estModel(t)
 	unl := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParametersB: 70}, "H100", 8, 0, 0)
 	inter := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 20000,
@@ -342,6 +345,7 @@ func TestAccEstimate_inference(t *testing.T) {
 // TestAccEstimate_examples plans and applies the registry examples of
 // gpu_estimate, vram_required_gb and training_hours, so they stay valid.
 func TestAccEstimate_examples(t *testing.T) {
+	t.Parallel()
 	var steps []resource.TestStep
 	for _, file := range []string{
 		"../../examples/data-sources/gpu_estimate/data-source.tf",
@@ -367,6 +371,7 @@ func TestAccEstimate_examples(t *testing.T) {
 // catalog_file defines: the data source uses the provider's catalog, and
 // checks the precision against it at plan time.
 func TestAccEstimate_catalogFile(t *testing.T) {
+	t.Parallel()
 	file := writeCatalog(t, "x1.yaml", `
 accelerators:
   - id: X1-160GB
@@ -432,6 +437,7 @@ data "gpu_estimate" "e" {
 // validate` does, before the provider is configured: the invalid workloads
 // are caught there, on the attribute that is wrong.
 func TestEstimateValidateConfig(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds, ok := NewEstimateDataSource().(*estimateDataSource)
 	if !ok {

@@ -187,6 +187,7 @@ func (d draws) workload(typ tftypes.Type, presets []string) tftypes.Value {
 }
 
 func TestComputedNumbersAreFinite(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)

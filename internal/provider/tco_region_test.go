@@ -80,6 +80,7 @@ func regionsInOrder(want []*catalog.Offer, hoursTimesFactor func(*catalog.Offer)
 }
 
 func TestAccTCOCheapestRegion(t *testing.T) {
+	t.Parallel()
 	const hours = 12 * 730.0
 	od := cheapestByPrice(t, "gcp", "a3-highgpu-8g", catalog.OnDemand)
 	spot := cheapestByPrice(t, "gcp", "a3-highgpu-8g", catalog.Spot)
@@ -138,6 +139,7 @@ data "gpu_tco" "pinned" {
 }
 
 func TestAccTCORegionErrors(t *testing.T) {
+	t.Parallel()
 	tco := func(body string) string { return "data \"gpu_tco\" \"x\" {\n  months = 12\n" + body + "\n}\n" }
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
