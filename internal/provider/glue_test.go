@@ -5,9 +5,11 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -63,7 +65,7 @@ func TestGlueCarriesEveryWorkloadAttribute(t *testing.T) {
 		{"speculative_decoding.draft_model_parameters_b", 1.0,
 			func(w perf.Workload) any { return w.SpeculativeDecoding.DraftModelParametersB }, 1.0},
 	}
-	typ := workloadAttribute(true).GetType().(types.ObjectType)
+	typ := schemaObjectType(t, workloadAttribute(true).GetType())
 	checkRowsCoverSchema(t, "workload", typ, rows)
 	for _, r := range rows {
 		t.Run(r.attr, func(t *testing.T) {
@@ -104,7 +106,7 @@ func TestGlueCarriesEveryConstraint(t *testing.T) {
 	}
 	var resp datasource.SchemaResponse
 	(&recommendationDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
-	typ := resp.Schema.Attributes["constraints"].(dsschema.SingleNestedAttribute).GetType().(types.ObjectType)
+	typ := schemaObjectType(t, resp.Schema.Attributes["constraints"].GetType())
 	checkRowsCoverSchema(t, "constraints", typ, rows)
 	for _, r := range rows {
 		t.Run(r.attr, func(t *testing.T) {
@@ -147,7 +149,7 @@ func TestGlueCarriesEveryTCOInput(t *testing.T) {
 	}
 	var resp datasource.SchemaResponse
 	(&tcoDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
-	typ := resp.Schema.Type().(types.ObjectType)
+	typ := schemaObjectType(t, resp.Schema.Type())
 	checkRowsCoverSchema(t, "gpu_tco", inputsOf(resp.Schema.Attributes, typ), rows)
 	for _, r := range rows {
 		t.Run(r.attr, func(t *testing.T) {
@@ -210,46 +212,62 @@ func attributeNames(typ types.ObjectType, prefix string) []string {
 	return out
 }
 
+// schemaObjectType is a schema type that must be an object's.
+func schemaObjectType(t *testing.T, typ attr.Type) types.ObjectType {
+	t.Helper()
+	ot, ok := typ.(types.ObjectType)
+	if !ok {
+		t.Fatalf("%v is not an object type", typ)
+	}
+	return ot
+}
+
 // objectWith is an object of typ whose attribute path ("a" or "a.b") is
 // v and every other attribute null.
 func objectWith(t *testing.T, typ types.ObjectType, path string, v any) types.Object {
 	t.Helper()
 	ctx := context.Background()
-	val := tfObjectWith(typ.TerraformType(ctx).(tftypes.Object), path, v)
-	obj, err := typ.ValueFromTerraform(ctx, val)
+	val, err := tfObjectWith(typ.TerraformType(ctx), path, v)
 	if err != nil {
 		t.Fatalf("%s = %v: %v", path, v, err)
 	}
-	return obj.(types.Object)
+	got, err := typ.ValueFromTerraform(ctx, val)
+	if err != nil {
+		t.Fatalf("%s = %v: %v", path, v, err)
+	}
+	obj, ok := got.(types.Object)
+	if !ok {
+		t.Fatalf("%s = %v: %T is not an object", path, v, got)
+	}
+	return obj
 }
 
 // tfObjectWith is objectWith's value as terraform-plugin-go holds it.
-func tfObjectWith(typ tftypes.Object, path string, v any) tftypes.Value {
+func tfObjectWith(t tftypes.Type, path string, v any) (tftypes.Value, error) {
+	typ, ok := t.(tftypes.Object)
+	if !ok {
+		return tftypes.Value{}, fmt.Errorf("%v is not an object type", t)
+	}
 	attrs := map[string]tftypes.Value{}
 	for name, at := range typ.AttributeTypes {
 		attrs[name] = tftypes.NewValue(at, nil)
 	}
-	name, rest, nested := cut(path)
+	name, rest, nested := strings.Cut(path, ".")
 	at := typ.AttributeTypes[name]
 	if nested {
-		attrs[name] = tfObjectWith(at.(tftypes.Object), rest, v)
-	} else {
-		attrs[name] = tftypes.NewValue(at, tfGo(at, v))
-	}
-	return tftypes.NewValue(typ, attrs)
-}
-
-func cut(path string) (string, string, bool) {
-	for i := range path {
-		if path[i] == '.' {
-			return path[:i], path[i+1:], true
+		inner, err := tfObjectWith(at, rest, v)
+		if err != nil {
+			return tftypes.Value{}, err
 		}
+		attrs[name] = inner
+	} else {
+		attrs[name] = tftypes.NewValue(at, tfGo(v))
 	}
-	return path, "", false
+	return tftypes.NewValue(typ, attrs), nil
 }
 
-// tfGo is v as terraform-plugin-go holds a value of type at.
-func tfGo(at tftypes.Type, v any) any {
+// tfGo is v as terraform-plugin-go holds it.
+func tfGo(v any) any {
 	switch x := v.(type) {
 	case float64:
 		return big.NewFloat(x)
@@ -264,7 +282,7 @@ func tfGo(at tftypes.Type, v any) any {
 	case map[string]float64:
 		elems := map[string]tftypes.Value{}
 		for k, f := range x {
-			elems[k] = tftypes.NewValue(at.(tftypes.Map).ElementType, big.NewFloat(f))
+			elems[k] = tftypes.NewValue(tftypes.Number, big.NewFloat(f))
 		}
 		return elems
 	}
