@@ -170,7 +170,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 			},
 			"monthly_cost_usd": schema.Float64Attribute{
 				Computed: true,
-				MarkdownDescription: "Monthly cost in USD: `hourly_cost_usd` around the clock for the cost model's hours per month (730) " +
+				MarkdownDescription: "Monthly cost in USD: `hourly_cost_usd` around the clock for the cost model's " + hoursPerMonthDoc() + " " +
 					"plus `storage` at the cloud's list prices, after the provider's `discounts`; rounded to cents.",
 			},
 			"spec_json": schema.StringAttribute{

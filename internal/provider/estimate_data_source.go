@@ -63,7 +63,7 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "Total number of accelerators, for example `8` (one node) or `2048`." + gpus.Doc(),
 				CustomType:          gpus.Int64()},
 			"gpus_per_node": intInput("Accelerators per node, i.e. per scale-up domain (NVLink, Infinity Fabric): tensor parallelism "+
-				"never crosses a node. At most `gpu_count`. Default `min(gpu_count, 8)`.", perNode),
+				"never crosses a node. At most `gpu_count`. Default `min(gpu_count, "+defaultGPUsPerNode()+")`.", perNode),
 			"network_gbps": floatInput("Scale-out network bandwidth of one node, Gbit/s, for example `3200` for 8× 400 Gbit/s "+
 				"InfiniBand/EFA or `100` for plain Ethernet. The per-GPU share sets the fabric class the model assumes "+
 				"(InfiniBand-class, RoCE or TCP). Default: "+defaultNetworkDoc()+". TPUs (`interconnect_kind` `ici`) are the "+
@@ -166,8 +166,9 @@ func throughputCurveSchema() schema.ListNestedAttribute {
 // defaultNetworkDoc describes the model's default scale-out network.
 func defaultNetworkDoc() string {
 	if m, err := perf.Builtin(); err == nil {
-		return fmt.Sprintf("%v Gbit/s per GPU (%v Gbit/s for an 8-GPU node, an InfiniBand/EFA-class RDMA cluster)",
-			m.Params().Network.DefaultGbpsPerGPU, 8*m.Params().Network.DefaultGbpsPerGPU)
+		gpn := m.Params().Search.DefaultGPUsPerNode
+		return fmt.Sprintf("%v Gbit/s per GPU (%v Gbit/s for a node of %d GPUs, an InfiniBand/EFA-class RDMA cluster)",
+			m.Params().Network.DefaultGbpsPerGPU, float64(gpn)*m.Params().Network.DefaultGbpsPerGPU, gpn)
 	}
 	return "a modern RDMA cluster"
 }
@@ -188,7 +189,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 	if gpusOK && perNodeOK && perNode > gpus {
 		resp.Diagnostics.AddAttributeError(path.Root("gpus_per_node"), "Invalid GPUs Per Node",
 			fmt.Sprintf("gpus_per_node = %d exceeds gpu_count = %d: a node cannot hold more GPUs than the whole job uses. "+
-				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, 8).", perNode, gpus, gpus))
+				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, %s).", perNode, gpus, gpus, defaultGPUsPerNode()))
 	}
 	var wl types.Object
 	var accel types.String

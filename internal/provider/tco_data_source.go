@@ -147,8 +147,7 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				}}},
 			"energy_kwh": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Facility energy, kWh: running instance-hours × node power × PUE (region's, else cloud's). Node power = " +
-					"GPUs × TDP × (load factor 0.8 for training + 0.575 for the host: CPUs, memory, NICs, fans), derived from measured " +
-					"8-GPU servers (an 8× H100 node: 7.7 kW)." + noTDPDoc()},
+					nodePowerDoc() + "." + noTDPDoc()},
 			"co2e_kg": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Location-based emissions, kg CO2e: `energy_kwh` × the region's grid intensity (0 when unknown, with a warning)."},
 			"carbon_cost_usd": schema.Float64Attribute{Computed: true,

@@ -83,14 +83,14 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 		Attributes: withModelAttributes(map[string]schema.Attribute{
 			"kind": schema.StringAttribute{Required: true,
 				MarkdownDescription: "`training` (pre-training from scratch), `fine_tuning` or `inference`."},
-			"sequence_length": intInput("Training / fine-tuning sequence length in tokens. Default `4096`.", seq),
+			"sequence_length": intInput(fmt.Sprintf("Training / fine-tuning sequence length in tokens. Default `%d`.", perf.DefaultSequenceLength), seq),
 			"training_tokens_b": floatInput("Training and fine-tuning: tokens to process, billions (epochs × dataset tokens), for example "+
 				"`2000` for 2T tokens. Required for those kinds.", limitOf(catalog.LimitTrainingTokensB)),
 			"fine_tuning_method": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters). Default `lora`."},
 			"tokens_per_second": floatInput(tps, limitOf(catalog.LimitTokensPerSecond)),
-			"input_tokens":      intInput("Inference: mean prompt length in tokens. Default `1024`.", seq),
-			"output_tokens":     intInput("Inference: mean generated length in tokens. Default `256`.", seq),
+			"input_tokens":      intInput(fmt.Sprintf("Inference: mean prompt length in tokens. Default `%d`.", perf.DefaultInputTokens), seq),
+			"output_tokens":     intInput(fmt.Sprintf("Inference: mean generated length in tokens. Default `%d`.", perf.DefaultOutputTokens), seq),
 			"max_time_to_first_token_ms": floatInput("Inference: limit on the **99th percentile** time to first token, milliseconds (as "+
 				"MLPerf Server and InferenceX p99). The model computes means and holds the mean to the limit divided by the p99/mean ratio "+
 				"fitted on InferenceX ("+latencyRatioDoc("ttft")+"). Default: no limit.", latency),
