@@ -260,6 +260,7 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addError(&resp.Diagnostics, err)
 		return
 	}
+	warnAmbiguousAccelerator(&resp.Diagnostics, d.data.Catalog, path.Root("accelerator"), "accelerator", m.Accelerator.ValueString())
 	m.setEstimate(prep.Workload(), rep.Estimate, rep.Curve, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
