@@ -19,7 +19,6 @@ import (
 // licence; presets found by the spellings users write; filters; a summary
 // table; unknown names with the presets they may mean.
 func TestAccModelsDataSource(t *testing.T) {
-	t.Parallel()
 	presets, err := catalog.BuiltinModelPresets()
 	if err != nil {
 		t.Fatal(err)

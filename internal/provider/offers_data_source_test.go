@@ -154,7 +154,6 @@ func priceCheck(v float64) knownvalue.Check {
 // model the cloud's rows are sold under; the expectation is computed from
 // the catalog here, apart from browse.OffersSummary.
 func TestAccOffersSummary(t *testing.T) {
-	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)

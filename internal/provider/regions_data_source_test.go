@@ -19,7 +19,6 @@ import (
 // partition, compliance, grid carbon and PUE; a country by name; every
 // compliance regime listed must be carried; unknown names suggest.
 func TestAccRegionsDataSource(t *testing.T) {
-	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +108,6 @@ output "summary" { value = data.gpu_regions.aws_frankfurt.summary }`,
 // TestAccRecommendationCountryByName: constraints.countries takes country
 // names as gpu_regions does; a misspelt one suggests the code and name.
 func TestAccRecommendationCountryByName(t *testing.T) {
-	t.Parallel()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
