@@ -190,27 +190,6 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestReservedOnlyForLongUse: reserved pricing bills the whole term, so a
-// short job never picks it, while serving around the clock can.
-func TestReservedOnlyForLongUse(t *testing.T) {
-	p, _ := builtin(t)
-	pms := []catalog.PricingModel{catalog.OnDemand, catalog.Reserved1Y, catalog.Reserved3Y}
-	res, err := p.Recommend(request(t, llama70BLoRA, planner.Constraints{PricingModels: pms}, planner.ObjectiveCost))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Best.PricingModel != catalog.OnDemand {
-		t.Errorf("a %v h job picked %s", res.Best.EstimatedHours, res.Best.PricingModel)
-	}
-	res, err = p.Recommend(request(t, serve70B, planner.Constraints{PricingModels: pms, Clouds: []string{"aws"}}, planner.ObjectiveCost))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Best.PricingModel == catalog.OnDemand {
-		t.Errorf("serving for a year picked on_demand over reservations: %+v", res.Best)
-	}
-}
-
 // TestSingleNodeEstimateIgnoresNetwork guards the planner's memo: one-node
 // estimates are shared across offers whose network differs.
 func TestSingleNodeEstimateIgnoresNetwork(t *testing.T) {
