@@ -64,4 +64,3 @@ func TestServerlessPricingMatchesCostModel(t *testing.T) {
 		}
 	}
 }
-
