@@ -109,10 +109,10 @@ func (r *run) scan() {
 // with no surviving node count is counted once, under the furthest reason
 // one of its node counts reached.
 func (r *run) evaluate(oi *offerInfo, g *groupResult) {
-	var furthest [numPricingModels]int // by slot
-	var kept [numPricingModels]bool
-	discount := 1 - r.req.Discounts[oi.o.Cloud]
-	var slots [numPricingModels]int // the allowed slots of the offer, in sold order
+	var furthest [catalog.NumPricingModels]int // by slot
+	var kept [catalog.NumPricingModels]bool
+	discount := r.req.Discounts[oi.o.Cloud]
+	var slots [catalog.NumPricingModels]int // the allowed slots of the offer, in sold order
 	n := 0
 	for _, s := range oi.soldSlot {
 		if r.f.pricingModels[s] {
@@ -148,7 +148,7 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 // removed, keeping the cheapest (cost plus carbon cost) candidate within
 // every other limit as the left-out one; it counts nothing.
 func (r *run) evaluateLeftOut(oi *offerInfo, g *groupResult) {
-	discount := 1 - r.req.Discounts[oi.o.Cloud]
+	discount := r.req.Discounts[oi.o.Cloud]
 	for i := range g.options {
 		opt := &g.options[i]
 		for _, s := range oi.soldSlot {
