@@ -24,6 +24,11 @@ type Estimator interface {
 	// gpusPerNode per node) whose memory holds the workload, or 0 when it
 	// cannot tell (the planner then probes with EstimateBrief).
 	MinGPUsToFit(acc *catalog.Accelerator, gpusPerNode int) int
+	// ServingCeiling bounds the output tokens/s one accelerator of this
+	// kind serves under any layout on any number of GPUs (inference;
+	// +Inf when it cannot tell): the planner searches larger serving units
+	// only where the bound leaves room to win.
+	ServingCeiling(acc *catalog.Accelerator) float64
 }
 
 var _ Estimator = (*perf.Prepared)(nil)

@@ -70,16 +70,19 @@ func (r *run) allowedModels(oi *offerInfo) int {
 // over families; phase 3 prices and filters every candidate in tie-break
 // order.
 func (r *run) scan() {
+	r.reasons = r.reasons[:0]
 	for i := range r.p.offers {
 		oi := &r.p.offers[i]
-		if reason := r.offerReason(oi); !r.needed[oi.group] && (reason == "" || reason == ReasonSoftwareStacks) && r.allowedModels(oi) > 0 {
+		reason := r.offerReason(oi)
+		r.reasons = append(r.reasons, reason)
+		if !r.needed[oi.group] && (reason == "" || reason == ReasonSoftwareStacks) && r.allowedModels(oi) > 0 {
 			r.needed[oi.group] = true
 		}
 	}
 	r.physicsAll()
 	for i := range r.p.offers {
 		oi := &r.p.offers[i]
-		if reason := r.offerReason(oi); reason != "" {
+		if reason := r.reasons[i]; reason != "" {
 			r.reject(reason, len(oi.sold))
 			if g := &r.groups[oi.group]; reason == ReasonSoftwareStacks && len(g.options) > 0 && r.allowedModels(oi) > 0 {
 				r.evaluateLeftOut(oi, g)

@@ -102,10 +102,17 @@ func (r *run) explainServing(b *strings.Builder, c *Candidate) {
 	if c.GPUFraction > 0 {
 		devices = numfmt.Trim(c.GPUFraction, 3) + " of one" // a share of one GPU
 	}
-	if c.Replicas > 1 {
+	switch l := c.Serving; {
+	case l != nil && l.Mode == perf.ServingDisaggregated:
+		fmt.Fprintf(b, "disaggregated: %s on %d× %s hand prompts to %s on %d× %s", nounCount(l.PrefillWorkers, "prefill worker"),
+			l.PrefillGPUs, c.Accelerator, nounCount(l.DecodeWorkers, "decode worker"), l.DecodeGPUs, c.Accelerator)
+	case c.Replicas > 1:
 		fmt.Fprintf(b, "%s replicas of %s %s", numfmt.Thousands(float64(c.Replicas), 0), devices, c.Accelerator)
-	} else {
+	default:
 		fmt.Fprintf(b, "1 replica of %s %s", devices, c.Accelerator)
+	}
+	if l := c.Serving; l != nil && l.ExpertParallel > 1 {
+		fmt.Fprintf(b, ", experts spread over %d GPUs each", l.ExpertParallel)
 	}
 	switch {
 	case c.offer != nil && c.offer.serverless != nil:
@@ -118,7 +125,7 @@ func (r *run) explainServing(b *strings.Builder, c *Candidate) {
 		b.WriteString(", no fabric needed between replicas")
 	}
 	verb := "serve"
-	if c.Replicas <= 1 {
+	if c.Replicas <= 1 && (c.Serving == nil || c.Serving.Mode != perf.ServingDisaggregated) {
 		verb = "serves"
 	}
 	fmt.Fprintf(b, ") %s %s tok/s against a %s tok/s target at %s ms per output token (p99)",

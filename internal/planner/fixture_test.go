@@ -175,3 +175,6 @@ func (f *fakeEstimator) EstimateBrief(h perf.Hardware) (perf.Estimate, error) {
 func fixtureRequest(w perf.Workload, c planner.Constraints, obj planner.Objective) planner.Request {
 	return planner.Request{Estimator: fake(w), Constraints: c, Objective: obj}
 }
+
+// ServingCeiling: the fake model knows no bound.
+func (f *fakeEstimator) ServingCeiling(*catalog.Accelerator) float64 { return math.Inf(1) }

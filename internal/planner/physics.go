@@ -95,8 +95,27 @@ const (
 // physicsAll evaluates every needed group, spreading families over up to
 // GOMAXPROCS workers (results do not depend on the split: each group is
 // evaluated by exactly one worker, and misses merge in worker order with
-// ties kept by the lower group index).
+// ties kept by the lower group index). Serving is evaluated in two passes:
+// the smallest serving units first, then the larger-unit search
+// (perf.PlanServing) for the groups unitSearch keeps.
 func (r *run) physicsAll() {
+	n := r.startWorkers()
+	r.onWorkers(n, r.needed)
+	if r.inference {
+		r.unitsOnly = false
+		r.unitSearch(n)
+	}
+	for i := 0; i < n; i++ {
+		w := &r.workers[i]
+		r.smallest.merge(&w.smallest)
+		r.lowestTPOT.merge(&w.lowestTPOT)
+		r.tightest.merge(&w.tightest)
+	}
+}
+
+// startWorkers readies the workers of a recommendation and returns how
+// many run.
+func (r *run) startWorkers() int {
 	n := min(runtime.GOMAXPROCS(0), maxWorkers, r.p.families)
 	needed := 0
 	for _, x := range r.needed {
@@ -116,9 +135,16 @@ func (r *run) physicsAll() {
 		clear(w.minGPUs)
 		w.run, w.smallest, w.lowestTPOT, w.tightest = r, miss{}, miss{}, miss{}
 	}
+	r.unitsOnly = r.inference
+	return n
+}
+
+// onWorkers evaluates the groups marked in which on n workers, each
+// family on the same worker every time (its estimates stay memoized).
+func (r *run) onWorkers(n int, which []bool) {
 	work := func(wi int) {
 		w := &r.workers[wi]
-		for g, x := range r.needed {
+		for g, x := range which {
 			if x && r.p.groups[g].family%n == wi {
 				w.group(g)
 			}
@@ -126,26 +152,21 @@ func (r *run) physicsAll() {
 	}
 	if n == 1 {
 		work(0)
-	} else {
-		var wg sync.WaitGroup
-		for wi := 1; wi < n; wi++ {
-			wg.Add(1)
-			go func() { defer wg.Done(); work(wi) }()
-		}
-		work(0)
-		wg.Wait()
+		return
 	}
-	for i := 0; i < n; i++ {
-		w := &r.workers[i]
-		r.smallest.merge(&w.smallest)
-		r.lowestTPOT.merge(&w.lowestTPOT)
-		r.tightest.merge(&w.tightest)
+	var wg sync.WaitGroup
+	for wi := 1; wi < n; wi++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); work(wi) }()
 	}
+	work(0)
+	wg.Wait()
 }
 
 // group evaluates the physics of one hardware group.
 func (w *worker) group(i int) {
 	g := &w.run.groups[i]
+	g.options, g.reason = g.options[:0], ""
 	hw := w.run.p.groups[i].hw
 	if w.run.inference {
 		w.inferenceOptions(g, hw)
@@ -278,9 +299,12 @@ func nextPowerOfTwo(n int) int {
 	return next
 }
 
-// inferenceOptions: the fewest nodes that hold one replica form a serving
-// unit; the benchmark model says how many output tokens/s a unit sustains
-// within the latency limits; units are added until the target is met.
+// inferenceOptions: the benchmark model's serving search
+// (perf.PlanServing) finds the deployment with the fewest nodes that meets
+// the target: serving units replicated, each unit one estimate of the
+// model on its nodes (the fewest that hold one replica, a whole scale-up
+// domain that spans nodes, or larger units over a fabric while they raise
+// the output per node).
 func (w *worker) inferenceOptions(g *groupResult, hw perf.Hardware) {
 	unit, probed, reason := w.minNodes(hw)
 	if unit == 0 {
@@ -291,7 +315,12 @@ func (w *worker) inferenceOptions(g *groupResult, hw perf.Hardware) {
 		g.reason = ReasonNoFabric
 		return
 	}
-	e, err := w.estimateAt(hw, unit, unit, probed)
+	pol := w.run.p.policy
+	plan, err := perf.PlanServing(perf.ServingSearch{Hardware: hw, MinNodes: unit, MaxNodes: w.maxServingNodes(hw),
+		MaxUnits: pol.MaxServingUnits - 1, Target: w.run.workload.TokensPerSecond, Tolerance: pol.RelativeTolerance,
+		MixtureOfExperts: w.run.moe, SmallestUnitOnly: w.run.unitsOnly,
+		Estimate: func(nodes int) (perf.Estimate, error) { return w.estimateAt(hw, nodes, unit, probed) }})
+	e := plan.Unit
 	if err != nil {
 		g.reason = rejectReason(err)
 		return
@@ -303,19 +332,18 @@ func (w *worker) inferenceOptions(g *groupResult, hw perf.Hardware) {
 			w.tightest.offerEstimate(e.MemoryShortfallGB, hw, unit)
 		}
 		return
-	case !(e.TokensPerSecond > 0) || !finite(e.TokensPerSecond):
+	case plan.Units == 0:
 		g.reason = ReasonLatency
 		if e.TPOTP99Ms > 0 {
 			w.lowestTPOT.offerEstimate(e.TPOTP99Ms, hw, unit)
 		}
 		return
 	}
-	units := w.servingUnits(e.TokensPerSecond)
-	nodes := units * unit
+	nodes := plan.Nodes()
 	reason = w.limitReason(hw, nodes, false)
 	// policy.MaxServingUnits bounds the serving units when max_nodes is not
 	// set (DefaultMaxNodes bounds training only).
-	if reason == "" && units >= w.run.p.policy.MaxServingUnits {
+	if reason == "" && plan.Units >= pol.MaxServingUnits {
 		reason = ReasonDoesNotFit
 	}
 	if reason != "" {
@@ -323,21 +351,24 @@ func (w *worker) inferenceOptions(g *groupResult, hw perf.Hardware) {
 		w.smallest.offerHardware(hw, nodes)
 		return
 	}
-	reps := max(1, e.Replicas) * units
-	g.options = append(g.options, option{nodes: nodes, replicas: reps, est: e, tps: e.TokensPerSecond * float64(units),
-		unit: unit, units: units, unitReplicas: max(1, e.Replicas)})
+	reps := max(1, e.Replicas)
+	g.options = append(g.options, option{nodes: nodes, replicas: reps * plan.Units, est: e, tps: e.TokensPerSecond * float64(plan.Units),
+		unit: plan.UnitNodes, units: plan.Units, unitReplicas: reps})
 }
 
-// servingUnits is the number of serving units of unitTPS output tokens/s
-// each that meet the workload's target, at most policy.MaxServingUnits.
-func (w *worker) servingUnits(unitTPS float64) int {
-	target := w.run.workload.TokensPerSecond
-	if !(target > 0) {
-		return 1
+// maxServingNodes is the most nodes of the hardware a serving deployment
+// may use: constraints.max_nodes and max_gpus (0 = no bound).
+func (w *worker) maxServingNodes(hw perf.Hardware) int {
+	f := &w.run.f
+	n := 0
+	if f.userMaxNodes {
+		n = f.maxNodes
 	}
-	u := math.Ceil(target/unitTPS - w.run.p.policy.RelativeTolerance)
-	if maxU := float64(w.run.p.policy.MaxServingUnits); u > maxU {
-		u = maxU
+	if f.maxGPUs > 0 {
+		byGPUs := max(1, f.maxGPUs/hw.GPUsPerNode)
+		if n == 0 || byGPUs < n {
+			n = byGPUs
+		}
 	}
-	return max(1, int(u))
+	return n
 }

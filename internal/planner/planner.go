@@ -84,6 +84,10 @@ type offerInfo struct {
 	// per node running hour per workload kind (by kindSlot), kg CO2e per
 	// kWh.
 	rates      *[catalog.NumPricingModels]cost.Rate
+	// nodeMonthUSD is one instance serving around the clock for a month of
+	// the inference horizon under each instance pricing model (by
+	// Index), before discounts: what unitSearch bounds costs with.
+	nodeMonthUSD [catalog.NumPricingModels]float64
 	kwhPerHour [len(kindSlots)]float64
 	kgPerKWh   float64
 }
@@ -112,7 +116,8 @@ type Planner struct {
 	geos                          map[string]bool
 	// countryClouds: country code -> clouds with a region there.
 	countryClouds map[string][]string
-	// shares holds the derived accelerators of fractional instances.
+	// shares holds the derived accelerators of fractional instances and
+	// of instances smaller than their part's board (boardOf).
 	shares map[string]*catalog.Accelerator
 	// partitions describes what asks for each separate-account partition.
 	partitions map[catalog.Partition]*partitionInfo
@@ -241,11 +246,14 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool) {
 	if oi.region != nil {
 		oi.geo, oi.country, oi.partition = oi.region.Geography, oi.region.Country, oi.region.Partition
 	}
+	horizon := p.hoursPerMonth * p.policy.InferenceHorizonMonths
+	serving := cost.Usage{Instances: 1, Hours: horizon, HorizonHours: horizon, Serving: true}
 	for _, pm := range catalog.InstancePricingModels {
 		if rate, ok := p.cost.Rate(o, oi.cloud, pm); ok {
 			oi.sold = append(oi.sold, pm)
 			oi.soldSlot = append(oi.soldSlot, pm.Index())
 			oi.rates[pm.Index()] = rate
+			oi.nodeMonthUSD[pm.Index()] = rate.Bill(&serving).USD / p.policy.InferenceHorizonMonths
 		}
 	}
 	if len(oi.sold) == 0 {
@@ -313,10 +321,45 @@ func gridKgPerKWh(r *catalog.Region) float64 {
 func (p *Planner) hardwareOf(oi *offerInfo) perf.Hardware {
 	o := oi.o
 	hw := perf.Hardware{Accelerator: oi.accel, GPUsPerNode: o.GPUs, NetworkGbps: o.NetworkGbps, Fabric: o.Fabric}
-	if oi.fraction > 0 {
+	switch {
+	case oi.fraction > 0:
 		hw.Accelerator, hw.GPUsPerNode = p.shareOf(oi.accel, oi.fraction), 1
+	case oi.accel.NVLinkDomainGPUs > o.GPUs && !p.domainSpansNodes(oi.accel):
+		hw.Accelerator = p.boardOf(oi.accel, o.GPUs)
 	}
 	return hw
+}
+
+// domainSpansNodes reports whether an accelerator's scale-up domain spans
+// the nodes the catalog sells: an NVLink or ICI domain larger than any of
+// its offers' GPUs (GB200/GB300 NVL72 racks of 4-GPU trays, TPU pods of
+// hosts). A domain no larger than its biggest instance is that
+// instance's board (A100 40 GB: 16 in GCP's a2-megagpu-16g), which a
+// smaller instance of the part does not share with another.
+func (p *Planner) domainSpansNodes(a *catalog.Accelerator) bool {
+	if a.InterconnectKind != catalog.InterconnectNVLink && a.InterconnectKind != catalog.InterconnectICI {
+		return false
+	}
+	for _, o := range p.cat.Offers {
+		if o.Accelerator == a.ID && o.GPUs >= a.NVLinkDomainGPUs {
+			return false
+		}
+	}
+	return true
+}
+
+// boardOf is the accelerator as an instance of gpn GPUs has it when its
+// domain does not span nodes: a scale-up domain of the instance's GPUs.
+// One derived accelerator per (accelerator, GPUs).
+func (p *Planner) boardOf(a *catalog.Accelerator, gpn int) *catalog.Accelerator {
+	key := a.ID + "#" + strconv.Itoa(gpn)
+	if s, ok := p.shares[key]; ok {
+		return s
+	}
+	s := *a
+	s.NVLinkDomainGPUs = max(1, gpn)
+	p.shares[key] = &s
+	return &s
 }
 
 // shareOf is the accelerator a fractional instance gets: the share f of

@@ -219,8 +219,12 @@ func TestInferenceReplicas(t *testing.T) {
 	if b.Replicas < 2 || b.TokensPerSecond < serve70B.TokensPerSecond || b.TPOTMs > serve70B.MaxTimePerOutputTokenMs {
 		t.Errorf("best %+v: want ≥ 2 replicas meeting %v tok/s within %v ms", b, serve70B.TokensPerSecond, serve70B.MaxTimePerOutputTokenMs)
 	}
-	if !strings.Contains(b.Explanation, fmt.Sprintf("%d replicas of", b.Replicas)) {
-		t.Errorf("explanation %q does not name the replicas", b.Explanation)
+	want := fmt.Sprintf("%d replicas of", b.Replicas)
+	if l := b.Serving; l != nil && l.Mode == perf.ServingDisaggregated {
+		want = fmt.Sprintf("hand prompts to %d decode workers on %d× H100", l.DecodeWorkers, l.DecodeGPUs)
+	}
+	if !strings.Contains(b.Explanation, want) {
+		t.Errorf("explanation %q does not name the replicas (%q)", b.Explanation, want)
 	}
 }
 
@@ -290,5 +294,55 @@ func TestDoesNotFitSaysByHowMuch(t *testing.T) {
 	if !errors.As(err, &nc) || nc.Reason != planner.ReasonDoesNotFit ||
 		!regexp.MustCompile(`the smallest deployment that holds it, \d+× H100 \((\d+) nodes of 8\), needs more than the 128 nodes allowed`).MatchString(nc.Detail) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestServingNeverWorseThanEstimate: restricted to one accelerator, the
+// recommendation's deployment is never larger than the fewest nodes of
+// its offer on which the benchmark model (gpu_estimate's) finds a layout
+// meeting the target: rack-scale GB200 NVL72 with expert parallelism and
+// disaggregation across the rack, multi-node disaggregation on 8-GPU
+// nodes, TPU slices, a dense model.
+func TestServingNeverWorseThanEstimate(t *testing.T) {
+	p, m := builtin(t)
+	pol, err := planner.BuiltinPolicy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1 := perf.Workload{Kind: "inference", Model: "deepseek-r1", TokensPerSecond: 100000}
+	for _, tc := range []struct {
+		w   perf.Workload
+		acc string
+	}{
+		{r1, "GB200"}, {r1, "B200"}, {r1, "H200"},
+		{perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 20000}, "H100"},
+		{perf.Workload{Kind: "inference", Model: "qwen3-235b-a22b", TokensPerSecond: 50000}, "TPU-V5P"},
+	} {
+		prep, err := m.Prepare(tc.w, pol.WorkloadOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Recommend(planner.Request{Estimator: prep, Objective: planner.ObjectiveCost,
+			Constraints: planner.Constraints{Accelerators: []string{tc.acc}, SoftwareStacks: []string{"cuda", "xla"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := res.Best
+		o := offerOf(t, p.Catalog(), b)
+		a, _ := p.Catalog().Accelerator(b.Accelerator)
+		if b.TokensPerSecond < tc.w.TokensPerSecond {
+			t.Errorf("%s: the best serves %v tok/s, below the target", tc.acc, b.TokensPerSecond)
+		}
+		for n := 1; n < b.Nodes; n++ {
+			e, err := prep.Estimate(perf.Hardware{Accelerator: a, GPUs: n * o.GPUs, GPUsPerNode: o.GPUs, NetworkGbps: o.NetworkGbps, Fabric: o.Fabric})
+			if err == nil && e.TokensPerSecond >= tc.w.TokensPerSecond {
+				t.Errorf("%s: the best is %d× %s, but the model meets %v tok/s on %d nodes (%v tok/s, %s)", tc.acc, b.Nodes, b.InstanceType,
+					tc.w.TokensPerSecond, n, e.TokensPerSecond, e.ServingLayout)
+				break
+			}
+		}
+		if tc.acc == "GB200" && (b.TotalGPUs > 72 || b.Serving == nil || b.Serving.ExpertParallel < 8) {
+			t.Errorf("GB200: best %d GPUs, layout %+v: want one NVL72 rack or less with wide expert parallelism", b.TotalGPUs, b.Serving)
+		}
 	}
 }

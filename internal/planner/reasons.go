@@ -109,15 +109,24 @@ var Reasons = [...]string{
 // like Reasons.
 type reasonCounts [len(Reasons)]int
 
-// reasonIndex maps a reason to its position in Reasons.
+// reasonIndex maps a reason to its position in Reasons (an unknown reason
+// counts as estimate_failed).
 func reasonIndex(r string) int {
-	for i, x := range Reasons {
-		if x == r {
-			return i
-		}
+	if i, ok := reasonIndexes[r]; ok {
+		return i
 	}
 	return len(Reasons) - 1
 }
+
+// reasonIndexes indexes Reasons: the hot loop counts a rejection per
+// offer, and a map lookup costs less than a scan of thirty strings.
+var reasonIndexes = func() map[string]int {
+	m := make(map[string]int, len(Reasons))
+	for i, x := range Reasons {
+		m[x] = i
+	}
+	return m
+}()
 
 // Reason indexes of the numeric limits, for the hot loop.
 var (

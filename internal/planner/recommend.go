@@ -24,7 +24,17 @@ type run struct {
 	needed    []bool
 	workers   []worker
 	inference bool
-	kind      int // kindSlot of the workload
+	// moe: the workload is a mixture of experts (fewer active parameters
+	// than total).
+	moe bool
+	// unitsOnly: the first serving pass, smallest units only (physicsAll).
+	unitsOnly bool
+	// groupCost and sortScratch are scratch for unitSearch.
+	groupCost, sortScratch []float64
+	// reasons holds each offer's offer-level rejection reason ("" = it
+	// passes), by offer index (scan).
+	reasons []string
+	kind    int // kindSlot of the workload
 	// hoursPerMonth and horizonMonths price inference: over the policy's
 	// horizon, reported per month.
 	hoursPerMonth, horizonMonths float64
@@ -100,10 +110,11 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 
 // reset prepares a pooled run for a request, keeping its buffers.
 func (r *run) reset(p *Planner, req *Request) {
-	all, top, groups, workers, needed := r.all[:0], r.top[:0], r.groups[:0], r.workers, r.needed
+	all, top, groups, workers, needed, groupCost, reasons := r.all[:0], r.top[:0], r.groups[:0], r.workers, r.needed, r.groupCost, r.reasons
 	w := req.Estimator.Workload()
-	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers,
+	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers, groupCost: groupCost, reasons: reasons,
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
+		moe: w.ActiveParametersB > 0 && w.ActiveParametersB < w.ModelParametersB,
 		// Balanced scores and the cost objective with a carbon price (an
 		// unknown CO2e counts as the worst known) need every candidate.
 		streaming:     req.Objective != ObjectiveBalanced && !(req.Objective == ObjectiveCost && req.CarbonPriceUSDPerTonne > 0),

@@ -151,8 +151,15 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"Rejection reasons (`rejected[*].reason`, stable): " + codeList(planner.Reasons[:]) + ". " +
 			"Each `(offer, pricing model)` pair with no surviving node count is counted once, under the furthest filter one of its node counts reached.\n\n" +
 			"Node counts tried: training and fine-tuning, the fewest nodes that hold the workload, then every power of two above it up to " +
-			"`max_nodes` (default " + defaultMaxNodesDoc() + ") while the job keeps getting faster; inference, the fewest nodes that hold one replica form a serving unit, " +
-			"and units are added until `tokens_per_second` is met.\n\n" +
+			"`max_nodes` (default " + defaultMaxNodesDoc() + ") while the job keeps getting faster; inference, the benchmark model's serving search over the " +
+			"estimates `gpu_estimate` gives for a count: the fewest nodes that hold one replica form a serving unit, and units are added until " +
+			"`tokens_per_second` is met; where nodes can join into a larger unit, the search also tries a whole scale-up domain that spans " +
+			"nodes (a GB200/GB300 NVL72 rack, a TPU pod) and units of 2, 4, 8 … times the smallest over the fabric while they raise the " +
+			"output per node (expert parallelism across nodes, disaggregated prefill and decode), the whole deployment as one unit, and " +
+			"a single unit shrunk to the fewest nodes that meet the target. Each unit is one estimate with every layout the model knows, " +
+			"so a deployment is no larger than the fewest nodes of its offer on which `gpu_estimate` meets the target among the sizes " +
+			"tried. Under the `cost` objective a hardware shape is searched beyond its smallest unit only when a bound on what its " +
+			"accelerator can serve (each request's weight FLOPs and cache reads) leaves it a chance to rank in the top `top`.\n\n" +
 			"Spot: a training or fine-tuning job stops when any of its nodes is interrupted, so its hours are risk-adjusted for the rework " +
 			"of interruptions arriving at nodes × λ (λ the cloud's interruptions per instance-hour): about × 1 + nodes·λ·(½ checkpoint interval + restart), " +
 			"exactly (1/Λ + restart)(e^(Λ·interval) − 1)/interval; spot on so many nodes that the job would never finish is rejected (`spot_never_finishes`). " +

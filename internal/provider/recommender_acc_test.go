@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -343,5 +344,94 @@ func TestAccSpotWhereItBelongs(t *testing.T) {
 				})},
 			},
 		},
+	})
+}
+
+// TestAccServingAtDeploymentScale: DeepSeek-R1 at 100,000 output tok/s on
+// GB200 is planned as rack-scale deployments (expert parallelism and
+// disaggregated prefill/decode across the NVL72 domain), and the best
+// deployment is exactly what gpu_estimate, the same model, finds on that
+// hardware: its GPUs meet the target, one node fewer does not.
+func TestAccServingAtDeploymentScale(t *testing.T) {
+	const cfg = `
+data "gpu_recommendation" "r" {
+  workload = {
+    kind              = "inference"
+    model             = "deepseek-r1"
+    tokens_per_second = 100000
+  }
+  constraints = { accelerators = ["GB200"] }
+}
+locals { b = data.gpu_recommendation.r.best }
+data "gpu_offers" "o" {
+  clouds       = [local.b.cloud]
+  regions      = [local.b.region]
+  accelerators = [local.b.accelerator]
+}
+locals { net = [for o in data.gpu_offers.o.offers : o.network_gbps if o.instance_type == local.b.instance_type][0] }
+data "gpu_estimate" "same" {
+  workload = {
+    kind                         = "inference"
+    model                        = "deepseek-r1"
+    max_time_per_output_token_ms = 40
+  }
+  accelerator   = local.b.accelerator
+  gpu_count     = local.b.total_gpus
+  gpus_per_node = local.b.gpus_per_node
+  network_gbps  = local.net
+}
+data "gpu_estimate" "fewer" {
+  workload = {
+    kind                         = "inference"
+    model                        = "deepseek-r1"
+    max_time_per_output_token_ms = 40
+  }
+  accelerator   = local.b.accelerator
+  gpu_count     = local.b.total_gpus - local.b.gpus_per_node
+  gpus_per_node = local.b.gpus_per_node
+  network_gbps  = local.net
+}
+`
+	atLeast := func(min float64) knownvalue.Check {
+		return knownvalue.Float64Func(func(v float64) error {
+			if v < min {
+				return fmt.Errorf("%v < %v", v, min)
+			}
+			return nil
+		})
+	}
+	below := func(max float64) knownvalue.Check {
+		return knownvalue.Float64Func(func(v float64) error {
+			if v >= max {
+				return fmt.Errorf("%v >= %v", v, max)
+			}
+			return nil
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best").AtMapKey("total_gpus"), knownvalue.Int64Func(func(v int64) error {
+					if v > 72 {
+						return fmt.Errorf("%d GPUs: more than one NVL72 rack for 100k tok/s", v)
+					}
+					return nil
+				})),
+				statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best").AtMapKey("serving_layout").AtMapKey("expert_parallel"),
+					knownvalue.Int64Func(func(v int64) error {
+						if v < 8 {
+							return fmt.Errorf("expert parallelism %d: the rack's NVLink is not used", v)
+						}
+						return nil
+					})),
+				statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best").AtMapKey("estimated_cost_usd"), below(1.5e6)),
+				statecheck.ExpectKnownValue("data.gpu_estimate.same", tfjsonpath.New("tokens_per_second"), atLeast(100000)),
+				statecheck.ExpectKnownValue("data.gpu_estimate.fewer", tfjsonpath.New("tokens_per_second"), below(100000)),
+				statecheck.CompareValuePairs(recAddr, tfjsonpath.New("best").AtMapKey("tokens_per_second"),
+					"data.gpu_estimate.same", tfjsonpath.New("tokens_per_second"), compare.ValuesSame()),
+			},
+		}},
 	})
 }
