@@ -291,7 +291,10 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
 		if err != nil {
 			return offerInfo{}, false, err
 		}
-		oi.kwhPerHour[k] = jr.EnergyKWh
+		// Per running hour: a spot-only offer's first model (spot) runs
+		// longer than the hour asked for (the rework factor), and price()
+		// applies that factor itself.
+		oi.kwhPerHour[k] = jr.EnergyKWh / jr.RunningHours
 	}
 	return oi, true, nil
 }
