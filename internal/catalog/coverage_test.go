@@ -386,11 +386,11 @@ func TestPriceListOffers(t *testing.T) {
 	t.Logf("%d price-list files, %d prices compared", len(files), n)
 }
 
-// compared fails when fewer than min values of a source were compared with
+// compared fails when fewer than least values of a source were compared with
 // the catalog, and logs how many were.
-func compared(t *testing.T, n, min int, what string) {
+func compared(t *testing.T, n, least int, what string) {
 	t.Helper()
-	if n < min {
+	if n < least {
 		t.Errorf("only %d %s compared", n, what)
 	}
 	t.Logf("%d %s compared", n, what)
