@@ -35,7 +35,10 @@ type overlayOffer struct {
 	Reserved1YUSD *float64 `json:"reserved_1y_usd"`
 	Reserved3YUSD *float64 `json:"reserved_3y_usd"`
 	CapacityBlock *float64 `json:"capacity_block_usd"`
-	Source        *string  `json:"source"`
+	// PriceBasis and PriceAsOf describe the prices the entry gives.
+	PriceBasis *PriceBasis `json:"price_basis"`
+	PriceAsOf  *string     `json:"price_as_of"`
+	Source     *string     `json:"source"`
 }
 
 // Finding is one problem or warning about a catalog file.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 )
 
 // sourcePrefix names the file in Offer.Source: "catalog_file prices.yaml".
@@ -51,6 +52,12 @@ func (r *overlayRun) applyDiscounts(dn *node) {
 		c.OnDemandUSD, c.SpotUSD, c.Reserved1YUSD, c.Reserved3YUSD = o.OnDemandUSD*k, o.SpotUSD*k, o.Reserved1YUSD*k, o.Reserved3YUSD*k
 		c.NativeOnDemand, c.NativeSpot, c.NativeReserved1Y, c.NativeReserved3Y = o.NativeOnDemand*k, o.NativeSpot*k, o.NativeReserved1Y*k, o.NativeReserved3Y*k
 		c.Source = fmt.Sprintf("%s: %s off the list price (discounts.%s); list price: %s", r.sourcePrefix(), percent(f), o.Cloud, o.Source)
+		for _, pm := range []PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y} {
+			if pi := c.PriceInfos.Of(pm); pi.Basis != "" {
+				*pi = DerivedPriceInfo(*pi)
+			}
+		}
+		c.ReservedDerived = c.reservedDerived()
 		n.Offers[i] = &c
 		n.offerByKey[c.Cloud+"/"+c.InstanceType+"/"+c.Region] = &c
 		discounted[o.Cloud]++
@@ -107,18 +114,71 @@ func percent(f float64) string {
 // priceField is one hourly price of an offer, by field name.
 type priceField struct {
 	name  string
+	pm    PricingModel
 	given *float64
 	get   func(*Offer) *float64
 }
 
 func priceFields(ov *overlayOffer) []priceField {
 	return []priceField{
-		{"on_demand_usd", ov.OnDemandUSD, func(o *Offer) *float64 { return &o.OnDemandUSD }},
-		{"spot_usd", ov.SpotUSD, func(o *Offer) *float64 { return &o.SpotUSD }},
-		{"reserved_1y_usd", ov.Reserved1YUSD, func(o *Offer) *float64 { return &o.Reserved1YUSD }},
-		{"reserved_3y_usd", ov.Reserved3YUSD, func(o *Offer) *float64 { return &o.Reserved3YUSD }},
-		{"capacity_block_usd", ov.CapacityBlock, func(o *Offer) *float64 { return &o.CapacityBlockUSD }},
+		{"on_demand_usd", OnDemand, ov.OnDemandUSD, func(o *Offer) *float64 { return &o.OnDemandUSD }},
+		{"spot_usd", Spot, ov.SpotUSD, func(o *Offer) *float64 { return &o.SpotUSD }},
+		{"reserved_1y_usd", Reserved1Y, ov.Reserved1YUSD, func(o *Offer) *float64 { return &o.Reserved1YUSD }},
+		{"reserved_3y_usd", Reserved3Y, ov.Reserved3YUSD, func(o *Offer) *float64 { return &o.Reserved3YUSD }},
+		{"capacity_block_usd", CapacityBlock, ov.CapacityBlock, func(o *Offer) *float64 { return &o.CapacityBlockUSD }},
 	}
+}
+
+// entryPriceInfo is the basis and date an offer entry states for the prices
+// it gives (price_basis, price_as_of); the zero PriceInfo when it states
+// none. Problems go to p.
+func entryPriceInfo(ov *overlayOffer, p *problems) PriceInfo {
+	var info PriceInfo
+	if ov.PriceBasis == nil && ov.PriceAsOf == nil {
+		return info
+	}
+	gives := false
+	for _, pf := range priceFields(ov) {
+		gives = gives || pf.given != nil
+	}
+	if !gives {
+		field := "price_basis"
+		if ov.PriceBasis == nil {
+			field = "price_as_of"
+		}
+		p.add(field, "describes the prices this entry gives, and it gives none (%s)",
+			QuoteList([]string{"on_demand_usd", "spot_usd", "reserved_1y_usd", "reserved_3y_usd", "capacity_block_usd"}))
+		return info
+	}
+	if ov.PriceBasis != nil {
+		if info.Basis = *ov.PriceBasis; !validPriceBasis(info.Basis) {
+			p.add("price_basis", "must be one of %s, got %q", QuoteList(PriceBases), string(info.Basis))
+		}
+	}
+	if ov.PriceAsOf != nil {
+		t, err := time.Parse(dateLayout, *ov.PriceAsOf)
+		if err != nil {
+			p.add("price_as_of", "want the date of the prices as YYYY-MM-DD, got %q", *ov.PriceAsOf)
+		}
+		info.AsOf = t
+	}
+	return info
+}
+
+// setPrices sets the prices an entry gives on o, with the entry's basis
+// and date (a price of 0 removes the price and its info).
+func setPrices(o *Offer, ov *overlayOffer, info PriceInfo) {
+	for _, pf := range priceFields(ov) {
+		if pf.given == nil {
+			continue
+		}
+		*pf.get(o) = *pf.given
+		*o.PriceInfos.Of(pf.pm) = PriceInfo{}
+		if *pf.given > 0 {
+			*o.PriceInfos.Of(pf.pm) = info
+		}
+	}
+	o.ReservedDerived = o.reservedDerived()
 }
 
 // mergeOffer builds the resulting offer of an overlay entry: a copy of the
@@ -134,6 +194,7 @@ func (r *overlayRun) mergeOffer(ov *overlayOffer, e entry) (*Offer, error) {
 			p.add(f.name, "required: cloud, instance_type and region identify an offer")
 		}
 	}
+	info := entryPriceInfo(ov, &p)
 	if len(p) > 0 {
 		return nil, p.err()
 	}
@@ -162,11 +223,9 @@ func (r *overlayRun) mergeOffer(ov *overlayOffer, e entry) (*Offer, error) {
 		o.Fabric = *ov.Fabric
 	}
 	if exists && ov.OnDemandUSD != nil {
-		r.rescale(&o, ov, e)
+		r.rescale(&o, ov, e, info)
 	}
-	for _, pf := range priceFields(ov) {
-		setF(pf.get(&o), pf.given)
-	}
+	setPrices(&o, ov, info)
 	if ov.Source != nil {
 		o.Source = r.sourcePrefix() + ": " + *ov.Source
 	}
@@ -183,8 +242,7 @@ func (r *overlayRun) mergeOffer(ov *overlayOffer, e entry) (*Offer, error) {
 
 // overriddenOffer is the starting point of an entry that overrides the
 // built-in offer prev: a copy, in USD once the entry gives any price, its
-// reserved prices published once the entry gives one, its source naming
-// the file.
+// source naming the file.
 func (r *overlayRun) overriddenOffer(prev *Offer, ov *overlayOffer) Offer {
 	o := *prev
 	pricesGiven := false
@@ -194,9 +252,6 @@ func (r *overlayRun) overriddenOffer(prev *Offer, ov *overlayOffer) Offer {
 	if pricesGiven {
 		// Overlay prices are USD: drop the native-currency figures.
 		o.Currency, o.NativeOnDemand, o.NativeSpot, o.NativeReserved1Y, o.NativeReserved3Y = "USD", 0, 0, 0, 0
-	}
-	if ov.Reserved1YUSD != nil || ov.Reserved3YUSD != nil {
-		o.ReservedDerived = false
 	}
 	o.Source = r.sourcePrefix() + " over: " + prev.Source
 	return o
@@ -228,9 +283,10 @@ func (r *overlayRun) newOffer(ov *overlayOffer) (Offer, error) {
 
 // rescale keeps a partial override consistent: a built-in spot or reserved
 // price the entry leaves out that is not below the new on-demand price is
-// scaled by new / old on-demand (it keeps its discount off on-demand).
+// scaled by new / old on-demand (it keeps its discount off on-demand) and
+// becomes derived from both (info describes the new on-demand price).
 // Called before the given prices are set on o.
-func (r *overlayRun) rescale(o *Offer, ov *overlayOffer, e entry) {
+func (r *overlayRun) rescale(o *Offer, ov *overlayOffer, e entry, info PriceInfo) {
 	newOD, oldOD := *ov.OnDemandUSD, o.OnDemandUSD
 	if checkField(sectionOffers, "on_demand_usd", newOD) != nil || oldOD <= 0 {
 		return // the on-demand price itself is reported by validateOffer
@@ -248,6 +304,7 @@ func (r *overlayRun) rescale(o *Offer, ov *overlayOffer, e entry) {
 			"the built-in %s %s is not below the new on_demand_usd %s: rescaled to %s, keeping its %s discount off on-demand; state %s in the file to set it",
 			pf.name, usd(*v), usd(newOD), usd(scaled), percent(1-*v/oldOD), pf.name)
 		*v = scaled
+		*o.PriceInfos.Of(pf.pm) = DerivedPriceInfo(*o.PriceInfos.Of(pf.pm), o.PriceInfos.OnDemand, info)
 	}
 }
 

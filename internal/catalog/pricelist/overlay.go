@@ -34,7 +34,11 @@ type OverlayOffer struct {
 	SpotUSD       *float64        `json:"spot_usd,omitempty"`
 	Reserved1YUSD *float64        `json:"reserved_1y_usd,omitempty"`
 	Reserved3YUSD *float64        `json:"reserved_3y_usd,omitempty"`
-	Source        string          `json:"source"`
+	// PriceBasis and PriceAsOf: the file's prices are published, dated
+	// by the file.
+	PriceBasis catalog.PriceBasis `json:"price_basis,omitempty"`
+	PriceAsOf  string             `json:"price_as_of,omitempty"`
+	Source     string             `json:"source"`
 }
 
 // Overlay is a catalog overlay built from price-list files.
@@ -69,7 +73,7 @@ func BuildOverlay(results []*Result, cat *catalog.Catalog) (*Overlay, []string) 
 					continue
 				}
 			}
-			e.Source = r.Source
+			e.Source, e.PriceBasis, e.PriceAsOf = r.Source, catalog.PricePublished, r.Date
 			seen[key] = r.File
 			ov.Offers = append(ov.Offers, *e)
 		}

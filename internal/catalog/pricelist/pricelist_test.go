@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
@@ -245,6 +246,9 @@ func TestOverlayLoads(t *testing.T) {
 				(p.Reserved1YUSD > 0 && (!near(o.Reserved1YUSD, p.Reserved1YUSD) || o.ReservedDerived)) ||
 				!strings.Contains(o.Source, res.File) {
 				t.Errorf("%s/%s/%s: catalog %+v after the overlay, file %+v", p.Cloud, p.InstanceType, p.Region, o, p)
+			}
+			if info := o.PriceInfos.OnDemand; info.Basis != catalog.PricePublished || info.AsOf.Format(time.DateOnly) != res.Date {
+				t.Errorf("%s/%s/%s: on-demand %+v, want published as of the file's %s", p.Cloud, p.InstanceType, p.Region, info, res.Date)
 			}
 			checked++
 		}
