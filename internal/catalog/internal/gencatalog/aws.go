@@ -35,7 +35,7 @@ func (g *gen) aws() {
 			VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["memory_gib"]),
 			OnDemandUSD: od, SpotUSD: spotOf(zg.spots, od), Source: "aws"}
 		setInfos(o, g.published(skypilotSource(r)), catalog.OnDemand, catalog.Spot)
-		g.put(o, "aws: accelerator not in catalog (inf1 Inferentia v1)")
+		g.put(o, "aws: accelerator not in catalog")
 	}
 	// Regions with metadata: regions.csv plus the curated extra regions
 	// (AWS ap-southeast-5, eu-central-2, il-central-1 are only in
@@ -125,6 +125,6 @@ func (g *gen) awsChina() {
 		if c3 > 0 && c3 < od {
 			o.NativeReserved3Y, o.Reserved3YUSD = c3, round(c3/rate, pricePrecision)
 		}
-		g.put(o, "cn_gpu_prices.csv: accelerator not in catalog (K80 p2, M60 g3/g3s, Inferentia v1 inf1)")
+		g.put(o, "cn_gpu_prices.csv: accelerator not in catalog (K80 p2, M60 g3/g3s)")
 	}
 }
