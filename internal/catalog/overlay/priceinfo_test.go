@@ -1,10 +1,9 @@
 // Copyright (c) gpuplan contributors
 // SPDX-License-Identifier: MPL-2.0
 
-package catalog_test
+package overlay_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -12,22 +11,12 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
-func TestDerivedPriceInfo(t *testing.T) {
-	a, b := day("2026-09-27"), day("2026-11-09")
-	for _, tc := range []struct {
-		name string
-		in   []catalog.PriceInfo
-		want catalog.PriceInfo
-	}{
-		{"oldest input", []catalog.PriceInfo{{Basis: catalog.PricePublished, AsOf: b}, {Basis: catalog.PricePublished, AsOf: a}},
-			catalog.PriceInfo{Basis: catalog.PriceDerived, AsOf: a}},
-		{"one input", []catalog.PriceInfo{{Basis: catalog.PriceDerived, AsOf: b}}, catalog.PriceInfo{Basis: catalog.PriceDerived, AsOf: b}},
-		{"an undated input", []catalog.PriceInfo{{Basis: catalog.PricePublished, AsOf: a}, {}}, catalog.PriceInfo{Basis: catalog.PriceDerived}},
-	} {
-		if got := catalog.DerivedPriceInfo(tc.in...); got != tc.want {
-			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
-		}
+func date(s string) time.Time {
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
 	}
+	return d
 }
 
 // TestOverlayPriceInfo: the prices a catalog_file entry gives carry its
@@ -49,7 +38,7 @@ func TestOverlayPriceInfo(t *testing.T) {
 		}
 		return m
 	}
-	dec := day("2026-12-01")
+	dec := date("2026-12-01")
 	published := catalog.PriceInfo{Basis: catalog.PricePublished, AsOf: dec}
 	// Below spot and reserved: both are rescaled.
 	low := bp5.SpotUSD * 0.5
@@ -77,7 +66,7 @@ func TestOverlayPriceInfo(t *testing.T) {
 		{"removed price", p5 + "    spot_usd: 0\n    price_basis: published\n", catalog.Spot, catalog.PriceInfo{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, _, err := base.WithOverlayBytes("prices.yaml", []byte(tc.body))
+			c, _, err := applyBytes(base, "prices.yaml", []byte(tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +78,7 @@ func TestOverlayPriceInfo(t *testing.T) {
 	}
 	t.Run("new offer", func(t *testing.T) {
 		body := "offers:\n  - {cloud: aws, instance_type: x.8gpu, region: us-east-1, accelerator: H100, gpus: 8, on_demand_usd: 20, spot_usd: 9, price_basis: published, price_as_of: \"2026-12-01\"}\n"
-		c, _, err := base.WithOverlayBytes("new.yaml", []byte(body))
+		c, _, err := applyBytes(base, "new.yaml", []byte(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,12 +98,12 @@ func TestOverlayPriceInfoErrors(t *testing.T) {
 		{"no price, basis", p5 + "    price_basis: published\n", "price_basis", "describes the prices this entry gives"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := base.WithOverlayBytes("bad.yaml", []byte(tc.body))
-			var oe *catalog.OverlayError
-			if !errors.As(err, &oe) || len(oe.Problems) != 1 {
-				t.Fatalf("err = %v", err)
+			_, _, err := applyBytes(base, "bad.yaml", []byte(tc.body))
+			ps := problems(t, err)
+			if len(ps) != 1 {
+				t.Fatalf("problems %v, want one", ps)
 			}
-			if p := oe.Problems[0]; p.Field != tc.field || !strings.Contains(p.Msg, tc.msg) {
+			if p := ps[0]; p.Field != tc.field || !strings.Contains(p.Msg, tc.msg) {
 				t.Errorf("problem %s, want field %s and %q", p, tc.field, tc.msg)
 			}
 		})
