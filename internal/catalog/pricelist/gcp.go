@@ -7,7 +7,9 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strconv"
@@ -43,7 +45,8 @@ const nanosPerUnit = 1e9
 var gcpResource = regexp.MustCompile(`^(?:Commitment v1: )?(?:Spot Preemptible |Preemptible |Spot )?(.+?)(?: attached to (?:Spot Preemptible |Preemptible )?VMs)?(?: running)? in .+$`)
 
 type gcpPage struct {
-	SKUs []gcpSKU `json:"skus"`
+	SKUs          []gcpSKU `json:"skus"`
+	NextPageToken string   `json:"nextPageToken"`
 }
 
 type gcpSKU struct {
@@ -76,6 +79,9 @@ type gcpMoney struct {
 // gcpUnitPrice is a price in USD; any other currency, or units that are
 // not an integer, is an error naming the page and SKU.
 func gcpUnitPrice(file string, page int, sku string, m gcpMoney) (float64, error) {
+	if m.CurrencyCode == "" {
+		return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: a unitPrice without currencyCode: has the API's format changed?", page, sku)}
+	}
 	if m.CurrencyCode != gcpUSD {
 		return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: prices in %s; list the SKUs with currencyCode=USD", page, sku, m.CurrencyCode)}
 	}
@@ -86,8 +92,15 @@ func gcpUnitPrice(file string, page int, sku string, m gcpMoney) (float64, error
 			return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: units %q is not an integer", page, sku, m.Units)}
 		}
 	}
+	if units < 0 || m.Nanos < 0 || m.Nanos >= nanosPerUnit {
+		return 0, errNegativeMoney
+	}
 	return float64(units) + float64(m.Nanos)/nanosPerUnit, nil
 }
+
+// errNegativeMoney: a Money value that is negative or whose nanos are out
+// of range (google.type.Money: 0 <= nanos < 1e9 for a positive amount).
+var errNegativeMoney = errors.New("negative or malformed amount")
 
 // gcpMachine is a row of gcp_machines.csv.
 type gcpMachine struct{ prefix, host, gpu string }
@@ -105,15 +118,24 @@ type gcpRate struct {
 // host RAM SKU + GPUs x the GPU SKU, per region in serviceRegions and usage
 // type (OnDemand = on-demand, Preemptible = spot, Commit1Yr/Commit3Yr =
 // reserved). A price is units + nanos / 1e9 of the first tier.
-func ReadGCP(file string, data []byte, k Known) (*Result, error) {
-	if err := checkFormat(file, FormatGCP, data); err != nil {
-		return nil, err
-	}
-	machines, err := gcpMachines()
+func ReadGCP(file string, in io.Reader, k Known) (*Result, error) {
+	data, err := readDocument(file, in, mustPolicy().MaxPriceListFileBytes, "a price-list file (max_price_list_file_bytes)")
 	if err != nil {
 		return nil, err
 	}
+	if err := checkFormat(file, FormatGCP, data); err != nil {
+		return nil, err
+	}
 	ps, err := pages[gcpPage](file, data)
+	if err != nil {
+		return nil, err
+	}
+	return gcpResult(file, ps, k)
+}
+
+// gcpResult composes the machine prices of decoded pages.
+func gcpResult(file string, ps []gcpPage, k Known) (*Result, error) {
+	machines, err := gcpMachines()
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +144,7 @@ func ReadGCP(file string, data []byte, k Known) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	notes := map[string]bool{}
+	notes := sk.notes
 	regions := map[string]bool{}
 	for key := range sk.rates {
 		regions[key[strings.LastIndexByte(key, '|')+1:]] = true
@@ -169,14 +191,18 @@ type gcpSKURates struct {
 	rates    map[string]gcpRate
 	gpuNames map[string]bool
 	latest   string
+	notes    map[string]bool
 }
 
 // readGCPRates reads the first tier of every priced SKU, in USD.
 func readGCPRates(file string, ps []gcpPage) (gcpSKURates, error) {
-	sk := gcpSKURates{rates: map[string]gcpRate{}, gpuNames: map[string]bool{}}
+	sk := gcpSKURates{rates: map[string]gcpRate{}, gpuNames: map[string]bool{}, notes: map[string]bool{}}
 	for pi, p := range ps {
 		for si := range p.SKUs {
 			s := &p.SKUs[si]
+			if s.SKUID == "" || s.Description == "" || s.Category.UsageType == "" {
+				return sk, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %d: without skuId, description or category.usageType: has the API's format changed?", pi, si)}
+			}
 			m := gcpResource.FindStringSubmatch(s.Description)
 			if m == nil || len(s.PricingInfo) == 0 {
 				continue
@@ -190,6 +216,10 @@ func readGCPRates(file string, ps []gcpPage) (gcpSKURates, error) {
 				continue
 			}
 			usd, err := gcpUnitPrice(file, pi, s.SKUID, info.PricingExpression.TieredRates[0].UnitPrice)
+			if errors.Is(err, errNegativeMoney) {
+				sk.notes[fmt.Sprintf("SKU %s (%s): a negative or malformed price; skipped", s.SKUID, resource)] = true
+				continue
+			}
 			if err != nil {
 				return sk, err
 			}

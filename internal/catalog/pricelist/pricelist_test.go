@@ -4,6 +4,7 @@
 package pricelist_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -288,14 +289,14 @@ func TestBadInput(t *testing.T) {
 		{"azure as aws", pricelist.ReadAWS, azure, `expected the format AWS Price List EC2 offer file \(JSON\); this file looks like: Azure Retail Prices API response \(JSON\)`},
 		{"aws as gcp", pricelist.ReadGCP, aws, `expected the format Google Cloud Billing Catalog SKU list \(JSON\); this file looks like: AWS Price List EC2 offer file`},
 		{"csv", pricelist.ReadAzure, []byte("a,b\n1,2\n"), `^ec2\.json:1:1: malformed JSON`},
-		{"other object", pricelist.ReadGCP, []byte(`{"services": []}`), `expected the format Google Cloud Billing Catalog SKU list \(JSON\) \(top-level fields: services\)`},
+		{"other object", pricelist.ReadGCP, []byte(`{"services": []}`), `expected the format Google Cloud Billing Catalog SKU list \(JSON\) \(top-level fields: services; has the API.s format changed\?\)`},
 		{"other offer", pricelist.ReadAWS, []byte(strings.Replace(string(aws), `"AmazonEC2"`, `"AmazonRDS"`, 1)), `offerCode "AmazonRDS": not the AmazonEC2 offer file`},
 		{"euro", pricelist.ReadAzure, []byte(strings.ReplaceAll(string(azure), `"currencyCode": "USD"`, `"currencyCode": "EUR"`)), `prices in EUR; download with currencyCode='USD'`},
 		{"gcp units", pricelist.ReadGCP, []byte(strings.Replace(string(gcp), `"units": "9"`, `"units": "nine"`, 1)), `units "nine" is not an integer`},
 		{"trailing data", pricelist.ReadGCP, append(append([]byte{}, gcp...), []byte(`{"skus": []}`)...), `trailing data after the JSON document`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.read("ec2.json", tc.data, c)
+			_, err := tc.read("ec2.json", bytes.NewReader(tc.data), c)
 			if err == nil || !regexp.MustCompile(tc.want).MatchString(err.Error()) {
 				t.Fatalf("err = %v\nwant matching %s", err, tc.want)
 			}
