@@ -22,7 +22,13 @@ type FileError struct {
 	Line   int // 0 when the error has no position
 	Column int
 	Msg    string
+	// Err is the reader's error behind Msg when reading the stream failed
+	// (a broken download), for errors.As; nil for a problem of the content.
+	Err error
 }
+
+// Unwrap returns the stream's error behind a FileError, if any.
+func (e *FileError) Unwrap() error { return e.Err }
 
 func (e *FileError) Error() string {
 	if e.Line > 0 {
@@ -109,7 +115,9 @@ func (t *tracker) syntaxError(file string, err error, offset int64) error {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return t.fileError(file, t.n, "the file ends in the middle of the JSON document (truncated download?)")
 	}
-	return t.fileError(file, offset, err.Error())
+	fe := t.fileError(file, offset, err.Error())
+	fe.Err = err
+	return fe
 }
 
 // offending returns the offset of the character a syntax error complains
@@ -181,7 +189,7 @@ func readDocument(file string, r io.Reader, limit int64, what string) ([]byte, e
 		if errors.As(err, &le) {
 			return nil, &FileError{File: file, Msg: le.Error()}
 		}
-		return nil, &FileError{File: file, Msg: "cannot read: " + err.Error()}
+		return nil, &FileError{File: file, Msg: "cannot read: " + err.Error(), Err: err}
 	}
 	return data, nil
 }
