@@ -34,9 +34,11 @@ func Main(args []string, stderr io.Writer, getenv func(string) string) int {
 	fs.StringVar(&clouds, "clouds", "", "comma-separated clouds to read: "+strings.Join(Clouds, ", ")+
 		" (default: aws, azure, runpod, and gcp and lambda when their key is given; replaying: the recording's)")
 	fs.StringVar(&regions, "aws-regions", "", "comma-separated AWS regions whose EC2 offer file is read (default: every region of the catalog's AWS offers; each file is hundreds of MB to several GB)")
-	fs.StringVar(&o.GCPAPIKey, "gcp-api-key", getenv("GCP_API_KEY"), "Google API key for the Cloud Billing Catalog API (default $GCP_API_KEY)")
-	fs.StringVar(&o.RunPodAPIKey, "runpod-api-key", getenv("RUNPOD_API_KEY"), "RunPod API key, optional (default $RUNPOD_API_KEY)")
-	fs.StringVar(&o.LambdaAPIKey, "lambda-api-key", getenv("LAMBDA_API_KEY"), "Lambda Cloud API key (default $LAMBDA_API_KEY)")
+	// Keys default to their environment variables after parsing, never as
+	// flag defaults: -help prints defaults.
+	fs.StringVar(&o.GCPAPIKey, "gcp-api-key", "", "Google API key for the Cloud Billing Catalog API (default $GCP_API_KEY; the variable keeps it out of the process list)")
+	fs.StringVar(&o.RunPodAPIKey, "runpod-api-key", "", "RunPod API key, optional (default $RUNPOD_API_KEY)")
+	fs.StringVar(&o.LambdaAPIKey, "lambda-api-key", "", "Lambda Cloud API key (default $LAMBDA_API_KEY)")
 	fs.StringVar(&o.Record, "record", "", "save every answer under this directory (with manifest.json), to replay later")
 	fs.StringVar(&o.Replay, "replay", "", "read every answer from a directory written by --record, offline")
 	fs.BoolVar(&quiet, "quiet", false, "print only errors")
@@ -58,6 +60,14 @@ func Main(args []string, stderr io.Writer, getenv func(string) string) int {
 		return 2
 	}
 	o.Clouds, o.AWSRegions = splitList(strings.ToLower(clouds)), splitList(regions)
+	for _, k := range []struct {
+		dst *string
+		env string
+	}{{&o.GCPAPIKey, "GCP_API_KEY"}, {&o.RunPodAPIKey, "RUNPOD_API_KEY"}, {&o.LambdaAPIKey, "LAMBDA_API_KEY"}} {
+		if *k.dst == "" {
+			*k.dst = getenv(k.env)
+		}
+	}
 	if !quiet {
 		o.Log = stderr
 	}
