@@ -163,10 +163,10 @@ func (r *run) azure(ctx context.Context) ([]*pricelist.Result, error) {
 		q := url.Values{"api-version": {azureAPIVersion}, "currencyCode": {"'USD'"},
 			"$filter": {fmt.Sprintf("serviceName eq 'Virtual Machines' and armSkuName eq '%s'", sku)}}
 		u := *base
-		u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
+		u.RawQuery = encodeQuery(q)
 		before := pages.Items()
-		err := r.paged(ctx, "azure/"+sku, u.String(), func(data []byte) (string, error) {
-			next, err := pages.Add(data)
+		err := r.paged(ctx, "azure/"+sku, u.String(), func(name string, data []byte) (string, error) {
+			next, err := pages.Add(name, data)
 			if err != nil || next == "" {
 				return "", err
 			}
@@ -192,10 +192,10 @@ func (r *run) azure(ctx context.Context) ([]*pricelist.Result, error) {
 	return []*pricelist.Result{res}, nil
 }
 
-// paged reads a query page by page: add reads a page and returns the URL
-// of the next one ("" after the last). A URL seen before, or more pages
+// paged reads a query page by page: add reads a page (named as in a
+// recording) and returns the URL of the next one ("" after the last). A URL seen before, or more pages
 // than max_pages, is an error.
-func (r *run) paged(ctx context.Context, name, first string, add func([]byte) (string, error)) error {
+func (r *run) paged(ctx context.Context, name, first string, add func(page string, data []byte) (string, error)) error {
 	seen := map[string]bool{}
 	next := first
 	for page := 1; next != ""; page++ {
@@ -212,7 +212,7 @@ func (r *run) paged(ctx context.Context, name, first string, add func([]byte) (s
 		if err != nil {
 			return err
 		}
-		if next, err = add(data); err != nil {
+		if next, err = add(rq.name, data); err != nil {
 			return err
 		}
 	}
@@ -220,20 +220,30 @@ func (r *run) paged(ctx context.Context, name, first string, add func([]byte) (s
 }
 
 // rebase keeps the query of a next-page link and sends it to the configured
-// endpoint; the link must point at the endpoint or at the API's own host.
+// endpoint; the link must point at the endpoint's host or at the API's own
+// (Azure writes it with the port, https://prices.azure.com:443/…, and an
+// unencoded query).
 func rebase(link string, base *url.URL, canonical string) (string, error) {
 	u, err := url.Parse(link)
 	if err != nil {
 		return "", fmt.Errorf("next-page link %q: %w", clip(link), err)
 	}
 	c, _ := url.Parse(canonical)
-	if u.Host != base.Host && (c == nil || u.Host != c.Host) {
+	if u.Hostname() != base.Hostname() && (c == nil || u.Hostname() != c.Hostname()) {
 		return "", fmt.Errorf("next-page link %q points at another host than the API", clip(link))
 	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return "", fmt.Errorf("next-page link %q: %w", clip(link), err)
+	}
 	out := *base
-	out.RawQuery = u.RawQuery
+	out.RawQuery = encodeQuery(q)
 	return out.String(), nil
 }
+
+// encodeQuery encodes a query with %20 for spaces, as the Azure API
+// writes its own links.
+func encodeQuery(q url.Values) string { return strings.ReplaceAll(q.Encode(), "+", "%20") }
 
 // headers are the credentials and content type of a cloud's requests.
 func (r *run) headers(name string) http.Header {
@@ -272,8 +282,8 @@ func (r *run) gcp(ctx context.Context) ([]*pricelist.Result, error) {
 		u.RawQuery = q.Encode()
 		return u.String()
 	}
-	err = r.paged(ctx, "gcp", pageURL(""), func(data []byte) (string, error) {
-		token, err := pages.Add(data)
+	err = r.paged(ctx, "gcp", pageURL(""), func(name string, data []byte) (string, error) {
+		token, err := pages.Add(name, data)
 		if err != nil || token == "" {
 			return "", err
 		}

@@ -130,13 +130,14 @@ func (r *recorder) tee(rq *request, resp *response) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--record: %w", err)
 	}
-	return &teeBody{r: r, rq: rq, resp: resp, tmp: tmp, path: path, h: sha256.New()}, nil
+	return &teeBody{r: r, rq: rq, body: resp.body, date: resp.date, tmp: tmp, path: path, h: sha256.New()}, nil
 }
 
 type teeBody struct {
 	r    *recorder
 	rq   *request
-	resp *response
+	body io.ReadCloser
+	date string
 	tmp  *os.File
 	path string
 	h    hash.Hash
@@ -146,7 +147,7 @@ type teeBody struct {
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
-	n, err := t.resp.body.Read(p)
+	n, err := t.body.Read(p)
 	if n > 0 && t.err == nil {
 		if _, werr := t.tmp.Write(p[:n]); werr != nil {
 			t.err = werr
@@ -161,7 +162,7 @@ func (t *teeBody) Read(p []byte) (int, error) {
 }
 
 func (t *teeBody) Close() error {
-	err := t.resp.body.Close()
+	err := t.body.Close()
 	cerr := t.tmp.Close()
 	if !t.done || t.err != nil || cerr != nil {
 		_ = os.Remove(t.tmp.Name())
@@ -174,7 +175,7 @@ func (t *teeBody) Close() error {
 		return fmt.Errorf("--record: %w", rerr)
 	}
 	t.r.mu.Lock()
-	t.r.entries[t.rq.name] = manifestEntry{Name: t.rq.name, Method: t.rq.method, URL: t.rq.url, Date: t.resp.date,
+	t.r.entries[t.rq.name] = manifestEntry{Name: t.rq.name, Method: t.rq.method, URL: t.rq.url, Date: t.date,
 		Bytes: t.n, SHA256: hex.EncodeToString(t.h.Sum(nil))}
 	t.r.mu.Unlock()
 	return err

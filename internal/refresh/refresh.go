@@ -53,9 +53,11 @@ type Options struct {
 	Log io.Writer
 
 	// For tests and embedding: the catalog whose instance types are priced
-	// (nil = catalog.Builtin), endpoint URLs by refresh.json name, the
-	// HTTP client and the sleep between retries.
+	// (nil = catalog.Builtin), the network policy (nil = refresh.json),
+	// endpoint URLs by refresh.json name, the HTTP client and the sleep
+	// between retries.
 	Catalog   *catalog.Catalog
+	Policy    *pricelist.Policy
 	Endpoints map[string]string
 	Client    *http.Client
 	Sleep     func(context.Context, time.Duration) error
@@ -179,9 +181,12 @@ func (o *Options) newRun() (*run, error) {
 	if o.Record != "" && o.Replay != "" {
 		return nil, errors.New("--record and --replay exclude each other: record a download, or replay a recording")
 	}
-	p, err := pricelist.LoadPolicy()
-	if err != nil {
-		return nil, err
+	p := o.Policy
+	var err error
+	if p == nil {
+		if p, err = pricelist.LoadPolicy(); err != nil {
+			return nil, err
+		}
 	}
 	f := &fetcher{client: o.Client, policy: p, sleep: o.Sleep, log: o.Log}
 	if f.client == nil {

@@ -72,11 +72,12 @@ func ReadAzure(file string, in io.Reader, k Known) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return azureResult(file, ps, k)
+	return azureResult(pageLabels{file: file}, ps, k)
 }
 
 // azureResult reads the prices of decoded pages.
-func azureResult(file string, ps []azurePage, k Known) (*Result, error) {
+func azureResult(l pageLabels, ps []azurePage, k Known) (*Result, error) {
+	file := l.file
 	res := &Result{File: file, Format: FormatAzure, Cloud: "azure"}
 	prices := map[[2]string]*Price{}
 	unknown, notes := map[string]bool{}, map[string]bool{}
@@ -87,7 +88,7 @@ func azureResult(file string, ps []azurePage, k Known) (*Result, error) {
 			if it.ServiceName != azureVMService {
 				continue
 			}
-			if err := azureItemCheck(file, pi, ii, it); err != nil {
+			if err := azureItemCheck(l.of(pi), ii, it); err != nil {
 				return nil, err
 			}
 			if !known(k, res.Cloud, it.ArmSkuName) {
@@ -133,7 +134,7 @@ func azureResult(file string, ps []azurePage, k Known) (*Result, error) {
 // azureItemCheck rejects a Virtual Machines item without the fields the
 // reader relies on (the API's format changed) or priced in another
 // currency.
-func azureItemCheck(file string, page, item int, it *azureItem) error {
+func azureItemCheck(page string, item int, it *azureItem) error {
 	var missing []string
 	for _, f := range []struct {
 		name string
@@ -145,11 +146,11 @@ func azureItemCheck(file string, page, item int, it *azureItem) error {
 		}
 	}
 	if len(missing) > 0 {
-		return &FileError{File: file, Msg: fmt.Sprintf("page %d item %d: a Virtual Machines price without %s: has the API's format changed?",
-			page, item, strings.Join(missing, ", "))}
+		return &FileError{File: page, Msg: fmt.Sprintf("item %d: a Virtual Machines price without %s: has the API's format changed?",
+			item, strings.Join(missing, ", "))}
 	}
 	if it.CurrencyCode != azureUSD {
-		return &FileError{File: file, Msg: fmt.Sprintf("page %d item %d (%s): prices in %s; download with currencyCode='USD'", page, item, it.ArmSkuName, it.CurrencyCode)}
+		return &FileError{File: page, Msg: fmt.Sprintf("item %d (%s): prices in %s; download with currencyCode='USD'", item, it.ArmSkuName, it.CurrencyCode)}
 	}
 	return nil
 }

@@ -78,18 +78,18 @@ type gcpMoney struct {
 
 // gcpUnitPrice is a price in USD; any other currency, or units that are
 // not an integer, is an error naming the page and SKU.
-func gcpUnitPrice(file string, page int, sku string, m gcpMoney) (float64, error) {
+func gcpUnitPrice(page, sku string, m gcpMoney) (float64, error) {
 	if m.CurrencyCode == "" {
-		return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: a unitPrice without currencyCode: has the API's format changed?", page, sku)}
+		return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: a unitPrice without currencyCode: has the API's format changed?", sku)}
 	}
 	if m.CurrencyCode != gcpUSD {
-		return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: prices in %s; list the SKUs with currencyCode=USD", page, sku, m.CurrencyCode)}
+		return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: prices in %s; list the SKUs with currencyCode=USD", sku, m.CurrencyCode)}
 	}
 	var units int64
 	if m.Units != "" {
 		var err error
 		if units, err = strconv.ParseInt(m.Units, 10, 64); err != nil {
-			return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: units %q is not an integer", page, sku, m.Units)}
+			return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: units %q is not an integer", sku, m.Units)}
 		}
 	}
 	if units < 0 || m.Nanos < 0 || m.Nanos >= nanosPerUnit {
@@ -130,17 +130,18 @@ func ReadGCP(file string, in io.Reader, k Known) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gcpResult(file, ps, k)
+	return gcpResult(pageLabels{file: file}, ps, k)
 }
 
 // gcpResult composes the machine prices of decoded pages.
-func gcpResult(file string, ps []gcpPage, k Known) (*Result, error) {
+func gcpResult(l pageLabels, ps []gcpPage, k Known) (*Result, error) {
+	file := l.file
 	machines, err := gcpMachines()
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{File: file, Format: FormatGCP, Cloud: "gcp"}
-	sk, err := readGCPRates(file, ps)
+	sk, err := readGCPRates(l, ps)
 	if err != nil {
 		return nil, err
 	}
@@ -195,13 +196,13 @@ type gcpSKURates struct {
 }
 
 // readGCPRates reads the first tier of every priced SKU, in USD.
-func readGCPRates(file string, ps []gcpPage) (gcpSKURates, error) {
+func readGCPRates(l pageLabels, ps []gcpPage) (gcpSKURates, error) {
 	sk := gcpSKURates{rates: map[string]gcpRate{}, gpuNames: map[string]bool{}, notes: map[string]bool{}}
 	for pi, p := range ps {
 		for si := range p.SKUs {
 			s := &p.SKUs[si]
 			if s.SKUID == "" || s.Description == "" || s.Category.UsageType == "" {
-				return sk, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %d: without skuId, description or category.usageType: has the API's format changed?", pi, si)}
+				return sk, &FileError{File: l.of(pi), Msg: fmt.Sprintf("SKU %d: without skuId, description or category.usageType: has the API's format changed?", si)}
 			}
 			m := gcpResource.FindStringSubmatch(s.Description)
 			if m == nil || len(s.PricingInfo) == 0 {
@@ -215,7 +216,7 @@ func readGCPRates(file string, ps []gcpPage) (gcpSKURates, error) {
 			if len(info.PricingExpression.TieredRates) == 0 {
 				continue
 			}
-			usd, err := gcpUnitPrice(file, pi, s.SKUID, info.PricingExpression.TieredRates[0].UnitPrice)
+			usd, err := gcpUnitPrice(l.of(pi), s.SKUID, info.PricingExpression.TieredRates[0].UnitPrice)
 			if errors.Is(err, errNegativeMoney) {
 				sk.notes[fmt.Sprintf("SKU %s (%s): a negative or malformed price; skipped", s.SKUID, resource)] = true
 				continue

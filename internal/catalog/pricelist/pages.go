@@ -14,9 +14,23 @@ import (
 // pages, not the pages' bytes.
 type Pages struct {
 	format Format
-	file   string
+	labels pageLabels
 	azure  []azurePage
 	gcp    []gcpPage
+}
+
+// pageLabels names the pages of a file or a query in errors: by their
+// names when read one at a time, else "<file> page <n>".
+type pageLabels struct {
+	file  string
+	names []string
+}
+
+func (l pageLabels) of(page int) string {
+	if page < len(l.names) {
+		return l.names[page]
+	}
+	return fmt.Sprintf("%s page %d", l.file, page+1)
 }
 
 // NewPages starts reading the pages of one query in the format FormatAzure
@@ -25,13 +39,12 @@ func NewPages(format Format, file string) (*Pages, error) {
 	if format != FormatAzure && format != FormatGCP {
 		return nil, fmt.Errorf("pricelist: %s is not a paged format", format)
 	}
-	return &Pages{format: format, file: file}, nil
+	return &Pages{format: format, labels: pageLabels{file: file}}, nil
 }
 
-// Add reads the next page and returns the link (Azure) or token (Google)
-// of the page after it, "" after the last page.
-func (p *Pages) Add(data []byte) (next string, err error) {
-	name := fmt.Sprintf("%s page %d", p.file, p.Len()+1)
+// Add reads the next page, named name in errors, and returns the link
+// (Azure) or token (Google) of the page after it, "" after the last page.
+func (p *Pages) Add(name string, data []byte) (next string, err error) {
 	if err := checkFormat(name, p.format, data); err != nil {
 		return "", err
 	}
@@ -42,6 +55,7 @@ func (p *Pages) Add(data []byte) (next string, err error) {
 			return "", err
 		}
 		p.azure = append(p.azure, pg)
+		p.labels.names = append(p.labels.names, name)
 		if pg.NextPageLink != nil {
 			next = *pg.NextPageLink
 		}
@@ -51,6 +65,7 @@ func (p *Pages) Add(data []byte) (next string, err error) {
 			return "", err
 		}
 		p.gcp = append(p.gcp, pg)
+		p.labels.names = append(p.labels.names, name)
 		next = pg.NextPageToken
 	}
 	return next, nil
@@ -74,7 +89,7 @@ func (p *Pages) Items() int {
 // Result reads the prices of the pages.
 func (p *Pages) Result(k Known) (*Result, error) {
 	if p.format == FormatAzure {
-		return azureResult(p.file, p.azure, k)
+		return azureResult(p.labels, p.azure, k)
 	}
-	return gcpResult(p.file, p.gcp, k)
+	return gcpResult(p.labels, p.gcp, k)
 }
