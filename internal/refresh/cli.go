@@ -31,6 +31,7 @@ func Main(args []string, stderr io.Writer, getenv func(string) string) int {
 	var clouds, regions string
 	var quiet, verbose bool
 	fs.StringVar(&o.Out, "out", "", "overlay file to write, .yaml or .yml (use it as the provider's catalog_file)")
+	fs.StringVar(&o.Extract, "extract", "", "also write the prices read as a price-list extract, .json, for the built-in catalog's generator (make refresh)")
 	fs.StringVar(&clouds, "clouds", "", "comma-separated clouds to read: "+strings.Join(Clouds, ", ")+
 		" (default: aws, azure, runpod, and gcp and lambda when their key is given; replaying: the recording's)")
 	fs.StringVar(&regions, "aws-regions", "", "comma-separated AWS regions whose EC2 offer file is read (default: every region of the catalog's AWS offers; each file is hundreds of MB to several GB)")
@@ -54,7 +55,7 @@ func Main(args []string, stderr io.Writer, getenv func(string) string) int {
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "refresh: unexpected argument %q: every input is a flag\n", fs.Arg(0))
 		return 2
-	case o.Out == "":
+	case o.Out == "" && o.Extract == "":
 		fmt.Fprintln(stderr, "refresh: --out is required")
 		usage(fs, stderr)
 		return 2
@@ -115,7 +116,12 @@ func report(w io.Writer, sum *Summary, verbose bool) {
 		}
 		fmt.Fprintln(w, "note:", n)
 	}
-	fmt.Fprintf(w, "wrote %s: %d offers. Use it as the provider's catalog_file.\n", sum.Out, sum.Offers)
+	if sum.Extract != "" {
+		fmt.Fprintf(w, "wrote %s: the prices of %d answers, for go generate ./internal/catalog.\n", sum.Extract, len(sum.Results))
+	}
+	if sum.Out != "" {
+		fmt.Fprintf(w, "wrote %s: %d offers. Use it as the provider's catalog_file.\n", sum.Out, sum.Offers)
+	}
 }
 
 // splitList splits a comma-separated flag.

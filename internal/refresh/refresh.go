@@ -37,6 +37,10 @@ import (
 type Options struct {
 	// Out is the overlay to write (.yaml or .yml).
 	Out string
+	// Extract, when set, also writes the prices read as a price-list
+	// extract (.json) for the built-in catalog's generator (make refresh).
+	// One of Out and Extract is required.
+	Extract string
 	// Clouds to read (Clouds); empty = every cloud that needs no key, plus
 	// gcp and lambda when their key is given.
 	Clouds []string
@@ -66,6 +70,7 @@ type Options struct {
 // Summary is what a refresh did.
 type Summary struct {
 	Out     string
+	Extract string
 	Offers  int
 	Results []*pricelist.Result
 	// Notes are rows left out or changed, for the user to read.
@@ -92,29 +97,52 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		}
 		results = append(results, res...)
 	}
-	ov, notes := pricelist.BuildOverlay(results, r.cat)
-	ov.Writer = "`terraform-provider-gpu refresh`"
-	data, err := ov.YAML()
+	sum, outputs, err := r.outputs(results)
 	if err != nil {
 		return nil, err
-	}
-	if _, _, err := r.cat.WithOverlayBytes(o.Out, data); err != nil {
-		return nil, fmt.Errorf("the overlay does not load (nothing written): %w", err)
 	}
 	if r.f.record != nil {
 		if err := r.f.record.finish(); err != nil {
 			return nil, err
 		}
 	}
-	if err := pricelist.WriteFileAtomic(o.Out, data); err != nil {
-		return nil, err
+	for path, data := range outputs {
+		if err := pricelist.WriteFileAtomic(path, data); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+// outputs renders the overlay (checked by loading it onto the catalog)
+// and the extract; nothing is written yet.
+func (r *run) outputs(results []*pricelist.Result) (*Summary, map[string][]byte, error) {
+	ov, notes := pricelist.BuildOverlay(results, r.cat)
+	ov.Writer = "`terraform-provider-gpu refresh`"
+	out := map[string][]byte{}
+	if r.opts.Out != "" {
+		data, err := ov.YAML()
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, _, err := r.cat.WithOverlayBytes(r.opts.Out, data); err != nil {
+			return nil, nil, fmt.Errorf("the overlay does not load (nothing written): %w", err)
+		}
+		out[r.opts.Out] = data
+	}
+	if r.opts.Extract != "" {
+		data, err := pricelist.WriteExtract(results)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[r.opts.Extract] = data
 	}
 	for _, res := range results {
 		for _, n := range res.Notes {
 			notes = append(notes, res.File+": "+n)
 		}
 	}
-	return &Summary{Out: o.Out, Offers: len(ov.Offers), Results: results, Notes: notes}, nil
+	return &Summary{Out: r.opts.Out, Extract: r.opts.Extract, Offers: len(ov.Offers), Results: results, Notes: notes}, out, nil
 }
 
 // cloud reads one cloud.
@@ -175,8 +203,14 @@ func (o *Options) check(rp *replayer) ([]string, error) {
 // newRun checks the output and the recording options and sets up the
 // fetcher and the catalog.
 func (o *Options) newRun() (*run, error) {
-	if ext := strings.ToLower(filepath.Ext(o.Out)); ext != ".yaml" && ext != ".yml" {
+	if ext := strings.ToLower(filepath.Ext(o.Out)); o.Out != "" && ext != ".yaml" && ext != ".yml" {
 		return nil, fmt.Errorf("--out must name a .yaml or .yml file (the catalog_file overlay), got %q", o.Out)
+	}
+	if ext := strings.ToLower(filepath.Ext(o.Extract)); o.Extract != "" && ext != ".json" {
+		return nil, fmt.Errorf("--extract must name a .json file, got %q", o.Extract)
+	}
+	if o.Out == "" && o.Extract == "" {
+		return nil, errors.New("--out is required: the overlay to write (or --extract, for make refresh)")
 	}
 	if o.Record != "" && o.Replay != "" {
 		return nil, errors.New("--record and --replay exclude each other: record a download, or replay a recording")

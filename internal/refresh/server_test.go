@@ -15,19 +15,18 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strings"
 	"sync"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
+	"github.com/gpuplan/terraform-provider-gpu/internal/refresh/refreshtest"
 )
 
 // recorded is the recording the test server replays: trimmed answers in
 // the real formats (testdata/README.md).
-const recorded = "testdata/recorded"
+var recorded = refreshtest.Recorded()
 
 // fault changes the answer to one request: it writes the answer itself
 // and returns true, or returns false to let the recorded answer through.
@@ -158,45 +157,8 @@ func replace(old, new string) fault {
 	}
 }
 
-// fixtureInstanceTypes are the instance types of the fixture catalog: the
-// ones the recording prices.
-var fixtureInstanceTypes = map[string]bool{
-	"p5.48xlarge": true, "g6.xlarge": true,
-	"Standard_ND96isr_H100_v5": true, "Standard_NC24ads_A100_v4": true,
-	"a3-highgpu-8g": true, "a2-highgpu-1g": true,
-	"1x_A100-80GB-SXM_SECURE": true, "8x_A100-80GB_SECURE": true,
-	"gpu_1x_a10": true, "gpu_8x_h100_sxm5": true,
-}
-
-// fixtureCatalog is the built-in catalog with the offers of
-// fixtureInstanceTypes only, so the recording answers every request.
-func fixtureCatalog(t *testing.T) *catalog.Catalog {
-	t.Helper()
-	fsys := fstest.MapFS{}
-	for _, name := range []string{catalog.FileMeta, catalog.FileAccelerators, catalog.FileClouds, catalog.FileRegions, catalog.FileOffers} {
-		data, err := catalog.ReadDataFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if name == catalog.FileOffers {
-			lines := strings.SplitAfter(string(data), "\n")
-			var keep strings.Builder
-			keep.WriteString(lines[0])
-			for _, l := range lines[1:] {
-				if f := strings.SplitN(l, ",", 4); len(f) == 4 && fixtureInstanceTypes[f[2]] {
-					keep.WriteString(l)
-				}
-			}
-			data = []byte(keep.String())
-		}
-		fsys[name] = &fstest.MapFile{Data: data}
-	}
-	c, err := catalog.Load(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
+// fixtureCatalog is the catalog the recording prices.
+func fixtureCatalog(t *testing.T) *catalog.Catalog { return refreshtest.Catalog(t) }
 
 // sleeps records the waits between retries instead of sleeping.
 type sleeps struct {

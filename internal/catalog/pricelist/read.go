@@ -103,6 +103,8 @@ func Read(file string, in io.Reader, k Known) (*Result, error) {
 		return ReadRunPod(file, replay, k)
 	case FormatLambda:
 		return ReadLambda(file, replay, k)
+	case FormatExtract:
+		return nil, &FileError{File: file, Msg: "a price-list extract holds several results: read it with ReadAll"}
 	}
 	msg := fmt.Sprintf("not a price-list file: expected one of the formats %s, %s, %s, %s or %s",
 		FormatAWS, FormatAzure, FormatGCP, FormatRunPod, FormatLambda)
@@ -154,6 +156,8 @@ func sniff(file string, in io.Reader) (Format, []string, io.Reader, error) {
 			return FormatAzure, keys, replay(), nil
 		case "skus":
 			return FormatGCP, keys, replay(), nil
+		case "price_extract_version":
+			return FormatExtract, keys, replay(), nil
 		case "data":
 			data, err := readDocument(file, replay(), mustPolicy().MaxPageBytes, "a RunPod or Lambda answer (max_page_bytes)")
 			if err != nil {

@@ -4,12 +4,19 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/refresh"
+	"github.com/gpuplan/terraform-provider-gpu/internal/refresh/refreshtest"
 )
 
 // TestPriceListRefresh is a maintainers' refresh end to end: the sources
@@ -68,5 +75,74 @@ func TestPriceListRefresh(t *testing.T) {
 	}
 	if c.Date.Format("2006-01-02") != "2026-08-01" || len(c.Offers) != len(base.Offers)+1 {
 		t.Errorf("catalog date %v, %d offers (built-in %d)", c.Date, len(c.Offers), len(base.Offers))
+	}
+}
+
+// TestMakeRefreshNoDiff is make refresh with the answers replayed from a
+// recording: the refresh writes its extract into sources/pricelists, the
+// generator applies it. Its prices reach the generated catalog, dated as
+// the answers and published; and the same recording, refreshed and
+// generated again, changes no byte of the extract or of the data.
+func TestMakeRefreshNoDiff(t *testing.T) {
+	dir := t.TempDir()
+	sources := filepath.Join(dir, "sources")
+	if err := os.CopyFS(sources, os.DirFS(filepath.Join("..", "..", "testdata", "sources"))); err != nil {
+		t.Fatal(err)
+	}
+	extract := filepath.Join(sources, priceListDir, "refresh.json")
+	if err := os.MkdirAll(filepath.Dir(extract), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var runs [2]map[string][]byte
+	for i := range runs {
+		o := refresh.Options{Extract: extract, Replay: refreshtest.Recorded(), Catalog: refreshtest.Catalog(t)}
+		if _, err := refresh.Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, fmt.Sprintf("data%d", i))
+		if err := os.CopyFS(out, os.DirFS(filepath.Join("..", "..", "data"))); err != nil {
+			t.Fatal(err)
+		}
+		*srcDir, *outDir, *curatedDir = sources, out, "curated"
+		(&gen{drops: map[string]int{}}).run()
+		runs[i] = map[string][]byte{}
+		for _, f := range []string{"offers.csv", "catalog.json", "regions.csv", "clouds.json", "accelerators.json", "serverless.csv"} {
+			b, err := os.ReadFile(filepath.Join(out, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs[i][f] = b
+		}
+		b, _ := os.ReadFile(extract)
+		runs[i]["extract"] = b
+	}
+	for f, b := range runs[0] {
+		if !bytes.Equal(b, runs[1][f]) {
+			t.Errorf("%s differs between two refreshes of the same recording", f)
+		}
+	}
+	c, err := catalog.Load(os.DirFS(filepath.Join(dir, "data0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cloud, it, region string
+		od                float64
+		asOf              string
+	}{
+		{"lambda", "gpu_8x_h100_sxm5", "us-east-1", 23.92, "2026-11-16"},
+		// one date per answer set: the latest effectiveStartDate of the Azure pages
+		{"azure", "Standard_NC24ads_A100_v4", "eastus", 3.673, "2026-11-01"},
+		{"runpod", "8x_A100-80GB_SECURE", "US-KS-2", 8 * 1.64, "2026-11-16"},
+	} {
+		o, ok := c.Offer(tc.cloud, tc.it, tc.region)
+		if !ok {
+			t.Errorf("%s/%s/%s missing", tc.cloud, tc.it, tc.region)
+			continue
+		}
+		_, info, _ := o.PriceInfo(catalog.OnDemand)
+		if math.Abs(o.OnDemandUSD-tc.od) > 1e-9 || info.Basis != catalog.PricePublished || info.AsOf.Format(time.DateOnly) != tc.asOf {
+			t.Errorf("%s/%s/%s = %v %+v, want %v published as of %s", tc.cloud, tc.it, tc.region, o.OnDemandUSD, info, tc.od, tc.asOf)
+		}
 	}
 }
