@@ -339,7 +339,6 @@ func (r *run) single(ctx context.Context, rq *request, read pricelist.Reader) ([
 		return nil, fmt.Errorf("%s: priced none of the catalog's %s offers: has the API's format changed?", rq.name, res.Cloud)
 	}
 	res.Date = date
-	res.Source += fmt.Sprintf(" (answer dated %s)", date)
 	return []*pricelist.Result{res}, nil
 }
 
