@@ -129,3 +129,13 @@ func regionWords(region string) string {
 	}
 	return region
 }
+
+// priceAgeDefaultDoc states the default threshold for the docs, from the
+// data (a small file, not the catalog: schemas are built at every start).
+func priceAgeDefaultDoc() string {
+	days, err := catalog.PriceAgeWarningDays()
+	if err != nil {
+		return "Prices older than the provider's default age always warn."
+	}
+	return fmt.Sprintf("Prices older than %d days always warn (the default, with its reason in the provider's data).", days)
+}

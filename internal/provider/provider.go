@@ -179,8 +179,8 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Optional: true,
 				MarkdownDescription: "Warn, once per plan, when prices are older than this many days: the built-in catalog's " +
 					"(its `catalog_date`, the oldest source date that still decides a price; not checked when a `catalog_file` may have " +
-					"refreshed them) or the price that decided a recommendation, a `gpu_tco` or a `gpu_cluster_spec`. Prices older than 90 days always warn (the default, " +
-					"with its reason in the provider's data); this setting can only lower it. Refresh prices with " +
+					"refreshed them) or the price that decided a recommendation, a `gpu_tco` or a `gpu_cluster_spec`. " +
+					priceAgeDefaultDoc() + " This setting can only lower it. Refresh prices with " +
 					"`terraform-provider-gpu refresh` (guide: Refresh prices)." + maxAge.Doc(),
 				CustomType: maxAge.Int64(),
 			},
