@@ -299,6 +299,8 @@ func (p *gpuProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewTCODataSource,
 		NewRecommendationDataSource,
 		NewEstimateDataSource,
+		NewModelsDataSource,
+		NewRegionsDataSource,
 	}
 }
 
