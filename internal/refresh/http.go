@@ -235,15 +235,14 @@ func clip(s string) string {
 // stall timeout and that reports a body shorter than announced, each as a
 // retryable transportError.
 type watchedBody struct {
-	name     string
-	rc       io.ReadCloser
-	want     int64 // Content-Length, -1 when not announced
-	n        int64
-	timer    *time.Timer
-	stall    time.Duration
-	stalled  atomic.Bool
-	cancel   context.CancelFunc
-	finished bool
+	name    string
+	rc      io.ReadCloser
+	want    int64 // Content-Length, -1 when not announced
+	n       int64
+	timer   *time.Timer
+	stall   time.Duration
+	stalled atomic.Bool
+	cancel  context.CancelFunc
 }
 
 func newWatchedBody(name string, rc io.ReadCloser, want int64, stall time.Duration, cancel context.CancelFunc) *watchedBody {

@@ -267,7 +267,9 @@ func TestStall(t *testing.T) {
 	srv := newReplayServer(t, map[string]fault{"lambda/instance_types.json": func(w http.ResponseWriter, b []byte, _ int) bool {
 		w.Header().Set("Content-Length", fmt.Sprint(len(b)))
 		_, _ = w.Write(b[:10])
-		w.(http.Flusher).Flush()
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
 		select {
 		case <-release:
 		case <-time.After(5 * time.Second):

@@ -146,11 +146,11 @@ func truncate(w http.ResponseWriter, body []byte, _ int) bool {
 	return true
 }
 
-// replace serves the recorded body with old replaced by new (a changed
+// replace serves the recorded body with from replaced by to (a changed
 // format).
-func replace(old, new string) fault {
+func replace(from, to string) fault {
 	return func(w http.ResponseWriter, body []byte, _ int) bool {
-		b := bytes.ReplaceAll(body, []byte(old), []byte(new))
+		b := bytes.ReplaceAll(body, []byte(from), []byte(to))
 		w.Header().Set("Content-Length", fmt.Sprint(len(b)))
 		_, _ = w.Write(b)
 		return true

@@ -163,9 +163,9 @@ func runpodNames() (map[string]string, error) {
 // clipText shortens a server's message for an error, escaping control
 // characters.
 func clipText(s string) string {
-	const max = 200
-	if len(s) > max {
-		s = s[:max] + "…"
+	const most = 200
+	if len(s) > most {
+		s = s[:most] + "…"
 	}
 	q := strconv.Quote(s)
 	return q[1 : len(q)-1]
