@@ -338,3 +338,45 @@ func TestExampleSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestOddPrices: a zero, negative or non-finite price is left out with a
+// note saying which, never silently or as "not a number"; a GCP SKU whose
+// nanos are negative is left out with a note, not read as cheaper.
+func TestOddPrices(t *testing.T) {
+	c := builtin(t)
+	aws, _ := os.ReadFile("testdata/aws_ec2_offer.json")
+	gcp, _ := os.ReadFile("testdata/gcp_billing_skus.json")
+	for _, tc := range []struct {
+		name string
+		read pricelist.Reader
+		data string
+		note string
+	}{
+		{"aws zero", pricelist.ReadAWS, strings.Replace(string(aws), `"USD": "55.0400000000"`, `"USD": "0.0"`, 1),
+			`SKU SKUP5LINUX: on-demand price "0.0" is zero (not sold at a list price); skipped`},
+		{"aws negative", pricelist.ReadAWS, strings.Replace(string(aws), `"USD": "55.0400000000"`, `"USD": "-55.04"`, 1),
+			`SKU SKUP5LINUX: price "-55.04" is negative; skipped`},
+		{"aws infinite", pricelist.ReadAWS, strings.Replace(string(aws), `"USD": "55.0400000000"`, `"USD": "Inf"`, 1),
+			`SKU SKUP5LINUX: price "Inf" is not a finite number; skipped`},
+		{"gcp negative nanos", pricelist.ReadGCP, strings.Replace(string(gcp), `"nanos": 797500000`, `"nanos": -797500000`, 1),
+			`SKU H100-0001-0001 (Nvidia H100 80GB GPU): a negative or malformed price; skipped`},
+	} {
+		res, err := tc.read("f.json", strings.NewReader(tc.data), c)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !slices.Contains(res.Notes, tc.note) {
+			t.Errorf("%s: notes %q lack %q", tc.name, res.Notes, tc.note)
+		}
+	}
+	// The p5 in us-east-1 is left out with its on-demand price; the H100
+	// machine is not composed from a partial price.
+	res, _ := pricelist.ReadAWS("f.json", strings.NewReader(strings.Replace(string(aws), `"USD": "55.0400000000"`, `"USD": "0.0"`, 1)), c)
+	if p, ok := priceOf(res, "p5.48xlarge", "us-east-1"); ok {
+		t.Errorf("a zero on-demand price was imported: %+v", p)
+	}
+	res, _ = pricelist.ReadGCP("f.json", strings.NewReader(strings.Replace(string(gcp), `"nanos": 797500000`, `"nanos": -797500000`, 1)), c)
+	if p, ok := priceOf(res, "a3-highgpu-8g", "us-central1"); ok && p.OnDemandUSD > 0 {
+		t.Errorf("an a3-highgpu-8g on-demand price from a negative GPU SKU: %+v", p)
+	}
+}
