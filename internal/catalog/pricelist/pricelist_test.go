@@ -380,3 +380,55 @@ func TestOddPrices(t *testing.T) {
 		t.Errorf("an a3-highgpu-8g on-demand price from a negative GPU SKU: %+v", p)
 	}
 }
+
+// TestReadRunPodLambda: RunPod's per-GPU prices times the GPUs of the
+// instance type, by cloud type (secure, community), spot only where
+// RunPod has one; Lambda's cents per hour; both in every region the
+// catalog lists; and their errors in the answer become a FileError.
+func TestReadRunPodLambda(t *testing.T) {
+	rp, err := os.ReadFile("../../refresh/testdata/recorded/runpod/gpu_types.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pricelist.ReadRunPod("runpod.json", bytes.NewReader(rp), fuzzKnown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		it         string
+		od, spot   float64
+		wantPrices int
+	}{
+		{"8x_A100-80GB_SECURE", 8 * 1.64, 8 * 0.82, 2},
+		{"1x_A100-80GB-SXM_COMMUNITY", 1.39, 0, 2},
+	} {
+		n := 0
+		for _, p := range res.Prices {
+			if p.InstanceType == tc.it {
+				n++
+				if !near(p.OnDemandUSD, tc.od) || !near(p.SpotUSD, tc.spot) {
+					t.Errorf("%s in %s = %+v, want on-demand %v spot %v", tc.it, p.Region, p, tc.od, tc.spot)
+				}
+			}
+		}
+		if n != tc.wantPrices {
+			t.Errorf("%s priced in %d regions, want %d", tc.it, n, tc.wantPrices)
+		}
+	}
+	if _, err := pricelist.ReadRunPod("runpod.json", strings.NewReader(`{"errors": [{"message": "rate limited\u0007"}]}`), fuzzKnown); err == nil ||
+		!strings.Contains(err.Error(), `the API answered with an error: rate limited\a`) {
+		t.Errorf("GraphQL error: %v", err)
+	}
+	lam, _ := os.ReadFile("../../refresh/testdata/recorded/lambda/instance_types.json")
+	res, err = pricelist.ReadLambda("lambda.json", bytes.NewReader(lam), fuzzKnown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := priceOf(res, "gpu_8x_h100_sxm5", "eastus"); !ok || p.OnDemandUSD != 23.92 || p.SpotUSD != 0 || len(res.Prices) != 4 {
+		t.Errorf("lambda prices %+v", res.Prices)
+	}
+	if _, err := pricelist.ReadLambda("lambda.json", strings.NewReader(`{"error": {"code": "global/invalid-api-key", "message": "API key was invalid"}}`), fuzzKnown); err == nil ||
+		!strings.Contains(err.Error(), "the API answered with an error: global/invalid-api-key: API key was invalid") {
+		t.Errorf("Lambda error: %v", err)
+	}
+}
