@@ -620,3 +620,45 @@ func TestLoadMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(c)
 }
+
+// With indexes a changed copy of the lists: an offer replaced in place
+// (also by one with another key), one appended, the receiver unchanged.
+func TestWith(t *testing.T) {
+	base := builtin(t)
+	offers := slices.Clone(base.Offers)
+	first, second := *offers[0], *offers[1]
+	first.OnDemandUSD++
+	second.Region = "elsewhere-1"
+	added := first
+	added.InstanceType = "added.xlarge"
+	offers[0], offers[1] = &first, &second
+	offers = append(offers, &added)
+	c := base.With(base.Accelerators, base.Clouds, base.Regions, offers)
+	for _, o := range offers {
+		if got, ok := c.Offer(o.Cloud, o.InstanceType, o.Region); !ok || got != o {
+			t.Fatalf("offer %s/%s/%s not indexed", o.Cloud, o.InstanceType, o.Region)
+		}
+	}
+	if _, ok := c.Offer(base.Offers[1].Cloud, base.Offers[1].InstanceType, base.Offers[1].Region); ok {
+		t.Error("the replaced offer's key is still indexed")
+	}
+	if got := c.OffersOf(added.Cloud, added.InstanceType); len(got) != 1 || got[0] != &added {
+		t.Errorf("OffersOf(added) = %v", got)
+	}
+	if o, _ := base.Offer(first.Cloud, first.InstanceType, first.Region); o != base.Offers[0] || len(base.OffersOf(added.Cloud, added.InstanceType)) != 0 {
+		t.Error("the receiver changed")
+	}
+	total := 0
+	for _, it := range c.InstanceTypes(first.Cloud) {
+		total += len(c.OffersOf(first.Cloud, it))
+	}
+	want := 0
+	for _, o := range offers {
+		if o.Cloud == first.Cloud {
+			want++
+		}
+	}
+	if total != want {
+		t.Errorf("%d offers grouped by instance type, want %d", total, want)
+	}
+}

@@ -9,6 +9,7 @@ package catalog
 
 import (
 	"math"
+	"sync"
 	"time"
 )
 
@@ -467,8 +468,9 @@ type Catalog struct {
 
 	accelByKey map[string]*Accelerator // lower-case ID and aliases
 	cloudByID  map[string]*Cloud
-	regionByID map[string]*Region          // "cloud/region"
-	offerByKey map[string]*Offer           // "cloud/instance_type/region"
-	offersByIT map[string][]*Offer         // "cloud/instance_type"
+	regionByID map[string]*Region   // "cloud/region"
+	offerByKey map[offerID]*Offer   // cloud, instance type, region
+	offersByIT map[offerID][]*Offer // cloud, instance type (region ""); built at first use
+	byITOnce   sync.Once
 	serverless map[string]*ServerlessOffer // "cloud/name/region"
 }

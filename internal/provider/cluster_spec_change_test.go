@@ -80,8 +80,9 @@ func warningsOf(diags diag.Diagnostics) map[string]string {
 
 // TestClusterSpecSwitchWarnings runs ModifyPlan as Terraform does on a
 // cloud switch of a 4-node H100 cluster (terraform-plugin-testing cannot
-// read warnings: the CLI test in cli_test.go checks the same warning in
-// `terraform plan -json`). The expected figures come from the catalog's
+// read warnings: TestCLIWarnings in internal/release/install_local_test.go
+// checks the same warning in `terraform plan -json` of the installed
+// provider). The expected figures come from the catalog's
 // offers, not from the provider's answer.
 func TestClusterSpecSwitchWarnings(t *testing.T) {
 	created, diags := csPlan(t, nil, "aws", "H100", 4)

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
@@ -31,11 +32,11 @@ func presetCatalogFile(t *testing.T) (string, *catalog.Catalog) {
 		t.Fatal(err)
 	}
 	_, cat := estModel(t)
-	merged, _, err := cat.WithOverlay(file)
+	res, err := overlay.Apply(cat, file, overlay.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return file, merged
+	return file, res.Catalog
 }
 
 func presetEstimateConfig(file, workload, accel string, gpus, perNode int) string {

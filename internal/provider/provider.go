@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
@@ -269,7 +270,7 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 // overlayCatalog applies the catalog_file at file to cat; nil, with the
 // error on catalog_file, when the file is rejected.
 func overlayCatalog(cat *catalog.Catalog, file string, diags *diag.Diagnostics) *catalog.Catalog {
-	overlaid, warnings, err := cat.WithOverlay(file)
+	res, err := overlay.Apply(cat, file, overlay.Options{})
 	if err != nil {
 		where := fmt.Sprintf("%q", file)
 		if abs, absErr := filepath.Abs(file); absErr == nil && !filepath.IsAbs(file) {
@@ -280,10 +281,10 @@ func overlayCatalog(cat *catalog.Catalog, file string, diags *diag.Diagnostics) 
 			fmt.Sprintf("The catalog file %s was rejected as a whole; nothing from it was applied.\n\n%s", where, err))
 		return nil
 	}
-	for _, w := range warnings {
+	for _, w := range res.Warnings {
 		diags.AddAttributeWarning(path.Root("catalog_file"), "Catalog File Adjusted", w.String())
 	}
-	return overlaid
+	return res.Catalog
 }
 
 func (p *gpuProvider) Resources(_ context.Context) []func() resource.Resource {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 	"github.com/gpuplan/terraform-provider-gpu/internal/refresh"
 )
 
@@ -36,7 +37,7 @@ func TestMainReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := cat.WithOverlay(out); err != nil {
+	if _, err := overlay.Apply(cat, out, overlay.Options{}); err != nil {
 		t.Fatalf("the overlay does not load: %v", err)
 	}
 	first, _ := os.ReadFile(o.Out)

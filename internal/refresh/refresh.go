@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
 )
 
@@ -125,7 +126,7 @@ func (r *run) outputs(results []*pricelist.Result) (*Summary, map[string][]byte,
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, _, err := r.cat.WithOverlayBytes(r.opts.Out, data); err != nil {
+		if _, err := overlay.Apply(r.cat, r.opts.Out, overlay.Options{Data: data}); err != nil {
 			return nil, nil, fmt.Errorf("the overlay does not load (nothing written): %w", err)
 		}
 		out[r.opts.Out] = data

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
 	"github.com/gpuplan/terraform-provider-gpu/internal/refresh"
 )
@@ -55,10 +56,11 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _, err := o.Catalog.WithOverlay(o.Out)
+	ov, err := overlay.Apply(o.Catalog, o.Out, overlay.Options{})
 	if err != nil {
 		t.Fatalf("the overlay does not load: %v\n%s", err, data)
 	}
+	c := ov.Catalog
 	for _, tc := range []struct {
 		cloud, it, region string
 		od, spot, r1      float64

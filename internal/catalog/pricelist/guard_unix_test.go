@@ -26,9 +26,9 @@ func TestReadFileGuards(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ path, want string }{
-		{fifo, "is a named pipe (FIFO): a price list must be a regular file"},
-		{"/dev/zero", "is a device: a price list must be a regular file"},
-		{t.TempDir(), "is a directory: a price list must be a regular file"},
+		{fifo, "is a named pipe (FIFO), not a regular file"},
+		{"/dev/zero", "is a character device, not a regular file"},
+		{t.TempDir(), "is a directory, not a regular file"},
 	} {
 		for _, read := range []pricelist.Reader{pricelist.ReadAWS, pricelist.ReadAzure, pricelist.ReadGCP, pricelist.Read} {
 			start := time.Now()

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
 )
 
@@ -228,10 +229,11 @@ func TestOverlayLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, _, err := c.WithOverlayBytes("overlay.yaml", data)
+	res, err := overlay.Apply(c, "overlay.yaml", overlay.Options{Data: data})
 	if err != nil {
 		t.Fatalf("overlay does not load: %v\n%s", err, data)
 	}
+	n := res.Catalog
 	checked := 0
 	for _, res := range results {
 		for _, p := range res.Prices {

@@ -9,9 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/safefile"
 )
 
 // Reader is one of ReadAWS, ReadAzure, ReadGCP, ReadRunPod, ReadLambda or
@@ -41,47 +41,11 @@ func ReadFile(path string, read Reader, k Known) (*Result, error) {
 	return res, nil
 }
 
-// openRegular opens a regular file for reading without blocking on a FIFO
-// that replaced it since the check (the catalog file's guard).
-func openRegular(path string) (*os.File, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := regular(st); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, openReadFlags, 0)
-	if err != nil {
-		return nil, err
-	}
-	if st, err = f.Stat(); err == nil {
-		err = regular(st)
-	}
-	if err != nil {
-		_ = f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
-func regular(st fs.FileInfo) error {
-	m := st.Mode()
-	if m.IsRegular() {
-		return nil
-	}
-	what := "not a regular file"
-	switch {
-	case m.IsDir():
-		what = "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO)"
-	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		what = "a device"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	}
-	return fmt.Errorf("is %s: a price list must be a regular file", what)
+// openRegular opens a price list with the catalog file's guards
+// (internal/safefile): a regular file only, at most max_offer_file_bytes
+// (refresh.json; each reader caps its format further).
+func openRegular(path string) (io.ReadCloser, error) {
+	return safefile.Open(path, mustPolicy().MaxOfferFileBytes)
 }
 
 // Read reads a price-list document of any of the formats, recognised by

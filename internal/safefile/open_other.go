@@ -3,7 +3,7 @@
 
 //go:build !unix
 
-package catalog
+package safefile
 
 import "os"
 

@@ -1,7 +1,7 @@
 // Copyright (c) gpuplan contributors
 // SPDX-License-Identifier: MPL-2.0
 
-package catalog_test
+package overlay_test
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func BenchmarkOverlay50kOffers(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				c, _, err := base.WithOverlayBytes("bench."+format, data)
+				c, _, err := applyBytes(base, "bench."+format, data)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -67,7 +67,7 @@ func BenchmarkOverlay50MBYAML(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, _, err := base.WithOverlayBytes("big.yaml", data); err != nil {
+		if _, _, err := applyBytes(base, "big.yaml", data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -83,7 +83,7 @@ func BenchmarkOverlaySmall(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := base.WithOverlayBytes("negotiated.yaml", data); err != nil {
+		if _, _, err := applyBytes(base, "negotiated.yaml", data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -103,7 +103,7 @@ func BenchmarkOverlayHostileFiles(b *testing.B) {
 		b.Run(filepath.Base(path), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := base.WithOverlay(path); err == nil {
+				if _, _, err := applyFile(base, path); err == nil {
 					b.Fatal("accepted")
 				}
 			}

@@ -3,17 +3,18 @@
 
 //go:build unix
 
-package catalog_test
+package safefile_test
 
 import (
 	"syscall"
 	"testing"
 )
 
-// mkfifo makes a named pipe at path.
-func mkfifo(tb testing.TB, path string) {
-	tb.Helper()
+// mkfifo makes a named pipe at path and returns path.
+func mkfifo(t *testing.T, path string) string {
+	t.Helper()
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		tb.Fatal(err)
+		t.Fatal(err)
 	}
+	return path
 }

@@ -1,7 +1,7 @@
 // Copyright (c) gpuplan contributors
 // SPDX-License-Identifier: MPL-2.0
 
-package catalog_test
+package overlay_test
 
 import (
 	"errors"
@@ -15,10 +15,40 @@ import (
 	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 )
 
 func examplePath(name string) string {
-	return filepath.Join("..", "..", "examples", "catalog", name)
+	return filepath.Join("..", "..", "..", "examples", "catalog", name)
+}
+
+func builtin(t testing.TB) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// applyBytes applies data as the file name; nil data is an empty file.
+func applyBytes(base *catalog.Catalog, name string, data []byte) (*catalog.Catalog, []overlay.Finding, error) {
+	if data == nil {
+		data = []byte{}
+	}
+	return result(overlay.Apply(base, name, overlay.Options{Data: data}))
+}
+
+// applyFile applies the file at path.
+func applyFile(base *catalog.Catalog, path string) (*catalog.Catalog, []overlay.Finding, error) {
+	return result(overlay.Apply(base, path, overlay.Options{}))
+}
+
+func result(res *overlay.Result, err error) (*catalog.Catalog, []overlay.Finding, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.Catalog, res.Warnings, nil
 }
 
 func TestOverlayExamples(t *testing.T) {
@@ -26,7 +56,7 @@ func TestOverlayExamples(t *testing.T) {
 	before, _ := base.Offer("aws", "p5.48xlarge", "us-east-1")
 	beforePrice, nOffers := before.OnDemandUSD, len(base.Offers)
 
-	neg, warns, err := base.WithOverlay(examplePath("negotiated.yaml"))
+	neg, warns, err := applyFile(base, examplePath("negotiated.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +74,7 @@ func TestOverlayExamples(t *testing.T) {
 		t.Errorf("receiver mutated")
 	}
 
-	op, _, err := base.WithOverlay(examplePath("onprem.yaml"))
+	op, _, err := applyFile(base, examplePath("onprem.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,17 +93,17 @@ func TestOverlayExamples(t *testing.T) {
 	}
 
 	js := `{"offers":[{"cloud":"azure","instance_type":"Standard_ND96isr_H100_v5","region":"eastus","on_demand_usd":70}]}`
-	if _, _, err := base.WithOverlayBytes("prices.json", []byte(js)); err != nil {
+	if _, _, err := applyBytes(base, "prices.json", []byte(js)); err != nil {
 		t.Errorf("json overlay: %v", err)
 	}
 }
 
 // problems returns the findings of an *OverlayError.
-func problems(t *testing.T, err error) []catalog.Finding {
+func problems(t *testing.T, err error) []overlay.Finding {
 	t.Helper()
-	var oe *catalog.OverlayError
+	var oe *overlay.Error
 	if !errors.As(err, &oe) {
-		t.Fatalf("err = %v (%T), want *catalog.OverlayError", err, err)
+		t.Fatalf("err = %v (%T), want *overlay.Error", err, err)
 	}
 	return oe.Problems
 }
@@ -116,10 +146,11 @@ func TestOverlayErrors(t *testing.T) {
 		{"gpus beyond int64", "c.yaml", p5 + "    gpus: 1e30\n", 5, "offers[0] (aws/p5.48xlarge/us-east-1)", "gpus", "got 1 × 10^30"},
 		{"string for a number", "c.yaml", p5 + "    on_demand_usd: cheap\n", 5, "offers[0] (aws/p5.48xlarge/us-east-1)", "on_demand_usd",
 			`must be a number, got a string ("cheap")`},
-		{"duplicate yaml key", "c.yaml", p5 + "    on_demand_usd: 3\n    on_demand_usd: 4\n", 6, "", "offers[0].on_demand_usd",
-			`duplicate key "on_demand_usd" (first at line 5)`},
-		{"duplicate json key", "c.json", "{\"offers\": [{\"cloud\": \"aws\",\n \"cloud\": \"gcp\"}]}", 2, "", "offers[0].cloud",
-			`duplicate key "cloud" (first at line 1)`},
+		{"duplicate yaml key", "c.yaml", p5 + "    on_demand_usd: 3\n    on_demand_usd: 4\n", 6, "offers[0] (aws/p5.48xlarge/us-east-1)", "on_demand_usd",
+			"duplicate key (first at line 5)"},
+		{"duplicate json key", "c.json", "{\"offers\": [{\"cloud\": \"aws\", \"instance_type\": \"p5.48xlarge\", \"region\": \"us-east-1\",\n \"cloud\": \"gcp\"}]}", 2,
+			"offers[0] (aws/p5.48xlarge/us-east-1)", "cloud", "duplicate key (first at line 1)"},
+		{"duplicate section", "c.yaml", "offers: []\noffers: []\n", 2, "", "offers", "duplicate key (first at line 1)"},
 		{"unknown cloud", "c.yaml", "offers:\n  - cloud: onprem\n    instance_type: dgx\n    region: dc1\n    accelerator: H100\n    gpus: 8\n    on_demand_usd: 20\n",
 			2, "offers[0] (onprem/dgx/dc1)", "cloud", `unknown cloud "onprem"`},
 		{"new offer missing fields", "c.yaml", newOffer, 2, "offers[0] (aws/x1/us-east-1)", "", `missing "on_demand_usd"`},
@@ -141,11 +172,16 @@ func TestOverlayErrors(t *testing.T) {
 			"regions[0] (aws/r9)", "grid_year", "must be 0 or a whole number from 1990 to 2100, got 1800"},
 		{"discount out of range", "c.yaml", "discounts:\n  aws: 1.5\n", 2, "discounts", "aws", "must be at least 0 and less than 1, got 1.5"},
 		{"discount unknown cloud", "c.yaml", "discounts:\n  awz: 0.1\n", 2, "discounts", "awz", `unknown cloud "awz" (did you mean "aws"`},
-		{"self-referencing alias", "c.yaml", "x: &a [1, *a]\noffers: [*a]\n", 1, "", "x[1]", "the alias *a refers to the value it is inside of"},
+		{"self-referencing merge key", "c.yaml", "offers:\n  - &a {cloud: aws, instance_type: p5.48xlarge, region: us-east-1, on_demand_usd: 30, <<: *a}\n", 2,
+			"offers[0] (aws/p5.48xlarge/us-east-1)", "", "a merge key (<<) refers to the mapping it is inside of"},
 		{"unknown extension", "c.txt", "{}", 0, "", "", "unknown catalog file format"},
+		{"yaml number beyond float64", "c.yaml", p5 + "    on_demand_usd: 1e400\n", 5, "offers[0] (aws/p5.48xlarge/us-east-1)", "on_demand_usd",
+			"must be a finite number from 0.0001 to 1,000,000 USD/h, got 1 × 10^400"},
+		{"json number for a string", "c.json", `{"offers":[{"cloud":"aws","instance_type":8,"region":"us-east-1"}]}`, 1,
+			"offers[0] (aws/8/us-east-1)", "instance_type", "must be a string, got a number (\"8\")"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, _, err := base.WithOverlayBytes(tc.file, []byte(tc.body))
+			c, _, err := applyBytes(base, tc.file, []byte(tc.body))
 			if c != nil || err == nil {
 				t.Fatalf("accepted: %v", err)
 			}
@@ -190,7 +226,7 @@ offers:
     region: us-east-1
     on_demand: 3
 `
-	_, _, err := base.WithOverlayBytes("three.yaml", []byte(body))
+	_, _, err := applyBytes(base, "three.yaml", []byte(body))
 	ps := problems(t, err)
 	want := []struct {
 		line         int
@@ -222,8 +258,8 @@ offers:
 	for i := range 150 {
 		fmt.Fprintf(&b, "  - {cloud: aws, instance_type: x%d, region: us-east-1, accelerator: H100, gpus: 8, on_demand_usd: -1}\n", i)
 	}
-	_, _, err = base.WithOverlayBytes("many.yaml", []byte(b.String()))
-	var oe *catalog.OverlayError
+	_, _, err = applyBytes(base, "many.yaml", []byte(b.String()))
+	var oe *overlay.Error
 	if !errors.As(err, &oe) || len(oe.Problems) != 100 || oe.More != 50 || !strings.Contains(err.Error(), "150 problems") || !strings.Contains(err.Error(), "... and 50 more") {
 		t.Errorf("many problems: %d listed, %d more", len(oe.Problems), oe.More)
 	}
@@ -241,7 +277,7 @@ func TestOverlayPartialOverrideAndDiscounts(t *testing.T) {
 	t.Run("on-demand alone below built-in reserved", func(t *testing.T) {
 		od := bp5.Reserved1YUSD * 0.9 // below reserved_1y, so reserved_1y must follow
 		body := fmt.Sprintf("%s    on_demand_usd: %v\n", p5, od)
-		c, warns, err := base.WithOverlayBytes("od.yaml", []byte(body))
+		c, warns, err := applyBytes(base, "od.yaml", []byte(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,7 +312,7 @@ func TestOverlayPartialOverrideAndDiscounts(t *testing.T) {
 				n++
 			}
 		}
-		_, warns, err := base.WithOverlayBytes("many.yaml", []byte(b.String()))
+		_, warns, err := applyBytes(base, "many.yaml", []byte(b.String()))
 		if err != nil || len(warns) != 21 || !strings.Contains(warns[20].Msg, "more warnings like these were left out") {
 			t.Fatalf("err %v, %d warnings, last %v", err, len(warns), warns[len(warns)-1])
 		}
@@ -284,7 +320,7 @@ func TestOverlayPartialOverrideAndDiscounts(t *testing.T) {
 
 	t.Run("file discounts", func(t *testing.T) {
 		body := "discounts:\n  aws: 0.2\n" + p5 + "    spot_usd: 10\n"
-		c, warns, err := base.WithOverlayBytes("disc.yaml", []byte(body))
+		c, warns, err := applyBytes(base, "disc.yaml", []byte(body))
 		if err != nil || len(warns) != 0 {
 			t.Fatalf("err %v, warnings %v", err, warns)
 		}
@@ -314,7 +350,7 @@ func TestOverlayPartialOverrideAndDiscounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, warns, err := base.WithOverlayBytes("onprem.yaml", append(onprem, "discounts:\n  onprem: 0.1\n"...))
+		_, warns, err := applyBytes(base, "onprem.yaml", append(onprem, "discounts:\n  onprem: 0.1\n"...))
 		if err != nil || len(warns) != 1 || warns[0].Entry != "discounts" || warns[0].Field != "onprem" {
 			t.Errorf("err %v, warnings %v", err, warns)
 		}
@@ -335,12 +371,12 @@ offers:
     instance_type: p4d.24xlarge
     on_demand_usd: 20
 `
-	if _, _, err := base.WithOverlayBytes("m.yaml", []byte(body)); err == nil || !strings.Contains(err.Error(), `"x-defaults"`) {
+	if _, _, err := applyBytes(base, "m.yaml", []byte(body)); err == nil || !strings.Contains(err.Error(), `"x-defaults"`) {
 		t.Errorf("unknown top-level key accepted: %v", err)
 	}
 	body = strings.Replace(body, "x-defaults: &d\n  cloud: aws\n  region: us-east-1\noffers:\n  - <<: *d\n",
 		"offers:\n  - &d\n    cloud: aws\n    region: us-east-1\n", 1)
-	c, _, err := base.WithOverlayBytes("m.yaml", []byte(body))
+	c, _, err := applyBytes(base, "m.yaml", []byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +384,7 @@ offers:
 		t.Errorf("merged offer = %+v", o)
 	}
 	// A plain scalar that YAML reads as a number is accepted as a string field.
-	c, _, err = base.WithOverlayBytes("n.yaml", []byte("regions:\n  - {cloud: aws, id: 123, country: NO, geography: eu}\n"))
+	c, _, err = applyBytes(base, "n.yaml", []byte("regions:\n  - {cloud: aws, id: 123, country: NO, geography: eu}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +392,7 @@ offers:
 		t.Errorf("region 123 = %+v", r)
 	}
 	// An empty file changes nothing and says so.
-	c, warns, err := base.WithOverlayBytes("empty.yaml", nil)
+	c, warns, err := applyBytes(base, "empty.yaml", nil)
 	if err != nil || len(warns) != 1 || len(c.Offers) != len(base.Offers) {
 		t.Errorf("empty file: err %v, warnings %v", err, warns)
 	}
@@ -382,7 +418,7 @@ func TestOverlayAliasBomb(t *testing.T) {
 	}
 	b.WriteString("accelerators: [*l8, *l8, *l8, *l8, *l8, *l8, *l8, *l8, *l8]\n")
 	start := time.Now()
-	_, _, err := base.WithOverlayBytes("bomb.yaml", []byte(b.String()))
+	_, _, err := applyBytes(base, "bomb.yaml", []byte(b.String()))
 	if err == nil || !strings.Contains(err.Error(), "an entry must be a mapping, got a list") {
 		t.Fatalf("err = %v", err)
 	}
@@ -399,7 +435,7 @@ func TestOverlayFileChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(catalog.MaxOverlayBytes + 1); err != nil {
+	if err := f.Truncate(overlay.MaxBytes + 1); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -422,7 +458,7 @@ func TestOverlayFileChecks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
-				_, _, err := base.WithOverlay(tc.path)
+				_, _, err := applyFile(base, tc.path)
 				done <- err
 			}()
 			select {
@@ -443,7 +479,7 @@ func TestOverlayFileChecks(t *testing.T) {
 	if err := os.WriteFile("rel.yaml", []byte(p5+"    on_demand_usd: -1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = base.WithOverlay("rel.yaml")
+	_, _, err = applyFile(base, "rel.yaml")
 	if want := filepath.Join(dir, "rel.yaml") + " line 5: "; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("err = %v, want prefix %q", err, want)
 	}
@@ -453,7 +489,7 @@ func TestOverlayFileChecks(t *testing.T) {
 func TestOverlayAllOrNothing(t *testing.T) {
 	base := builtin(t)
 	body := p5 + "    on_demand_usd: 1\n  - cloud: aws\n    instance_type: p4d.24xlarge\n    region: us-east-1\n    on_demand_usd: -1\n"
-	if _, _, err := base.WithOverlayBytes("c.yaml", []byte(body)); err == nil {
+	if _, _, err := applyBytes(base, "c.yaml", []byte(body)); err == nil {
 		t.Fatal("want error")
 	}
 	if o, _ := base.Offer("aws", "p5.48xlarge", "us-east-1"); o.OnDemandUSD == 1 {
@@ -471,7 +507,7 @@ func TestOverlayExamplesAndGuide(t *testing.T) {
 	}
 	var warnings []string
 	for _, f := range files {
-		_, ws, err := base.WithOverlay(f)
+		_, ws, err := applyFile(base, f)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -479,7 +515,7 @@ func TestOverlayExamplesAndGuide(t *testing.T) {
 			warnings = append(warnings, w.String())
 		}
 	}
-	guide, err := os.ReadFile(filepath.Join("..", "..", "templates", "guides", "catalog-overlay.md.tmpl"))
+	guide, err := os.ReadFile(filepath.Join("..", "..", "..", "templates", "guides", "catalog-overlay.md.tmpl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,21 +541,6 @@ func TestOverlayExamplesAndGuide(t *testing.T) {
 	}
 }
 
-func TestFormatNumber(t *testing.T) {
-	for _, tc := range []struct {
-		v    float64
-		want string
-	}{
-		{0, "0"}, {1, "1"}, {-3, "-3"}, {1000000, "1,000,000"}, {0.0025, "0.0025"}, {1234.5, "1234.5"}, {12345.5, "12,345.5"}, {2024, "2024"},
-		{1e308, "1 × 10^308"}, {5e-324, "4.941 × 10^-324"}, {1.5e20, "1.5 × 10^20"}, {math.Inf(1), "infinity"},
-		{math.Inf(-1), "-infinity"}, {math.NaN(), "NaN"}, {999999999999999, "999,999,999,999,999"},
-	} {
-		if got := catalog.FormatNumber(tc.v); got != tc.want {
-			t.Errorf("FormatNumber(%v) = %q, want %q", tc.v, got, tc.want)
-		}
-	}
-}
-
 // A clouds entry naming a built-in cloud overrides only the fields it
 // gives: a negotiated or measured spot interruption rate keeps the cloud's
 // prices, PUE and partition rules; the sources say which figures came from
@@ -529,7 +550,7 @@ func TestOverlayPartialCloudOverride(t *testing.T) {
 	base := builtin(t)
 	bgcp, _ := base.Cloud("gcp")
 	body := "discounts:\n  gcp: 0.25\nclouds:\n  - id: gcp\n    block_storage_usd_per_gb_month: 0.05\n    spot:\n      available: true\n      interruptions_per_day: 0.5\n"
-	c, warns, err := base.WithOverlayBytes("spot.yaml", []byte(body))
+	c, warns, err := applyBytes(base, "spot.yaml", []byte(body))
 	if err != nil || len(warns) != 0 {
 		t.Fatalf("err %v, warnings %v", err, warns)
 	}
@@ -547,9 +568,92 @@ func TestOverlayPartialCloudOverride(t *testing.T) {
 		t.Error("the built-in catalog changed")
 	}
 	for _, bad := range []string{"-0.1", "1441", ".inf"} {
-		_, _, err := base.WithOverlayBytes("bad.yaml", []byte("clouds:\n  - id: gcp\n    spot:\n      interruptions_per_day: "+bad+"\n"))
+		_, _, err := applyBytes(base, "bad.yaml", []byte("clouds:\n  - id: gcp\n    spot:\n      interruptions_per_day: "+bad+"\n"))
 		if err == nil || !strings.Contains(err.Error(), `clouds[0] (gcp): field "spot.interruptions_per_day"`) {
 			t.Errorf("interruptions_per_day %s: %v", bad, err)
 		}
+	}
+}
+
+// Files that are mostly mistakes, or of a shape that cannot be read entry
+// by entry, are rejected in moments and without building them: a long
+// flow list or top-level list is refused before it is parsed, a long list
+// of wrong entries stops at maxProblemsRead problems, and a JSON entry may
+// hold at most 10,000 values.
+func TestOverlayHostileShapes(t *testing.T) {
+	base := builtin(t)
+	repeat := func(prefix, item, sep, suffix string, n int) []byte {
+		var b strings.Builder
+		b.WriteString(prefix)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(item)
+		}
+		b.WriteString(suffix)
+		return []byte(b.String())
+	}
+	clouds := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("clouds:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  - {id: c%d, pue: 1.1}\n", i)
+		}
+		return []byte(b.String())
+	}
+	for _, tc := range []struct {
+		name, file string
+		data       []byte
+		line       int
+		want       string
+		stopped    bool
+	}{
+		{"yaml flow list", "l.yaml", repeat("offers: [", "1", ",", "]\n", 2_500_000), 1, "values in a shape that cannot be read entry by entry", false},
+		{"yaml top-level list", "l.yaml", repeat("# list\n", "- 1", "\n", "\n", 2_500_000), 2, "the top level must be a mapping", false},
+		{"yaml block list of numbers", "l.yaml", repeat("offers:\n", "  - 1", "\n", "\n", 300_000), 2, "an entry must be a mapping, got a number", true},
+		{"json list of nulls", "l.json", repeat(`{"offers": [`, "null", ",", "]}", 1_000_000), 1, "an entry must be a mapping, got null", true},
+		{"json entry of nulls", "l.json", repeat(`{"offers": [{"cloud": [`, "null", ",", "]}]}", 100_000), 1, "holds more than 10000 values", false},
+		{"json deep entry", "l.json", repeat(`{"offers": [{"cloud": `, "[", "", strings.Repeat("]", 40)+"}]}", 40), 1, "nests more than 30 levels deep", false},
+		{"json top-level keys", "l.json", repeat("{", `"k": 1`, ",", "}", 2_000), 1, "more than 1000 top-level keys", false},
+		{"yaml 10,001 clouds", "l.yaml", clouds(10_001), 10_002, "more than 10,000 entries in clouds", false},
+		{"json invalid UTF-8", "l.json", []byte("{\"offers\": [{\"cloud\": \"a\xffb\"}]}"), 1, "malformed JSON: invalid UTF-8", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			_, _, err := applyBytes(base, tc.file, tc.data)
+			var oe *overlay.Error
+			if !errors.As(err, &oe) {
+				t.Fatalf("err = %v", err)
+			}
+			if p := oe.Problems[0]; p.Line != tc.line || !strings.Contains(p.Msg, tc.want) || oe.Stopped != tc.stopped {
+				t.Errorf("first problem %s (stopped %v), want line %d, %q (stopped %v)", p, oe.Stopped, tc.line, tc.want, tc.stopped)
+			}
+			if tc.stopped && (len(oe.Problems) != 100 || !strings.Contains(err.Error(), "at least 1000 problems")) {
+				t.Errorf("%d problems listed, message %.80q", len(oe.Problems), err.Error())
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+// Messages echo the file's text only in short excerpts, with control,
+// bidirectional and other format characters escaped.
+func TestOverlayExcerpts(t *testing.T) {
+	base := builtin(t)
+	long := strings.Repeat("x", 200)
+	body := "offers:\n  - cloud: \"aws\\u202e\"\n    instance_type: " + long + "\n    region: us-east-1\n    " + long + ": 1\n"
+	_, _, err := applyBytes(base, "e.yaml", []byte(body))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "\u202e") || !strings.Contains(msg, `"aws\u202e"`) {
+		t.Errorf("bidi override not escaped: %s", msg)
+	}
+	if strings.Contains(msg, strings.Repeat("x", 41)) || !strings.Contains(msg, strings.Repeat("x", 37)+"...") {
+		t.Errorf("long names not cut to 40 characters: %s", msg)
 	}
 }

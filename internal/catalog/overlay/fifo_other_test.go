@@ -3,7 +3,7 @@
 
 //go:build !unix
 
-package catalog_test
+package overlay_test
 
 import "testing"
 

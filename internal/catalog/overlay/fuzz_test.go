@@ -1,7 +1,7 @@
 // Copyright (c) gpuplan contributors
 // SPDX-License-Identifier: MPL-2.0
 
-package catalog
+package overlay
 
 import (
 	"errors"
@@ -13,16 +13,18 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
 // Fuzzing the catalog-file reader (make fuzz): whatever the bytes, it
 // returns either a catalog whose every entry passes the validators (and so
-// the input limits) or an *OverlayError whose problems have messages in
+// the input limits) or an *Error whose problems have messages in
 // plain notation; never a panic, never a half-applied catalog.
 
 // overlaySeeds are the example files and the shapes the tests use.
 func overlaySeeds(f *testing.F, ext string) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "examples", "catalog", "*"+ext))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "examples", "catalog", "*"+ext))
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
@@ -56,6 +58,7 @@ func FuzzOverlayYAML(f *testing.F) {
 	overlaySeeds(f, ".yaml")
 	base := fuzzBase(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		data = append([]byte{}, data...) // never nil: nil Data reads the file
 		checkOverlay(t, base, "fuzz.yaml", data)
 		sameStreamed(t, base, "fuzz.yaml", data)
 	})
@@ -64,14 +67,18 @@ func FuzzOverlayYAML(f *testing.F) {
 // sameStreamed checks that reading a YAML file in chunks (as large files
 // are) gives what reading it whole gives: the same catalog, warnings and
 // problems.
-func sameStreamed(t testing.TB, base *Catalog, name string, data []byte) {
-	sc, sw, serr := base.overlayStreaming(name, data, 0)
-	wc, ww, werr := base.overlayStreaming(name, data, math.MaxInt)
-	if fmt.Sprint(serr) != fmt.Sprint(werr) || !reflect.DeepEqual(sw, ww) {
-		t.Fatalf("streamed and whole readings differ:\n%v\n%v\nwarnings %v\n%v", serr, werr, sw, ww)
+func sameStreamed(t testing.TB, base *catalog.Catalog, name string, data []byte) {
+	sr, serr := apply(base, name, data, 0)
+	wr, werr := apply(base, name, data, math.MaxInt)
+	if fmt.Sprint(serr) != fmt.Sprint(werr) {
+		t.Fatalf("streamed and whole readings differ:\n%v\n%v", serr, werr)
 	}
 	if serr != nil {
 		return
+	}
+	sc, wc := sr.Catalog, wr.Catalog
+	if !reflect.DeepEqual(sr.Warnings, wr.Warnings) {
+		t.Fatalf("streamed and whole readings warn differently:\n%v\n%v", sr.Warnings, wr.Warnings)
 	}
 	for _, pair := range [][2]any{{sc.Offers, wc.Offers}, {sc.Clouds, wc.Clouds}, {sc.Regions, wc.Regions}, {sc.Accelerators, wc.Accelerators}} {
 		if !reflect.DeepEqual(pair[0], pair[1]) {
@@ -83,11 +90,11 @@ func sameStreamed(t testing.TB, base *Catalog, name string, data []byte) {
 func FuzzOverlayJSON(f *testing.F) {
 	overlaySeeds(f, ".json")
 	base := fuzzBase(f)
-	f.Fuzz(func(t *testing.T, data []byte) { checkOverlay(t, base, "fuzz.json", data) })
+	f.Fuzz(func(t *testing.T, data []byte) { checkOverlay(t, base, "fuzz.json", append([]byte{}, data...)) })
 }
 
-func fuzzBase(tb testing.TB) *Catalog {
-	c, err := Builtin()
+func fuzzBase(tb testing.TB) *catalog.Catalog {
+	c, err := catalog.Builtin()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -95,20 +102,22 @@ func fuzzBase(tb testing.TB) *Catalog {
 }
 
 var (
-	quoted    = regexp.MustCompile(`(?s)"(?:[^"\\]|\\.)*"`)
+	// quoted is echoed text: "…" (our excerpts), `…` and a character in
+	// '…' (the JSON decoder's).
+	quoted    = regexp.MustCompile("(?s)\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`|'(?:\\\\[^']*|[^'])'")
 	eNotation = regexp.MustCompile(`[0-9]e[+-]?[0-9]`)
 )
 
-func checkOverlay(t *testing.T, base *Catalog, name string, data []byte) {
+func checkOverlay(t *testing.T, base *catalog.Catalog, name string, data []byte) {
 	nOffers := len(base.Offers)
-	c, warns, err := base.WithOverlayBytes(name, data)
+	res, err := Apply(base, name, Options{Data: data})
 	if len(base.Offers) != nOffers {
 		t.Fatal("receiver modified")
 	}
 	if err != nil {
-		var oe *OverlayError
-		if !errors.As(err, &oe) || len(oe.Problems) == 0 || c != nil {
-			t.Fatalf("error %v (%T) with catalog %v", err, err, c != nil)
+		var oe *Error
+		if !errors.As(err, &oe) || len(oe.Problems) == 0 || res != nil {
+			t.Fatalf("error %v (%T) with result %v", err, err, res != nil)
 		}
 		for _, p := range oe.Problems {
 			if p.Msg == "" || strings.Contains(p.Msg, "%!") || eNotation.MatchString(quoted.ReplaceAllString(p.Msg, `""`)) {
@@ -117,6 +126,7 @@ func checkOverlay(t *testing.T, base *Catalog, name string, data []byte) {
 		}
 		return
 	}
+	c, warns := res.Catalog, res.Warnings
 	for _, w := range warns {
 		if w.Msg == "" || strings.Contains(w.Msg, "%!") {
 			t.Fatalf("warning %q", w)
@@ -125,37 +135,42 @@ func checkOverlay(t *testing.T, base *Catalog, name string, data []byte) {
 	// Every entry of the merged catalog passes the validators (input limits
 	// included), and the indexes agree with the lists.
 	for _, a := range c.Accelerators {
-		if err := validateAccelerator(a); err != nil {
+		if err := catalog.ValidateAccelerator(a); err != nil {
 			t.Fatalf("accelerator %s: %v", a.ID, err)
 		}
 	}
 	for _, cl := range c.Clouds {
-		if err := validateCloud(cl); err != nil {
+		if err := catalog.ValidateCloud(cl); err != nil {
 			t.Fatalf("cloud %s: %v", cl.ID, err)
 		}
 	}
-	if err := c.checkUnique(); err != nil {
+	if err := c.CheckUnique(); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range c.Regions {
-		if err := c.validateRegion(r); err != nil {
+		if err := c.ValidateRegion(r); err != nil {
 			t.Fatalf("region %s/%s: %v", r.Cloud, r.ID, err)
 		}
 	}
 	for _, o := range c.Offers {
-		if err := c.validateOffer(o); err != nil {
+		if err := c.ValidateOffer(o); err != nil {
 			t.Fatalf("offer %s/%s/%s: %v", o.Cloud, o.InstanceType, o.Region, err)
 		}
 		if got, ok := c.Offer(o.Cloud, o.InstanceType, o.Region); !ok || got != o {
 			t.Fatalf("offer %s/%s/%s not indexed", o.Cloud, o.InstanceType, o.Region)
 		}
 	}
-	if len(c.offerByKey) != len(c.Offers) {
-		t.Fatalf("%d offers, %d indexed: an offer is listed twice", len(c.Offers), len(c.offerByKey))
+	keys := map[[3]string]bool{}
+	for _, o := range c.Offers {
+		k := [3]string{o.Cloud, o.InstanceType, o.Region}
+		if keys[k] {
+			t.Fatalf("offer %v listed twice", k)
+		}
+		keys[k] = true
 	}
 	// Deterministic: the same file gives the same catalog.
-	again, _, err := base.WithOverlayBytes(name, data)
-	if err != nil || len(again.Offers) != len(c.Offers) {
+	again, err := Apply(base, name, Options{Data: data})
+	if err != nil || len(again.Catalog.Offers) != len(c.Offers) {
 		t.Fatalf("second run: %v", err)
 	}
 }
@@ -180,15 +195,15 @@ func TestOverlayStreamedLikeWhole(t *testing.T) {
 		t.Fatal("the file is not split")
 	}
 	sameStreamed(t, base, "big.yaml", data)
-	_, _, err := base.WithOverlayBytes("big.yaml", data)
-	var oe *OverlayError
+	_, err := Apply(base, "big.yaml", Options{Data: data})
+	var oe *Error
 	if !errors.As(err, &oe) || len(oe.Problems) != 1 || oe.Problems[0].Line != 8+9_000*6+7 || oe.Problems[0].Field != "spot_usd" {
 		t.Fatalf("err = %v", err)
 	}
 	// Without the problem the file applies, streamed.
 	ok := []byte(strings.Replace(b.String(), "    spot_usd: 1e308\n", "", 1))
-	c, _, err := base.WithOverlayBytes("big.yaml", ok)
-	if err != nil || len(c.Offers) != len(base.Offers)+12_000 {
+	res, err := Apply(base, "big.yaml", Options{Data: ok})
+	if err != nil || len(res.Catalog.Offers) != len(base.Offers)+12_000 {
 		t.Fatalf("err %v", err)
 	}
 	sameStreamed(t, base, "big.yaml", ok)
