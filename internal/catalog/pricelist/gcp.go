@@ -156,7 +156,7 @@ func gcpResult(l pageLabels, ps []gcpPage, k Known) (*Result, error) {
 		if !ok {
 			continue // TPUs and families without a row: their prices are not composed here
 		}
-		usedGPU[mach.gpu] = true
+		usedGPU[strings.ToLower(mach.gpu)] = true
 		tmpl := k.OffersOf(res.Cloud, it)[0]
 		for _, region := range sortedKeys(regions) {
 			p := Price{Cloud: res.Cloud, InstanceType: it, Region: region}
@@ -175,7 +175,7 @@ func gcpResult(l pageLabels, ps []gcpPage, k Known) (*Result, error) {
 	}
 	unknown := map[string]bool{}
 	for g := range sk.gpuNames {
-		if !usedGPU[g] {
+		if !usedGPU[strings.ToLower(g)] {
 			unknown[g] = true
 		}
 	}
@@ -225,7 +225,7 @@ func readGCPRates(l pageLabels, ps []gcpPage) (gcpSKURates, error) {
 				return sk, err
 			}
 			for _, region := range s.ServiceRegions {
-				sk.rates[resource+"|"+s.Category.UsageType+"|"+region] = gcpRate{usd, info.PricingExpression.UsageUnit}
+				sk.rates[rateKey(resource, s.Category.UsageType, region)] = gcpRate{usd, info.PricingExpression.UsageUnit}
 			}
 			if d := dateOf(info.EffectiveTime); d > sk.latest {
 				sk.latest = d
@@ -235,12 +235,18 @@ func readGCPRates(l pageLabels, ps []gcpPage) (gcpSKURates, error) {
 	return sk, nil
 }
 
+// rateKey indexes a SKU's rate by resource (in any case: Google writes
+// "Nvidia L4 GPU" and "NVIDIA L4 GPU"), usage type and region.
+func rateKey(resource, usage, region string) string {
+	return strings.ToLower(resource) + "|" + usage + "|" + region
+}
+
 // composeGCP prices one machine for one usage type in one region; 0 when a
 // component SKU is missing.
 func composeGCP(rates map[string]gcpRate, m gcpMachine, usage, region string, vcpus, memGiB, gpus float64, notes map[string]bool) float64 {
 	find := func(unit string, names ...string) (float64, bool) {
 		for _, n := range names {
-			if r, ok := rates[n+"|"+usage+"|"+region]; ok {
+			if r, ok := rates[rateKey(n, usage, region)]; ok {
 				if r.unit != unit {
 					notes[fmt.Sprintf("SKU %q in %s: unit %q, want %q; not used", n, region, r.unit, unit)] = true
 					return 0, false

@@ -6,6 +6,7 @@ package pricelist_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -432,5 +433,27 @@ func TestReadRunPodLambda(t *testing.T) {
 	if _, err := pricelist.ReadLambda("lambda.json", strings.NewReader(`{"error": {"code": "global/invalid-api-key", "message": "API key was invalid"}}`), fuzzKnown); err == nil ||
 		!strings.Contains(err.Error(), "the API answered with an error: global/invalid-api-key: API key was invalid") {
 		t.Errorf("Lambda error: %v", err)
+	}
+}
+
+// TestReadGCPG2: a G2 machine is composed from the G2 host SKUs and the L4
+// GPU SKU, whose name Google writes in either case.
+func TestReadGCPG2(t *testing.T) {
+	c := fixedKnown{{Cloud: "gcp", InstanceType: "g2-standard-4", Region: "us-central1", Accelerator: "L4", GPUs: 1, VCPUs: 4, MemoryGB: 16}}
+	sku := func(id, desc string, nanos int) string {
+		return fmt.Sprintf(`{"skuId": %q, "description": %q, "category": {"resourceGroup": "G", "usageType": "OnDemand"}, "serviceRegions": ["us-central1"],
+ "pricingInfo": [{"effectiveTime": "2026-11-12T07:00:00Z", "pricingExpression": {"usageUnit": %q, "tieredRates": [{"startUsageAmount": 0, "unitPrice": {"currencyCode": "USD", "units": "0", "nanos": %d}}]}}]}`,
+			id, desc, map[bool]string{true: "GiBy.h", false: "h"}[strings.Contains(desc, "Ram")], nanos)
+	}
+	page := `{"skus": [` + sku("1", "G2 Instance Core running in Americas", 24200000) + "," + sku("2", "G2 Instance Ram running in Americas", 3250000) + "," +
+		sku("3", "NVIDIA L4 GPU running in Americas", 560040000) + `]}`
+	res, err := pricelist.ReadGCP("g2.json", strings.NewReader(page), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.OffersOf("gcp", "g2-standard-4")[0]
+	want := float64(o.VCPUs)*0.0242 + o.MemoryGB*0.00325 + o.GPUCount()*0.56004
+	if p, ok := priceOf(res, "g2-standard-4", "us-central1"); !ok || !near(p.OnDemandUSD, want) || slices.Contains(res.Unknown, "NVIDIA L4 GPU") {
+		t.Errorf("g2-standard-4 = %+v (found %v), want on-demand %v; unknown %v", p, ok, want, res.Unknown)
 	}
 }
