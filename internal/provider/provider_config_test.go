@@ -51,6 +51,7 @@ func configureWith(t testing.TB, now time.Time, values map[string]tftypes.Value)
 // raises it; with a catalog_file the catalog's date is not checked (the
 // answers check the prices that decide them).
 func TestConfigureCatalogAge(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)
