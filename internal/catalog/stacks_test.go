@@ -28,7 +28,7 @@ func TestEveryBuiltinPartHasAStackAndPurpose(t *testing.T) {
 		if !slices.Contains(catalog.Purposes, a.Purpose) {
 			t.Errorf("%s: purpose %q, want one of %v", a.ID, a.Purpose, catalog.Purposes)
 		}
-		wantTrains := a.ID != "INFERENTIA2"
+		wantTrains := a.ID != "INFERENTIA2" && a.ID != "INFERENTIA"
 		if a.Trains() != wantTrains || !a.Serves() {
 			t.Errorf("%s: Trains() = %v, Serves() = %v; want %v, true", a.ID, a.Trains(), a.Serves(), wantTrains)
 		}
@@ -45,7 +45,7 @@ func TestEveryBuiltinPartHasPower(t *testing.T) {
 			t.Errorf("%s: no power figure (tdp_watts %v)", a.ID, a.TDPWatts)
 		}
 	}
-	for _, id := range []string{"TPU-V5E", "TPU-V5P", "TPU-V6E", "TRAINIUM", "TRAINIUM2", "INFERENTIA2"} {
+	for _, id := range []string{"TPU-V5E", "TPU-V5P", "TPU-V6E", "TRAINIUM", "TRAINIUM2", "INFERENTIA2", "INFERENTIA"} {
 		a, ok := c.Accelerator(id)
 		if !ok || !strings.Contains(a.Source, "power: estimate") {
 			t.Errorf("%s: the source does not say its power is an estimate", id)

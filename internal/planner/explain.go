@@ -49,6 +49,7 @@ func (r *run) explain(out []Candidate, k int, leftOut *Candidate) string {
 		r.explainJob(&b, c)
 	}
 	r.explainPricing(&b, c)
+	explainBasis(&b, c)
 	b.WriteString("; ")
 	b.WriteString(r.rankPhrase(out, k))
 	if k == 0 && leftOut != nil {
