@@ -88,7 +88,8 @@ func (c *servingCtx) bestDisaggregated(floor float64) (best disaggPerf, ok bool)
 func (c *servingCtx) prefillWorker() (prefillPool, bool) {
 	var best, fastest prefillPool
 	bestRate, found := 0.0, false
-	target := c.m.latencyTargets(c.w, c.sp.on).ttft
+	// The unloaded p99 of the prompt and its transfer within the limit.
+	target := c.m.latencyTargets(c.w, c.sp.on).ttft / c.m.p.Inference.Latency.TTFTP99OverMeanUnloaded
 	for _, l := range c.layouts {
 		if l.gpus() > c.x.gpus/2 || c.m.minBytesPerGPU(c.w, c.s, l, c.kvBytes) > c.x.usableGB*1e9 {
 			continue

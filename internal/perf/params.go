@@ -163,12 +163,19 @@ type expertParallelParams struct {
 	CombineBytes  float64 `json:"combine_bytes_per_element"`
 }
 
-// latencyParams: each latency limit bounds the 99th percentile; the model
-// computes means and divides each limit by the fitted p99/mean ratio.
+// latencyParams: each latency limit bounds the 99th percentile. Time per
+// output token: the model computes means and divides the limit by the
+// fitted p99/mean ratio. Time to first token: its unloaded p99 is
+// TTFTP99OverMeanUnloaded × the mean, plus the 99th-percentile wait for
+// prefill at the replica's load (Poisson arrivals, ttftP99).
+// TTFTP99OverMean, the median over all InferenceX rows, is a data fact
+// the model no longer divides by: closed-loop clients that start
+// together put their first wave into InferenceX's tails.
 type latencyParams struct {
 	TPOTP99OverMean            float64 `json:"tpot_p99_over_mean"`
 	TPOTP99OverMeanSpeculative float64 `json:"tpot_p99_over_mean_speculative"`
 	TTFTP99OverMean            float64 `json:"ttft_p99_over_mean"`
+	TTFTP99OverMeanUnloaded    float64 `json:"ttft_p99_over_mean_unloaded"`
 }
 
 // speculativeDefaults are a speculative-decoding method's defaults.
@@ -216,6 +223,9 @@ type explanationParams struct {
 	// PowerLimitMention: mention the board power limit when it holds
 	// tensor throughput below this fraction of the datasheet peak.
 	PowerLimitMention float64 `json:"power_limit_mention"`
+	// TTFTP99SanityMs: an answer whose 99th-percentile time to first token
+	// exceeds this gets a warning (FirstTokenWarning).
+	TTFTP99SanityMs float64 `json:"ttft_p99_sanity_ms"`
 }
 
 type goodputParams struct {
@@ -372,7 +382,7 @@ func (p *Params) validate() error {
 
 func (ip *inferenceParams) validate() error {
 	l := ip.Latency
-	if !(l.TPOTP99OverMean >= 1 && l.TPOTP99OverMeanSpeculative >= 1 && l.TTFTP99OverMean >= 1) {
+	if !(l.TPOTP99OverMean >= 1 && l.TPOTP99OverMeanSpeculative >= 1 && l.TTFTP99OverMean >= 1 && l.TTFTP99OverMeanUnloaded >= 1) {
 		return fmt.Errorf("perf: inference.latency p99/mean ratios must be at least 1")
 	}
 	for _, method := range SpeculativeMethods {

@@ -244,3 +244,30 @@ func TestArchitectureRule(t *testing.T) {
 }
 
 var _ = catalog.FabricNone
+
+// TestContextWindow: a request of a preset longer than its context window
+// is an error on input_tokens naming the window; one that fits, or a
+// model without a preset, is not.
+func TestContextWindow(t *testing.T) {
+	for _, tc := range []struct {
+		w    perf.Workload
+		want string
+	}{
+		{perf.Workload{Kind: "inference", Model: "llama-3.1-8b", InputTokens: 500000}, `beyond the context window of llama-3.1-8b: 131,072 tokens`},
+		{perf.Workload{Kind: "inference", Model: "llama-3.1-8b", InputTokens: 131000, OutputTokens: 100}, `131,100 tokens, beyond the context window`},
+		{perf.Workload{Kind: "inference", Model: "llama-3.1-8b", InputTokens: 130000, OutputTokens: 1000}, ""},
+		{perf.Workload{Kind: "inference", ModelParametersB: 8, InputTokens: 500000}, ""},
+		{perf.Workload{Kind: "training", Model: "llama-3.1-8b", TrainingTokensB: 1, InputTokens: 500000}, ""},
+	} {
+		errs := tc.w.Validate(perf.ValidateOptions{})
+		got := ""
+		for _, e := range errs {
+			if e.Path.String() == "workload.input_tokens" {
+				got = e.Detail
+			}
+		}
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%+v: input_tokens error %q, want one containing %q", tc.w, got, tc.want)
+		}
+	}
+}

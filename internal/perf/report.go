@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // HardwareRequest is gpu_estimate's hardware in the catalog's names.
@@ -99,6 +100,9 @@ func (p *Prepared) inferenceWarnings(h Hardware, est Estimate) []Warning {
 		return []Warning{{Path: inputerr.Root("workload"), Summary: "Latency Limits Cannot Be Met",
 			Detail: fmt.Sprintf("On %s: %s. Relax max_time_to_first_token_ms / max_time_per_output_token_ms, "+
 				"or use a faster accelerator.", hardwareString(h), est.Explanation)}}
+	case est.TTFTP99Ms > 0 && p.m.FirstTokenWarning(est.TTFTP99Ms) != "":
+		return []Warning{{Path: inputerr.Root("workload"), Summary: FirstTokenWarningSummary, Detail: fmt.Sprintf("On %s: %s",
+			hardwareString(h), p.m.FirstTokenWarning(est.TTFTP99Ms))}}
 	case w.TokensPerSecond > 0 && !est.MeetsTarget:
 		return []Warning{{Path: inputerr.Root("workload").Name("tokens_per_second"), Summary: "Throughput Target Not Met",
 			Detail: fmt.Sprintf("workload.tokens_per_second = %v needs %d replicas of %d× %s (%d GPUs); gpu_count = %d holds %d "+
@@ -180,4 +184,23 @@ func modelPrefix(model string) string {
 		return ""
 	}
 	return fmt.Sprintf("model %q, ", model)
+}
+
+// FirstTokenWarningSummary is the summary of FirstTokenWarning's
+// diagnostic.
+const FirstTokenWarningSummary = "First Token Beyond A Sane Wait"
+
+// FirstTokenWarning is the warning for an answer whose 99th-percentile
+// time to first token is beyond explanation.ttft_p99_sanity_ms (60 s:
+// load balancers and gateways close a stream that sends nothing for that
+// long), naming the limit that bounds it; "" within it.
+func (m *Model) FirstTokenWarning(ttftP99Ms float64) string {
+	bound := m.p.Explanation.TTFTP99SanityMs
+	if !(bound > 0) || !(ttftP99Ms > bound) {
+		return ""
+	}
+	return fmt.Sprintf("the time to first token is %s s at the 99th percentile, beyond %s s, the idle timeout of common load "+
+		"balancers (AWS Application Load Balancer's default is 60 s): most such requests would time out before their first "+
+		"token. Bound it with workload.max_time_to_first_token_ms, shorten input_tokens, or serve on faster hardware.",
+		numfmt.Thousands(ttftP99Ms/1000, 1), numfmt.Thousands(bound/1000, 0))
 }

@@ -61,6 +61,7 @@ type replicaPerf struct {
 	requests       float64 // requests in flight across the replicas counted
 	tps            float64 // output tokens/s of all the replicas counted
 	ttft, tpot     float64 // mean seconds
+	ttft99         float64 // 99th-percentile time to first token, seconds (ttftP99)
 	parts          stepParts
 	iteration      float64
 	replicas       int
@@ -139,7 +140,7 @@ func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
 	st := &rp.st
 	rp.batch = b
 	rp.parts = st.step(float64(b))
-	_, rp.iteration, rp.ttft = c.meets(st, b, pf)
+	_, rp.iteration, rp.ttft, rp.ttft99 = c.latencyLoad(st, b, pf)
 	rp.tpot = rp.iteration / st.speculation.perStep
 	perReplica := float64(b) / float64(c.w.BeamWidth)
 	rp.requests = perReplica * float64(rp.replicas)
@@ -152,20 +153,15 @@ func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
 	}
 }
 
-// meets reports whether b sequences in flight per replica meet the
-// latency limits (mean targets), with the iteration time and the time to
-// first token. Aggregated replicas interleave the prompts of joining
-// requests with decoding; decode workers only decode, and a request's
-// first token waits for its prefill worker and the KV transfer.
-func (c *servingCtx) meets(st *stepModel, b int, pf *prefillPool) (bool, float64, float64) {
-	load, it, ttft := c.latencyLoad(st, b, pf)
-	return load <= 1, it, ttft
-}
-
-// latencyLoad is the larger of the mean latencies over their targets at
-// b sequences per replica (≤ 1 meets the limits; 0 without limits), with
-// the iteration time and the time to first token.
-func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, it, ttft float64) {
+// latencyLoad is the larger of the latencies over their limits at b
+// sequences per replica (≤ 1 meets the limits; 0 without limits): the
+// mean time per output token over its mean target, the 99th-percentile
+// time to first token over its limit; with the iteration time and the
+// mean and 99th-percentile times to first token. Aggregated replicas
+// interleave the prompts of joining requests with decoding; decode
+// workers only decode, and a request's first token waits for its prefill
+// worker and the KV transfer.
+func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, it, ttft, ttft99 float64) {
 	if pf == nil {
 		it = st.iteration(float64(b))
 		ttft = st.prefill + it
@@ -176,10 +172,58 @@ func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, i
 	if t := st.limits; t.tpot > 0 {
 		load = it / st.speculation.perStep / t.tpot
 	}
+	ttft, ttft99 = c.ttftP99(st, b, pf, it, ttft)
 	if t := st.limits; t.ttft > 0 {
-		load = math.Max(load, ttft/t.ttft)
+		load = math.Max(load, ttft99/t.ttft)
 	}
-	return load, it, ttft
+	return load, it, ttft, ttft99
+}
+
+// ttftP99 is the mean and the 99th percentile of the time to first token
+// whose service part (prefill, transfer, first step) takes service: the
+// unloaded p99 (inference.latency.ttft_p99_over_mean_unloaded × the
+// service, measured at one request in flight) plus, on an aggregated
+// replica, the wait for prefill under Poisson arrivals (MLPerf Server's
+// arrival process) at the replica's request rate: an M/D/1 queue of
+// prefills with its mean wait added to the mean and its 99th-percentile
+// wait to the p99. A replica whose prompts alone would keep it busy has
+// an unbounded wait. A disaggregated deployment's prefill workers are
+// sized by the split to the decode rate; their wait is not modelled.
+func (c *servingCtx) ttftP99(st *stepModel, b int, pf *prefillPool, it, service float64) (mean, p99 float64) {
+	u := c.m.p.Inference.Latency.TTFTP99OverMeanUnloaded
+	if pf != nil || !(st.prefill > 0) {
+		return service, u * service
+	}
+	// Requests per second of one replica: b/beam in flight, each for
+	// output/perStep iterations.
+	lambda := float64(b) / float64(c.w.BeamWidth) * st.speculation.perStep / (float64(c.w.OutputTokens) * it)
+	rho := lambda * st.prefill
+	if !(rho < 1) {
+		return math.Inf(1), math.Inf(1)
+	}
+	return service + rho*st.prefill/(2*(1-rho)), u*service + mdOneWait99(rho, st.prefill)
+}
+
+// mdOneWait99 is the 99th-percentile wait of an M/D/1 queue at load rho
+// with service time s, by the exponential tail P(W > t) ≈ ρ·e^(−θt) whose
+// decay θ solves ρ(e^(θs) − 1) = θs (Cramér–Lundberg); 0 when fewer than
+// one in a hundred requests wait at all.
+func mdOneWait99(rho, s float64) float64 {
+	if !(rho > 0.01) {
+		return 0
+	}
+	// x = θs: the positive root of g(x) = ρ(e^x − 1) − x, convex with
+	// g(0) = 0 and g'(0) = ρ − 1 < 0; Newton from the right converges.
+	x := 2*(1-rho)/rho + math.Log(1/rho) + 1
+	for range 50 {
+		g, dg := rho*math.Expm1(x)-x, rho*math.Exp(x)-1
+		step := g / dg
+		x -= step
+		if math.Abs(step) < 1e-9*x {
+			break
+		}
+	}
+	return math.Log(100*rho) / (x / s)
 }
 
 // latencyBatch returns the largest batch up to bMax (a multiple of the
@@ -190,12 +234,12 @@ func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, i
 // in requests; the answer is the exact largest batch either way.
 func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) int {
 	beam := c.w.BeamWidth
-	hiLoad, _, _ := c.latencyLoad(&rp.st, bMax, pf)
+	hiLoad, _, _, _ := c.latencyLoad(&rp.st, bMax, pf)
 	if hiLoad <= 1 {
 		return bMax
 	}
 	rp.latencyBound, rp.kvBound = true, false
-	loLoad, _, _ := c.latencyLoad(&rp.st, beam, pf)
+	loLoad, _, _, _ := c.latencyLoad(&rp.st, beam, pf)
 	if loLoad > 1 {
 		rp.latencyImpossible = true
 		return beam
@@ -205,7 +249,7 @@ func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) in
 	for hi-lo > 1 {
 		guess := float64(lo) + (1-loLoad)/(hiLoad-loLoad)*float64(hi-lo)
 		mid := min(hi-1, max(lo+1, int(guess)))
-		load, _, _ := c.latencyLoad(&rp.st, mid*beam, pf)
+		load, _, _, _ := c.latencyLoad(&rp.st, mid*beam, pf)
 		if load <= 1 {
 			lo, loLoad = mid, load
 			if side < 0 {

@@ -53,7 +53,7 @@ func (c *servingCtx) fit(r *replicaPerf, d *disaggPerf, explain bool) Estimate {
 	est.Nodes = (est.GPUsUsed + x.gpn - 1) / x.gpn
 	est.Batch = r.batch
 	est.TTFTMs, est.TPOTMs = r.ttft*1e3, r.tpot*1e3
-	est.TTFTP99Ms, est.TPOTP99Ms = c.m.p99(est.TTFTMs, est.TPOTMs, c.sp.on)
+	est.TTFTP99Ms, est.TPOTP99Ms = r.ttft99*1e3, c.m.tpotP99(est.TPOTMs, c.sp.on)
 	// MFU of decode+prefill: model FLOPs delivered / peak.
 	flopsPerOut := 2 * w.ActiveParametersB * 1e9 * (1 + float64(w.InputTokens)/float64(w.OutputTokens))
 	est.MFU = est.TokensPerSecond * flopsPerOut / (float64(est.GPUsUsed) * x.peakFlops)

@@ -77,21 +77,21 @@ func (st *stepModel) draftTime(b float64) float64 {
 	return k * (math.Max(read, cmp) + float64(st.speculation.draftLayers)*perLayer)
 }
 
-// p99 converts mean latencies into the 99th percentiles the limits bound,
-// with the fitted p99/mean ratios.
-func (m *Model) p99(ttftMs, tpotMs float64, speculative bool) (float64, float64) {
+// tpotP99 converts a mean time per output token into the 99th
+// percentile the limit bounds, with the fitted p99/mean ratio.
+func (m *Model) tpotP99(tpotMs float64, speculative bool) float64 {
 	l := m.p.Inference.Latency
-	tpotRatio := l.TPOTP99OverMean
 	if speculative {
-		tpotRatio = l.TPOTP99OverMeanSpeculative
+		return tpotMs * l.TPOTP99OverMeanSpeculative
 	}
-	return ttftMs * l.TTFTP99OverMean, tpotMs * tpotRatio
+	return tpotMs * l.TPOTP99OverMean
 }
 
-// latencyTargets converts the workload's limits, which bound the 99th
-// percentile, into mean targets: each limit over the fitted p99/mean
-// ratio of its latency (speculation makes the time per output token
-// burstier: the accepted tokens per step vary).
+// latencyTargets converts the workload's limits into targets: the time
+// per output token's into a mean target, the limit over the fitted
+// p99/mean ratio (speculation makes it burstier: the accepted tokens per
+// step vary); the time to first token's stays a p99 (seconds), which
+// latencyLoad compares with the p99 at the replica's load.
 func (m *Model) latencyTargets(w *Workload, speculative bool) latencyTargets {
 	l := m.p.Inference.Latency
 	tpotRatio := l.TPOTP99OverMean
@@ -103,7 +103,7 @@ func (m *Model) latencyTargets(w *Workload, speculative bool) latencyTargets {
 		t.tpot = w.MaxTimePerOutputTokenMs * 1e-3 / tpotRatio
 	}
 	if w.MaxTimeToFirstTokenMs > 0 {
-		t.ttft = w.MaxTimeToFirstTokenMs * 1e-3 / l.TTFTP99OverMean
+		t.ttft = w.MaxTimeToFirstTokenMs * 1e-3
 	}
 	return t
 }

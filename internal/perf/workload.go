@@ -87,10 +87,14 @@ type Workload struct {
 	TrainingTokensB  float64 // training_tokens_b: tokens to process, billions
 	FineTuningMethod string  // fine_tuning_method: full | lora | qlora; "" = lora
 
-	TokensPerSecond       float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
-	InputTokens           int     // input_tokens: mean prompt length; 0 = 1024
-	OutputTokens          int     // output_tokens: mean generated length; 0 = 256
-	MaxTimeToFirstTokenMs float64 // max_time_to_first_token_ms; 0 = no limit
+	TokensPerSecond float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
+	InputTokens     int     // input_tokens: mean prompt length; 0 = 1024
+	OutputTokens    int     // output_tokens: mean generated length; 0 = 256
+	// MaxTimeToFirstTokenMs (max_time_to_first_token_ms): 0 = the
+	// caller's default, ValidateOptions.DefaultMaxTimeToFirstTokenMs: no
+	// limit for an estimate, planner_policy.json
+	// default_max_time_to_first_token_ms for a recommendation.
+	MaxTimeToFirstTokenMs float64
 	// MaxTimePerOutputTokenMs (max_time_per_output_token_ms): 0 = the
 	// caller's default, ValidateOptions.DefaultMaxTimePerOutputTokenMs: no
 	// limit for an estimate, planner_policy.json
@@ -188,6 +192,10 @@ type ValidateOptions struct {
 	// token WithDefaults gives an inference workload that sets none; 0 =
 	// no limit. A recommendation passes its policy's (Planner.Prepare).
 	DefaultMaxTimePerOutputTokenMs float64
+	// DefaultMaxTimeToFirstTokenMs is the p99 limit on time to first token
+	// WithDefaults gives an inference workload that sets none; 0 = no
+	// limit.
+	DefaultMaxTimeToFirstTokenMs float64
 }
 
 // normalized returns the workload with its enumerated names as the model
@@ -206,8 +214,8 @@ func (w Workload) normalized() Workload {
 // (names in lower case; a model preset's alias resolved to its ID) and
 // with every zero-valued optional field set to its default, the
 // constants above, the speculative-decoding method's defaults of
-// perf_model.json, and the caller's latency limit
-// (opts.DefaultMaxTimePerOutputTokenMs). It is the one place defaults are
+// perf_model.json, and the caller's latency limits
+// (opts.DefaultMaxTimePerOutputTokenMs, DefaultMaxTimeToFirstTokenMs). It is the one place defaults are
 // applied; Prepare calls it once.
 //
 // With Model naming a preset, the zero size and architecture fields take
@@ -244,6 +252,9 @@ func (m *Model) WithDefaults(w Workload, opts ValidateOptions) Workload {
 	}
 	if w.Kind == KindInference && w.MaxTimePerOutputTokenMs == 0 {
 		w.MaxTimePerOutputTokenMs = opts.DefaultMaxTimePerOutputTokenMs
+	}
+	if w.Kind == KindInference && w.MaxTimeToFirstTokenMs == 0 {
+		w.MaxTimeToFirstTokenMs = opts.DefaultMaxTimeToFirstTokenMs
 	}
 	m.applySpeculativeDefaults(&w.SpeculativeDecoding)
 	return w
@@ -388,6 +399,7 @@ func (v *workloadCheck) serving() {
 	if w.OutputTokens < 0 {
 		v.add("output_tokens", w.OutputTokens, "must be a positive number of generated tokens")
 	}
+	v.contextWindow()
 	if w.MaxTimeToFirstTokenMs < 0 || math.IsNaN(w.MaxTimeToFirstTokenMs) {
 		v.add("max_time_to_first_token_ms", w.MaxTimeToFirstTokenMs, "must be positive milliseconds (omit for no limit)")
 	}
@@ -395,6 +407,28 @@ func (v *workloadCheck) serving() {
 		v.add("max_time_per_output_token_ms", w.MaxTimePerOutputTokenMs, "must be positive milliseconds (omit for no limit)")
 	}
 	v.dutyCycle()
+}
+
+// contextWindow checks that a request of a model preset (its prompt plus
+// the output, with the defaults for either left unset) fits the preset's
+// context window: a longer one cannot be served.
+func (v *workloadCheck) contextWindow() {
+	w, p := &v.w, v.preset
+	if p == nil || p.MaxContextTokens <= 0 || v.norm.Kind != KindInference || w.InputTokens < 0 || w.OutputTokens < 0 {
+		return
+	}
+	in, out := w.InputTokens, w.OutputTokens
+	if in == 0 {
+		in = DefaultInputTokens
+	}
+	if out == 0 {
+		out = DefaultOutputTokens
+	}
+	if in+out > p.MaxContextTokens {
+		v.add("input_tokens", in, fmt.Sprintf("plus output_tokens (%d) is %s tokens, beyond the context window of %s: %s tokens "+
+			"(its config's max_position_embeddings). A request that long cannot be served; shorten the prompt or the output",
+			out, catalog.FormatNumber(float64(in+out)), p.ID, catalog.FormatNumber(float64(p.MaxContextTokens))))
+	}
 }
 
 // dutyCycle checks duty_cycle: a share of time in (0, 1], below 1 for

@@ -83,13 +83,13 @@ type offerInfo struct {
 	// slot; kept apart, so the offers the filters walk stay small), energy
 	// per node running hour per workload kind (by kindSlot), kg CO2e per
 	// kWh.
-	rates      *[catalog.NumPricingModels]cost.Rate
+	rates *[catalog.NumPricingModels]cost.Rate
 	// nodeMonthUSD is one instance serving around the clock for a month of
 	// the inference horizon under each instance pricing model (by
 	// Index), before discounts: what unitSearch bounds costs with.
 	nodeMonthUSD [catalog.NumPricingModels]float64
-	kwhPerHour [len(kindSlots)]float64
-	kgPerKWh   float64
+	kwhPerHour   [len(kindSlots)]float64
+	kgPerKWh     float64
 }
 
 // hwGroup is one distinct hardware shape: offers of the same instance type

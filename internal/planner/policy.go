@@ -42,6 +42,9 @@ type Policy struct {
 	// token a serving recommendation applies when the workload sets none
 	// (see WorkloadOptions).
 	DefaultMaxTimePerOutputTokenMs float64
+	// DefaultMaxTimeToFirstTokenMs is the p99 limit on time to first token
+	// a serving recommendation applies when the workload sets none.
+	DefaultMaxTimeToFirstTokenMs float64
 	// TypicalRegionQuotaGPUs is an assumption: the GPUs one account can
 	// typically run on demand or on spot in one region without asking the
 	// cloud. Candidates above it are flagged (Candidate.BeyondTypicalQuota).
@@ -61,7 +64,8 @@ type Policy struct {
 // inference workload that sets no latency limit gets the policy's, so a
 // serving recommendation is interactive unless the user asks otherwise.
 func (p *Policy) WorkloadOptions() perf.ValidateOptions {
-	return perf.ValidateOptions{RequireTokensPerSecond: true, DefaultMaxTimePerOutputTokenMs: p.DefaultMaxTimePerOutputTokenMs}
+	return perf.ValidateOptions{RequireTokensPerSecond: true, DefaultMaxTimePerOutputTokenMs: p.DefaultMaxTimePerOutputTokenMs,
+		DefaultMaxTimeToFirstTokenMs: p.DefaultMaxTimeToFirstTokenMs}
 }
 
 type policyNum struct {
@@ -83,6 +87,7 @@ type policyJSON struct {
 	RelativeTolerance      policyNum `json:"relative_tolerance"`
 	SpotRiskMention        policyNum `json:"spot_risk_mention"`
 	DefaultMaxTPOTMs       policyNum `json:"default_max_time_per_output_token_ms"`
+	DefaultMaxTTFTMs       policyNum `json:"default_max_time_to_first_token_ms"`
 	TypicalRegionQuotaGPUs policyNum `json:"typical_region_quota_gpus"`
 	SpotCapacityGPUs       policyNum `json:"typical_region_spot_capacity_gpus"`
 	ImplausibleSpotRatio   policyNum `json:"implausible_spot_price_ratio"`
@@ -146,6 +151,7 @@ func ParsePolicy(raw []byte) (*Policy, error) {
 		RelativeTolerance:              num("relative_tolerance", pj.RelativeTolerance),
 		SpotRiskMention:                num("spot_risk_mention", pj.SpotRiskMention),
 		DefaultMaxTimePerOutputTokenMs: num("default_max_time_per_output_token_ms", pj.DefaultMaxTPOTMs),
+		DefaultMaxTimeToFirstTokenMs:   num("default_max_time_to_first_token_ms", pj.DefaultMaxTTFTMs),
 		TypicalRegionQuotaGPUs:         integer("typical_region_quota_gpus", pj.TypicalRegionQuotaGPUs),
 		TypicalRegionSpotCapacityGPUs:  integer("typical_region_spot_capacity_gpus", pj.SpotCapacityGPUs),
 		ImplausibleSpotPriceRatio:      num("implausible_spot_price_ratio", pj.ImplausibleSpotRatio),

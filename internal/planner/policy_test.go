@@ -56,7 +56,7 @@ func TestSpotServingMinSpareUnits(t *testing.T) {
 	  "default_max_nodes": {"value": 8}, "max_serving_units": {"value": 10}, "inference_pricing_horizon_months": {"value": 12},
 	  "default_top": {"value": 5}, "max_top": {"value": 100},
 	  "relative_tolerance": {"value": 1e-9}, "spot_risk_mention": {"value": 1.0005},
-	  "default_max_time_per_output_token_ms": {"value": 40}, "typical_region_quota_gpus": {"value": 256},
+	  "default_max_time_per_output_token_ms": {"value": 40}, "default_max_time_to_first_token_ms": {"value": 450}, "typical_region_quota_gpus": {"value": 256},
 	  "typical_region_spot_capacity_gpus": {"value": 64}, "implausible_spot_price_ratio": {"value": 0.15}`
 	tests := []struct {
 		field string

@@ -132,7 +132,7 @@ func TestAccCoverage_tpuV5eRecommendation(t *testing.T) {
 			Config: `
 data "gpu_recommendation" "tpu" {
   workload    = { kind = "inference", model = "llama-3.1-8b", tokens_per_second = 2000 }
-  constraints = { accelerators = ["TPU-V5E"] }
+  constraints = { accelerators = ["TPU-V5E"], software_stacks = ["xla"] }
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.gpu_recommendation.tpu", tfjsonpath.New("best"), best),

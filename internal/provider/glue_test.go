@@ -96,6 +96,8 @@ func TestGlueCarriesEveryConstraint(t *testing.T) {
 		{"min_gpu_memory_gb", 80.0, func(c planner.Constraints) any { return c.MinGPUMemoryGB }, 80.0},
 		{"min_network_gbps", 400.0, func(c planner.Constraints) any { return c.MinNetworkGbps }, 400.0},
 		{"max_co2e_kg", 100.0, func(c planner.Constraints) any { return c.MaxCO2eKg }, 100.0},
+		{"software_stacks", []string{"cuda", "xla"}, func(c planner.Constraints) any { return c.SoftwareStacks }, []string{"cuda", "xla"}},
+		{"near", "Germany", func(c planner.Constraints) any { return c.Near }, "Germany"},
 	}
 	var resp datasource.SchemaResponse
 	(&recommendationDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)

@@ -163,7 +163,7 @@ func TestAccRecommendation_modelPreset(t *testing.T) {
 	var steps []resource.TestStep
 	for _, accel := range []string{"B200", "GB200", "MI355X"} {
 		steps = append(steps, resource.TestStep{
-			Config: recConfig(provider, workload, fmt.Sprintf(`accelerators = [%q]`, accel), ""),
+			Config: recConfig(provider, workload, fmt.Sprintf(`accelerators = [%q]`+"\n"+`software_stacks = ["cuda", "rocm"]`, accel), ""),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"accelerator":       knownvalue.StringExact(accel),

@@ -29,8 +29,8 @@ func outputTrue(name string) statecheck.StateCheck {
 }
 
 // Independent serving replicas need no fabric: 300 tok/s of an 8B model on
-// L4 scales out over 1-GPU instances, and that costs less than the best a
-// single node can do.
+// L4 spot scales out over 1-GPU instances (with a spare for
+// interruptions), and that costs less than the best a single node can do.
 func TestAccRealism_fabricLessReplicas(t *testing.T) {
 	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
@@ -44,11 +44,12 @@ locals {
     precision                    = "fp16"
     tokens_per_second            = 300
     max_time_per_output_token_ms = 200
+    max_time_to_first_token_ms   = 2000
   }
 }
 data "gpu_recommendation" "scale_out" {
   workload    = local.workload
-  constraints = { clouds = ["aws"], accelerators = ["L4"] }
+  constraints = { clouds = ["aws"], accelerators = ["L4"], pricing_models = ["spot"] }
 }
 data "gpu_recommendation" "one_node" {
   workload    = local.workload

@@ -362,6 +362,9 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	if w := pl.SpotCapacityWarning(&res.Best); w != "" {
 		resp.Diagnostics.AddWarning("Spot Capacity Beyond A Typical Region", w)
 	}
+	if w := model.FirstTokenWarning(res.Best.TTFTMs); w != "" {
+		resp.Diagnostics.AddWarning(perf.FirstTokenWarningSummary, "The best candidate ("+res.Best.InstanceType+"): "+w)
+	}
 	cands := make([]attr.Value, len(res.Candidates))
 	for i := range res.Candidates {
 		cands[i] = candidateValue(&res.Candidates[i], fmt.Sprintf("candidates[%d]", i), &resp.Diagnostics)

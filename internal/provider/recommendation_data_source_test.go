@@ -184,7 +184,7 @@ func TestAccRecommendation_basic(t *testing.T) {
 						knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`))),
 					statecheck.ExpectKnownValue("data.gpu_recommendation.lora", tfjsonpath.New("candidates"), knownvalue.ListSizeExact(3)),
 					statecheck.ExpectKnownValue("data.gpu_recommendation.lora", tfjsonpath.New("best"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"explanation":   knownvalue.StringRegexp(regexp.MustCompile(`^bound by .+; \d+× \S+ \(\d+× \S+\) process 2B tokens in [\d,.]+ h.*; cheapest of [\d,]+ feasible candidates; limits applied: deadline 48 h, geographies eu$`)),
+						"explanation":   knownvalue.StringRegexp(regexp.MustCompile(`^bound by .+; \d+× \S+ \(\d+× \S+\) process 2B tokens in [\d,.]+ h.*; cheapest of [\d,]+ feasible candidates(; a cheaper candidate on software stack \w+ was left out: .*)?; limits applied: deadline 48 h, geographies eu$`)),
 						"total_gpus":    knownvalue.NotNull(),
 						"pricing_model": knownvalue.StringRegexp(regexp.MustCompile(`^(on_demand|spot|reserved_1y|reserved_3y)$`)),
 					})),
@@ -329,7 +329,7 @@ func TestAccRecommendation_replicas(t *testing.T) {
 			Config: recConfig("", recServe70B, "", ""),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(recAddr, tfjsonpath.New("best"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"explanation":       knownvalue.StringRegexp(regexp.MustCompile(`\b([2-9]|\d{2,}) replicas of \d+× `)),
+					"explanation":       knownvalue.StringRegexp(regexp.MustCompile(`\b([2-9]|\d{2,}) (replicas of \d+× |decode workers on \d+× )`)),
 					"tokens_per_second": knownvalue.Float64Func(func(v float64) error { return atLeast(v, 20000) }),
 					"estimated_hours":   knownvalue.Float64Exact(730),
 				})),

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -374,6 +375,7 @@ data "gpu_estimate" "same" {
     kind                         = "inference"
     model                        = "deepseek-r1"
     max_time_per_output_token_ms = 40
+    max_time_to_first_token_ms   = 450
   }
   accelerator   = local.b.accelerator
   gpu_count     = local.b.total_gpus
@@ -385,6 +387,7 @@ data "gpu_estimate" "fewer" {
     kind                         = "inference"
     model                        = "deepseek-r1"
     max_time_per_output_token_ms = 40
+    max_time_to_first_token_ms   = 450
   }
   accelerator   = local.b.accelerator
   gpu_count     = local.b.total_gpus - local.b.gpus_per_node
@@ -434,4 +437,74 @@ data "gpu_estimate" "fewer" {
 			},
 		}},
 	})
+}
+
+// TestAccLatencyRealism: a serving recommendation bounds the time to
+// first token by default; with 1,000-token prompts a 500 ms limit costs a
+// 70B service about what 10 s does (the wait for prefill grows with the
+// load, not a fixed factor); a prompt beyond the preset's context window
+// is an error naming the window.
+func TestAccLatencyRealism(t *testing.T) {
+	serve := func(ttft string) string {
+		return fmt.Sprintf(`
+data "gpu_recommendation" "r%[1]s" {
+  workload = {
+    kind              = "inference"
+    model             = "llama-3.1-70b"
+    tokens_per_second = 20000
+    %[2]s
+  }
+}
+`, strings.NewReplacer(" ", "", "=", "", "_", "").Replace(ttft), ttft)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: `
+data "gpu_recommendation" "r" {
+  workload = {
+    kind              = "inference"
+    model             = "llama-3.1-8b"
+    input_tokens      = 500000
+    tokens_per_second = 1000
+  }
+}
+`,
+				ExpectError: errRe(`input_tokens = 500000: plus output_tokens \(256\) is 500,256 tokens, beyond the context window of llama-3.1-8b: 131,072 tokens`),
+			},
+			{
+				Config: serve("") + serve("max_time_to_first_token_ms = 500") + serve("max_time_to_first_token_ms = 10000"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.gpu_recommendation.r", tfjsonpath.New("best").AtMapKey("time_to_first_token_ms"),
+						knownvalue.Float64Func(func(v float64) error {
+							if v > 450 {
+								return fmt.Errorf("p99 time to first token %v ms above the 450 ms interactive default", v)
+							}
+							return nil
+						})),
+					statecheck.CompareValuePairs("data.gpu_recommendation.rmaxtimetofirsttokenms500", tfjsonpath.New("best").AtMapKey("estimated_cost_usd"),
+						"data.gpu_recommendation.rmaxtimetofirsttokenms10000", tfjsonpath.New("best").AtMapKey("estimated_cost_usd"), within(0.10)),
+				},
+			},
+		},
+	})
+}
+
+// within compares two numbers: the first at most share above the second.
+type within float64
+
+func (w within) CompareValues(values ...any) error {
+	a, err := num(values[0])
+	if err != nil {
+		return err
+	}
+	b, err := num(values[1])
+	if err != nil {
+		return err
+	}
+	if a > b*(1+float64(w)) {
+		return fmt.Errorf("%v is more than %v%% above %v", a, float64(w)*100, b)
+	}
+	return nil
 }

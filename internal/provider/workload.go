@@ -62,10 +62,14 @@ type speculativeModel struct {
 func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribute {
 	tps := "Inference: aggregate output tokens per second to serve across all users, for example `5000`."
 	tpotDefault := "Default: no limit (the estimate reports what the GPUs sustain)."
+	ttftDefault := tpotDefault
 	if tokensPerSecondRequired {
 		if pol, err := planner.BuiltinPolicy(); err == nil {
 			tpotDefault = fmt.Sprintf("Default `%v`, the MLPerf Inference bar for interactive chat (p99 TPOT of its Interactive scenario), "+
 				"so a serving recommendation is interactive; set a looser limit for batch or offline work.", pol.DefaultMaxTimePerOutputTokenMs)
+			ttftDefault = fmt.Sprintf("Default `%v`, the MLPerf Inference v5.0 Llama 2 70B Interactive bar (p99 time to first token "+
+				"with prompts of about 1,000 tokens), so a serving recommendation is interactive on both latencies; set a looser limit "+
+				"for long prompts, batch or offline work.", pol.DefaultMaxTimeToFirstTokenMs)
 		}
 	}
 	if tokensPerSecondRequired {
@@ -92,8 +96,10 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 			"input_tokens":      intInput(fmt.Sprintf("Inference: mean prompt length in tokens. Default `%d`.", perf.DefaultInputTokens), seq),
 			"output_tokens":     intInput(fmt.Sprintf("Inference: mean generated length in tokens. Default `%d`.", perf.DefaultOutputTokens), seq),
 			"max_time_to_first_token_ms": floatInput("Inference: limit on the **99th percentile** time to first token, milliseconds (as "+
-				"MLPerf Server and InferenceX p99). The model computes means and holds the mean to the limit divided by the p99/mean ratio "+
-				"fitted on InferenceX ("+latencyRatioDoc("ttft")+"). Default: no limit.", latency),
+				"MLPerf Server and InferenceX p99). The p99 is the unloaded one ("+latencyRatioDoc("ttft")+") plus the 99th-percentile wait "+
+				"for prefill at the replica's load under Poisson arrivals (an M/D/1 queue), so a light load meets a tight limit and a "+
+				"replica whose prompts keep it busy does not. A request of a model preset whose prompt plus output exceeds the model's "+
+				"context window is an error. "+ttftDefault, latency),
 			"max_time_per_output_token_ms": floatInput("Inference: limit on the **99th percentile** time per generated token, milliseconds "+
 				"(50 ms ≈ 20 tokens/s per user). The mean is held to the limit over the fitted p99/mean ratio ("+latencyRatioDoc("tpot")+
 				"). "+tpotDefault, latency),
@@ -211,7 +217,7 @@ func latencyRatioDoc(which string) string {
 	}
 	l := m.Params().Inference.Latency
 	if which == "ttft" {
-		return fmt.Sprintf("%v: queueing for prefill gives time to first token a long tail", l.TTFTP99OverMean)
+		return fmt.Sprintf("%v × the mean, measured on InferenceX at one request in flight", l.TTFTP99OverMeanUnloaded)
 	}
 	return fmt.Sprintf("%v, %v with speculative decoding", l.TPOTP99OverMean, l.TPOTP99OverMeanSpeculative)
 }
