@@ -47,6 +47,7 @@ const (
 	LimitModelHiddenSize         = "model_hidden_size"
 	LimitModelKVHeads            = "model_kv_heads"
 	LimitTokensPerSecond         = "tokens_per_second"
+	LimitRequestsPerSecond       = "requests_per_second"
 	LimitLatencyMs               = "latency_ms"
 	LimitGPUCount                = "gpu_count"
 	LimitNodeCount               = "node_count"

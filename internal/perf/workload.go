@@ -88,6 +88,10 @@ type Workload struct {
 	FineTuningMethod string  // fine_tuning_method: full | lora | qlora; "" = lora
 
 	TokensPerSecond float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
+	// RequestsPerSecond (requests_per_second) is the alternative target:
+	// requests/s, each of OutputTokens output tokens; WithDefaults turns
+	// it into TokensPerSecond. Setting both is an error.
+	RequestsPerSecond float64
 	InputTokens     int     // input_tokens: mean prompt length; 0 = 1024
 	OutputTokens    int     // output_tokens: mean generated length; 0 = 256
 	// MaxTimeToFirstTokenMs (max_time_to_first_token_ms): 0 = the
@@ -244,6 +248,9 @@ func (m *Model) WithDefaults(w Workload, opts ValidateOptions) Workload {
 	if w.OutputTokens == 0 {
 		w.OutputTokens = DefaultOutputTokens
 	}
+	if w.TokensPerSecond == 0 && w.RequestsPerSecond > 0 {
+		w.TokensPerSecond = w.RequestsPerSecond * float64(w.OutputTokens)
+	}
 	if w.BeamWidth == 0 {
 		w.BeamWidth = 1
 	}
@@ -388,10 +395,17 @@ func (v *workloadCheck) sizes() {
 
 func (v *workloadCheck) serving() {
 	w := &v.w
+	if w.RequestsPerSecond < 0 || math.IsNaN(w.RequestsPerSecond) {
+		v.add("requests_per_second", w.RequestsPerSecond, "must be a positive number of requests per second")
+	} else if w.RequestsPerSecond > 0 && w.TokensPerSecond != 0 && v.known("tokens_per_second") {
+		v.add("requests_per_second", w.RequestsPerSecond, fmt.Sprintf("and tokens_per_second = %v both set the target: set one "+
+			"(requests_per_second × output_tokens is the tokens_per_second it stands for)", w.TokensPerSecond))
+	}
 	if w.TokensPerSecond < 0 || math.IsNaN(w.TokensPerSecond) {
 		v.add("tokens_per_second", w.TokensPerSecond, "must be a positive aggregate output tokens/s")
-	} else if v.norm.Kind == KindInference && v.opts.RequireTokensPerSecond && w.TokensPerSecond == 0 && v.known("kind") {
-		v.missing("tokens_per_second", `it is required for kind = "inference", the aggregate output tokens/s to serve (for example 5000)`)
+	} else if v.norm.Kind == KindInference && v.opts.RequireTokensPerSecond && w.TokensPerSecond == 0 && w.RequestsPerSecond == 0 &&
+		v.known("kind") && v.known("requests_per_second") {
+		v.missing("tokens_per_second", `it (or requests_per_second) is required for kind = "inference", the aggregate output tokens/s to serve (for example 5000)`)
 	}
 	if w.InputTokens < 0 {
 		v.add("input_tokens", w.InputTokens, "must be a positive number of prompt tokens")

@@ -129,10 +129,17 @@ func (r *run) explainServing(b *strings.Builder, c *Candidate) {
 	if c.Replicas <= 1 && (c.Serving == nil || c.Serving.Mode != perf.ServingDisaggregated) {
 		verb = "serves"
 	}
-	fmt.Fprintf(b, ") %s %s tok/s against a %s tok/s target at %s ms per output token (p99)",
-		verb, numfmt.Thousands(c.TokensPerSecond, 0), numfmt.Thousands(r.workload.TokensPerSecond, 0), numfmt.Trim(c.TPOTMs, 1))
+	target := numfmt.Thousands(r.workload.TokensPerSecond, 0) + " tok/s target"
+	if rps := r.workload.RequestsPerSecond; rps > 0 {
+		target += " (" + numfmt.Trim(rps, 2) + " requests/s)"
+	}
+	fmt.Fprintf(b, ") %s %s tok/s against a %s at %s ms per output token (p99)",
+		verb, numfmt.Thousands(c.TokensPerSecond, 0), target, numfmt.Trim(c.TPOTMs, 1))
 	if limit := r.workload.MaxTimePerOutputTokenMs; limit > 0 {
 		fmt.Fprintf(b, " within the %s ms limit", numfmt.Trim(limit, 1))
+	}
+	if c.Concurrency > 0 {
+		fmt.Fprintf(b, ", %s sequences in flight", numfmt.Thousands(c.Concurrency, 0))
 	}
 }
 

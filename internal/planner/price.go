@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
 // priced is a candidate in the hot loop: numbers and references only.
@@ -108,6 +109,7 @@ func (r *run) candidate(c *priced) Candidate {
 		SpareReplicas:    spareReps,
 		TTFTMs:           opt.est.TTFTP99Ms,
 		TPOTMs:           opt.est.TPOTP99Ms,
+		Concurrency:      r.concurrency(&opt.est),
 		Score:            c.score,
 		// Reservations and capacity blocks are capacity arranged with the cloud.
 		BeyondTypicalQuota: payAsYouGo && nodes*oi.o.GPUs > r.p.policy.TypicalRegionQuotaGPUs,
@@ -116,4 +118,18 @@ func (r *run) candidate(c *priced) Candidate {
 		binding:            opt.est.Binding,
 		offer:              oi,
 	}
+}
+
+// concurrency is the sequences in flight when a deployment serves the
+// target (Little's law): requests/s (the target over the output tokens of
+// a request) × the mean time in the system (the mean time to first token
+// plus the rest of the output at the mean time per output token); 0 for
+// jobs.
+func (r *run) concurrency(e *perf.Estimate) float64 {
+	w := &r.workload
+	if !r.inference || w.OutputTokens < 1 {
+		return 0
+	}
+	seconds := (e.TTFTMs + float64(w.OutputTokens-1)*e.TPOTMs) / 1000
+	return w.TokensPerSecond / float64(w.OutputTokens) * seconds
 }

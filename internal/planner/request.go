@@ -143,6 +143,10 @@ type Candidate struct {
 	// deployment was sized for (inference), what the limits bound.
 	TTFTMs float64
 	TPOTMs float64
+	// Concurrency is the sequences in flight at the target rate
+	// (inference; Little's law: the target's requests/s × the mean time a
+	// request spends from arrival to its last token). 0 for jobs.
+	Concurrency float64
 	// BeyondTypicalQuota is true when an on-demand or spot candidate needs
 	// more GPUs in its region than an account's quota typically allows
 	// without a request (Policy.TypicalRegionQuotaGPUs, an assumption).

@@ -4,6 +4,7 @@
 package planner_test
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -107,5 +108,38 @@ func TestSpotCapacityAndImplausiblePrice(t *testing.T) {
 	}
 	if strings.Contains(res.Best.Explanation, "implausibly") {
 		t.Errorf("a spot price 62.5%% off is flagged: %q", res.Best.Explanation)
+	}
+}
+
+// TestRequestsPerSecondAndConcurrency: a target in requests/s is that many
+// requests of output_tokens each, and every serving candidate reports the
+// sequences in flight at the target by Little's law (requests/s × the mean
+// time from arrival to the last token), said in its explanation.
+func TestRequestsPerSecondAndConcurrency(t *testing.T) {
+	p := fixturePlanner(t)
+	w := perf.Workload{Kind: "inference", ModelParametersB: 8, RequestsPerSecond: 20, OutputTokens: 256}
+	req := fixtureRequest(w, planner.Constraints{}, planner.ObjectiveCost)
+	if got := req.Estimator.Workload().TokensPerSecond; got != 20*256 {
+		t.Fatalf("tokens_per_second %v, want 20 requests/s × 256 tokens", got)
+	}
+	res, err := p.Recommend(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Candidates {
+		// The fake model: mean TPOT 30/bandwidth ms, mean TTFT twice that.
+		a, _ := p.Catalog().Accelerator(c.Accelerator)
+		tpot := 30 / a.MemoryBandwidthTBps
+		want := 20 * (2*tpot + 255*tpot) / 1000
+		if math.Abs(c.Concurrency-want) > 1e-9 {
+			t.Errorf("%s: concurrency %v, want %v", c.InstanceType, c.Concurrency, want)
+		}
+		if !strings.Contains(c.Explanation, "target (20 requests/s)") || !strings.Contains(c.Explanation, "sequences in flight") {
+			t.Errorf("%s: explanation %q lacks the requests/s or the concurrency", c.InstanceType, c.Explanation)
+		}
+	}
+	_, err = p.Recommend(fixtureRequest(perf.Workload{Kind: "training", ModelParametersB: 1, TrainingTokensB: 1}, planner.Constraints{}, planner.ObjectiveCost))
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -59,6 +59,7 @@ func TestGlueCarriesEveryWorkloadAttribute(t *testing.T) {
 		{"layers", 80, func(w perf.Workload) any { return w.Layers }, 80},
 		{"hidden_size", 8192, func(w perf.Workload) any { return w.HiddenSize }, 8192},
 		{"kv_heads", 8, func(w perf.Workload) any { return w.KVHeads }, 8},
+		{"requests_per_second", 20.0, func(w perf.Workload) any { return w.RequestsPerSecond }, 20.0},
 		{"speculative_decoding.method", "mtp", func(w perf.Workload) any { return w.SpeculativeDecoding.Method }, "mtp"},
 		{"speculative_decoding.acceptance_rate", 0.6, func(w perf.Workload) any { return w.SpeculativeDecoding.AcceptanceRate }, 0.6},
 		{"speculative_decoding.draft_tokens", 3, func(w perf.Workload) any { return w.SpeculativeDecoding.DraftTokens }, 3},

@@ -63,6 +63,7 @@ var (
 		"estimated_carbon_cost_usd": types.Float64Type,
 		"time_per_output_token_ms":  types.Float64Type,
 		"time_to_first_token_ms":    types.Float64Type,
+		"concurrency":               types.Float64Type,
 		"tokens_per_second":         types.Float64Type,
 		"memory_per_gpu_gb":         types.Float64Type,
 		"explanation":               types.StringType,
@@ -116,6 +117,11 @@ func candidateAttributes() map[string]schema.Attribute {
 		"time_to_first_token_ms": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Inference: the 99th-percentile time to first token at that load, milliseconds (what " +
 				"`max_time_to_first_token_ms` bounds); null for training and fine-tuning."},
+		"concurrency": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "Inference: the sequences in flight when the deployment serves the target, by Little's law: the " +
+				"target's requests per second (`tokens_per_second` / `output_tokens`, or `requests_per_second`) × the mean time from " +
+				"arrival to the last token (first token, then the output at the mean time per token); what a load test or an engine's " +
+				"`max_num_seqs` sees. Null for training and fine-tuning."},
 		"estimated_co2e_kg": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Location-based kg CO2e of the job (inference: per month); null when the catalog lacks the accelerator's power or the region's grid intensity."},
 		"tokens_per_second": schema.Float64Attribute{Computed: true,
@@ -430,6 +436,7 @@ func candidateValue(c *planner.Candidate, at string, diags *diag.Diagnostics) ty
 		"estimated_carbon_cost_usd": carbon,
 		"time_per_output_token_ms":  latency("time_per_output_token_ms", c.TPOTMs),
 		"time_to_first_token_ms":    latency("time_to_first_token_ms", c.TTFTMs),
+		"concurrency":               latency("concurrency", c.Concurrency),
 		"serving_layout":            servingLayoutObject(c.Serving),
 	})
 	diags.Append(dd...)

@@ -508,3 +508,46 @@ func (w within) CompareValues(values ...any) error {
 	}
 	return nil
 }
+
+// TestAccRequestsPerSecond: the target in requests per second serves
+// requests_per_second × output_tokens, every candidate reports the
+// sequences in flight, and setting both targets is an error.
+func TestAccRequestsPerSecond(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: recConfig("", `{
+    kind                = "inference"
+    model               = "llama-3.1-8b"
+    requests_per_second = 20
+    tokens_per_second   = 5120
+  }`, "", ""),
+				ExpectError: errRe(`requests_per_second = 20: and tokens_per_second = 5120 both set the target`),
+			},
+			{
+				Config: recConfig("", `{
+    kind                = "inference"
+    model               = "llama-3.1-8b"
+    requests_per_second = 20
+    output_tokens       = 500
+  }`, "", ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					everyCandidate(func(c map[string]any) error {
+						tps, _ := num(c["tokens_per_second"])
+						conc, err := num(c["concurrency"])
+						switch {
+						case tps < 20*500:
+							return fmt.Errorf("serves %v tok/s, below 20 requests/s × 500 tokens", tps)
+						case err != nil || !(conc > 0):
+							return fmt.Errorf("concurrency %v: want the sequences in flight", c["concurrency"])
+						case !strings.Contains(c["explanation"].(string), "target (20 requests/s)"):
+							return fmt.Errorf("explanation does not name the requests/s target")
+						}
+						return nil
+					}),
+				},
+			},
+		},
+	})
+}

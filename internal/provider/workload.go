@@ -38,6 +38,7 @@ type workloadModel struct {
 	TrainingTokensB         types.Float64 `tfsdk:"training_tokens_b"`
 	FineTuningMethod        types.String  `tfsdk:"fine_tuning_method"`
 	TokensPerSecond         types.Float64 `tfsdk:"tokens_per_second"`
+	RequestsPerSecond       types.Float64 `tfsdk:"requests_per_second"`
 	InputTokens             types.Int64   `tfsdk:"input_tokens"`
 	OutputTokens            types.Int64   `tfsdk:"output_tokens"`
 	MaxTimeToFirstTokenMs   types.Float64 `tfsdk:"max_time_to_first_token_ms"`
@@ -73,7 +74,7 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 		}
 	}
 	if tokensPerSecondRequired {
-		tps += " Required when `kind = \"inference\"`."
+		tps += " Required when `kind = \"inference\"`, unless `requests_per_second` gives the target."
 	} else {
 		tps += " Optional here: without it the estimate reports what the GPUs sustain."
 	}
@@ -93,6 +94,10 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 			"fine_tuning_method": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters). Default `lora`."},
 			"tokens_per_second": floatInput(tps, limitOf(catalog.LimitTokensPerSecond)),
+			"requests_per_second": floatInput("Inference: the target as requests per second instead of `tokens_per_second` (set one, not "+
+				"both): each request generates `output_tokens`, so `requests_per_second × output_tokens` is the output tokens/s served, "+
+				"for example `20` requests/s of 256 tokens for 5,120 tokens/s. A recommendation reports the `concurrency` (sequences "+
+				"in flight) each candidate holds at that rate.", limitOf(catalog.LimitRequestsPerSecond)),
 			"input_tokens":      intInput(fmt.Sprintf("Inference: mean prompt length in tokens. Default `%d`.", perf.DefaultInputTokens), seq),
 			"output_tokens":     intInput(fmt.Sprintf("Inference: mean generated length in tokens. Default `%d`.", perf.DefaultOutputTokens), seq),
 			"max_time_to_first_token_ms": floatInput("Inference: limit on the **99th percentile** time to first token, milliseconds (as "+
@@ -249,6 +254,7 @@ func (m workloadModel) toWorkload(ctx context.Context, diags *diag.Diagnostics) 
 		TrainingTokensB:         m.TrainingTokensB.ValueFloat64(),
 		FineTuningMethod:        m.FineTuningMethod.ValueString(),
 		TokensPerSecond:         m.TokensPerSecond.ValueFloat64(),
+		RequestsPerSecond:       m.RequestsPerSecond.ValueFloat64(),
 		InputTokens:             int(m.InputTokens.ValueInt64()),
 		OutputTokens:            int(m.OutputTokens.ValueInt64()),
 		MaxTimeToFirstTokenMs:   m.MaxTimeToFirstTokenMs.ValueFloat64(),
