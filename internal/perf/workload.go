@@ -92,8 +92,8 @@ type Workload struct {
 	// requests/s, each of OutputTokens output tokens; WithDefaults turns
 	// it into TokensPerSecond. Setting both is an error.
 	RequestsPerSecond float64
-	InputTokens     int     // input_tokens: mean prompt length; 0 = 1024
-	OutputTokens    int     // output_tokens: mean generated length; 0 = 256
+	InputTokens       int // input_tokens: mean prompt length; 0 = 1024
+	OutputTokens      int // output_tokens: mean generated length; 0 = 256
 	// MaxTimeToFirstTokenMs (max_time_to_first_token_ms): 0 = the
 	// caller's default, ValidateOptions.DefaultMaxTimeToFirstTokenMs: no
 	// limit for an estimate, planner_policy.json

@@ -98,8 +98,8 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 				"both): each request generates `output_tokens`, so `requests_per_second × output_tokens` is the output tokens/s served, "+
 				"for example `20` requests/s of 256 tokens for 5,120 tokens/s. A recommendation reports the `concurrency` (sequences "+
 				"in flight) each candidate holds at that rate.", limitOf(catalog.LimitRequestsPerSecond)),
-			"input_tokens":      intInput(fmt.Sprintf("Inference: mean prompt length in tokens. Default `%d`.", perf.DefaultInputTokens), seq),
-			"output_tokens":     intInput(fmt.Sprintf("Inference: mean generated length in tokens. Default `%d`.", perf.DefaultOutputTokens), seq),
+			"input_tokens":  intInput(fmt.Sprintf("Inference: mean prompt length in tokens. Default `%d`.", perf.DefaultInputTokens), seq),
+			"output_tokens": intInput(fmt.Sprintf("Inference: mean generated length in tokens. Default `%d`.", perf.DefaultOutputTokens), seq),
 			"max_time_to_first_token_ms": floatInput("Inference: limit on the **99th percentile** time to first token, milliseconds (as "+
 				"MLPerf Server and InferenceX p99). The p99 is the unloaded one ("+latencyRatioDoc("ttft")+") plus the 99th-percentile wait "+
 				"for prefill at the replica's load under Poisson arrivals (an M/D/1 queue), so a light load meets a tight limit and a "+
