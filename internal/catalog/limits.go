@@ -55,6 +55,7 @@ const (
 	LimitHours                   = "hours"
 	LimitFraction                = "fraction"
 	LimitDutyCycle               = "duty_cycle"
+	LimitLoadFactor              = "load_factor"
 	LimitHourlyCostUSD           = "hourly_cost_usd"
 	LimitTotalCostUSD            = "total_cost_usd"
 	LimitMonthlyCostUSD          = "monthly_cost_usd"

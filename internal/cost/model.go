@@ -222,10 +222,16 @@ func (m *Model) NodeKWhPerHour(o *catalog.Offer, cl *catalog.Cloud, r *catalog.R
 // gpusPowerKW is the average power of gpus accelerators running a workload
 // kind with their host, kW (NodePowerKW); 0 without a TDP.
 func (m *Model) gpusPowerKW(gpus float64, acc *catalog.Accelerator, kind string) float64 {
+	return m.nodePowerAt(gpus, acc, m.LoadFactor[kind])
+}
+
+// nodePowerAt is the average power of gpus accelerators at a load factor
+// (share of TDP) with their host, kW; 0 without a TDP.
+func (m *Model) nodePowerAt(gpus float64, acc *catalog.Accelerator, load float64) float64 {
 	if acc == nil || acc.TDPWatts <= 0 {
 		return 0
 	}
-	return gpus * acc.TDPWatts / wattsPerKW * (m.LoadFactor[kind] + m.HostPowerPerGPUTDP)
+	return gpus * acc.TDPWatts / wattsPerKW * (load + m.HostPowerPerGPUTDP)
 }
 
 // CapacityBlockRules are the booking rules of capacity blocks: windows of

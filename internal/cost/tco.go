@@ -58,6 +58,10 @@ type Input struct {
 	Discount               float64 // provider-level fraction off every list price of the cloud, [0, 1)
 	CarbonPriceUSDPerTonne float64 // >= 0; 0 = no carbon line
 	Workload               string  // training | fine_tuning | inference; "" = the model's default
+	// LoadFactor is the GPUs' average board power as a share of TDP when
+	// the caller knows it (a measured serving load, say), (0, 1]; 0 = the
+	// Workload's load factor (gpu_load_factor of cost_model.json).
+	LoadFactor float64
 }
 
 // Line is one breakdown item.
@@ -356,6 +360,9 @@ func (m *Model) energy(in *Input, res *Result) energyParams {
 		wl = m.DefaultWorkload
 	}
 	res.LoadFactor = m.LoadFactor[wl]
+	if in.LoadFactor > 0 {
+		res.LoadFactor = in.LoadFactor
+	}
 	res.PUE = m.PUE(in.Cloud, in.Region)
 	if in.Region == nil || in.Region.PUE <= 0 {
 		if in.Cloud.PUE <= 0 {
@@ -367,7 +374,7 @@ func (m *Model) energy(in *Input, res *Result) energyParams {
 	if in.Accelerator == nil || in.Accelerator.TDPWatts <= 0 {
 		res.Warnings = append(res.Warnings, NoTDPWarning(in.Offer.Accelerator))
 	} else {
-		ep.kWhPerInstanceHour = m.NodePowerKW(in.Offer, in.Accelerator, wl) * res.PUE
+		ep.kWhPerInstanceHour = m.nodePowerAt(in.Offer.GPUCount(), in.Accelerator, res.LoadFactor) * res.PUE
 	}
 	switch {
 	case in.Region != nil && in.Region.GridGCO2ePerKWh > 0:
@@ -471,9 +478,13 @@ func (m *Model) validate(in *Input) error {
 	if err := firstBad(bounds); err != nil {
 		return err
 	}
+	if lf := in.LoadFactor; lf != 0 && !(lf > 0 && lf <= 1) {
+		return inputErr("load_factor", "Invalid Load Factor", "load_factor = %v: must be more than 0 and at most 1, the GPUs' "+
+			"average board power as a share of their TDP.", lf)
+	}
 	if in.Workload != "" {
 		if _, ok := m.LoadFactor[in.Workload]; !ok {
-			return inputErr("workload", "Invalid Workload", "workload = %q: allowed: %q.", in.Workload, m.Workloads())
+			return inputErr("load", "Invalid Load", "load = %q: allowed: %s.", in.Workload, catalog.QuoteList(m.Workloads()))
 		}
 	}
 	return nil

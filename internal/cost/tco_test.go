@@ -377,7 +377,8 @@ func TestTCOErrors(t *testing.T) {
 		{"carbon_1e308", func(in *cost.Input) { in.CarbonPriceUSDPerTonne = 1e308 }, "carbon_price_usd_per_tonne", "", "got 1 × 10^308"},
 		{"instances_2^62", func(in *cost.Input) { in.InstanceCount = 1 << 62 }, "instance_count", "", "got 4.612 × 10^18"},
 		{"months_inf", func(in *cost.Input) { in.Months = math.Inf(1) }, "months", "", "must be a finite number from 0.001 to 1200 months, got infinity"},
-		{"unknown_workload", func(in *cost.Input) { in.Workload = "gaming" }, "workload", "", `"inference"`},
+		{"unknown_workload", func(in *cost.Input) { in.Workload = "gaming" }, "load", "", `"inference"`},
+		{"load_factor_above_1", func(in *cost.Input) { in.LoadFactor = 1.5 }, "load_factor", "", "at most 1"},
 		{"shares_below_1", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 0.5, catalog.Spot: 0.3} }, "pricing_mix", "", "sum to 0.8"},
 		{"shares_above_1", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 0.9, catalog.Spot: 0.3} }, "pricing_mix", "", "sum to 1.2"},
 		{"share_negative", func(in *cost.Input) { in.PricingMix = map[pm]float64{catalog.OnDemand: 1.5, catalog.Spot: -0.5} }, "pricing_mix", "on_demand", "must be from 0 to 1, got 1.5"},
@@ -438,5 +439,40 @@ func TestTCOWarnings(t *testing.T) {
 	approx(t, "PUE falls back", res.PUE, 1.25)
 	if res.EnergyKWh != 0 || len(res.Warnings) != 4 {
 		t.Errorf("energy %v, warnings %q", res.EnergyKWh, res.Warnings)
+	}
+}
+
+// TestTCOLoad: the energy follows what the GPUs do: node power = GPUs ×
+// TDP × (load factor + host share), so serving at the inference load
+// factor bills (0.50 + h) / (0.80 + h) of training's energy, and a load
+// factor given outright replaces the kind's.
+func TestTCOLoad(t *testing.T) {
+	t.Parallel()
+	cl, rg, acc, of := fixtures()
+	m, err := cost.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	energy := func(mod func(*cost.Input)) (float64, float64) {
+		in := cost.Input{Offer: of, Cloud: cl, Region: rg, Accelerator: acc, InstanceCount: 2, Months: 1, Utilization: 1}
+		mod(&in)
+		res, err := m.TCO(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.EnergyKWh, res.LoadFactor
+	}
+	train, lfTrain := energy(func(*cost.Input) {})
+	serve, lfServe := energy(func(in *cost.Input) { in.Workload = "inference" })
+	given, lfGiven := energy(func(in *cost.Input) { in.LoadFactor = 0.3 })
+	h := m.HostPowerPerGPUTDP
+	if lfTrain != m.LoadFactor["training"] || lfServe != m.LoadFactor["inference"] || lfGiven != 0.3 {
+		t.Errorf("load factors %v, %v, %v", lfTrain, lfServe, lfGiven)
+	}
+	if want := (m.LoadFactor["inference"] + h) / (m.LoadFactor["training"] + h); math.Abs(serve/train-want) > 1e-12 {
+		t.Errorf("serving energy / training energy = %v, want %v", serve/train, want)
+	}
+	if want := (0.3 + h) / (m.LoadFactor["training"] + h); math.Abs(given/train-want) > 1e-12 {
+		t.Errorf("load factor 0.3 energy / training energy = %v, want %v", given/train, want)
 	}
 }

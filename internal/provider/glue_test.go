@@ -127,6 +127,8 @@ func TestGlueCarriesEveryTCOInput(t *testing.T) {
 		{"instance_count", 4, func(f cost.Fleet) any { return f.Input.InstanceCount }, 4},
 		{"months", 18.0, func(f cost.Fleet) any { return f.Input.Months }, 18.0},
 		{"utilization", 0.6, func(f cost.Fleet) any { return f.Input.Utilization }, 0.6},
+		{"load", "Inference", func(f cost.Fleet) any { return f.Input.Workload }, "inference"},
+		{"load_factor", 0.35, func(f cost.Fleet) any { return f.Input.LoadFactor }, 0.35},
 		{"pricing_mix", map[string]float64{"Spot": 1}, func(f cost.Fleet) any { return f.Input.PricingMix },
 			map[catalog.PricingModel]float64{catalog.Spot: 1}},
 		{"storage.block_gb", 500.0, func(f cost.Fleet) any { return f.Input.BlockGB }, 500.0},

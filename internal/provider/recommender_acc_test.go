@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
@@ -550,4 +552,65 @@ func TestAccRequestsPerSecond(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestAccTCOLoad: gpu_tco bills energy at the load the GPUs carry: serving
+// (load = "inference") bills (0.50 + h) / (0.80 + h) of training's energy,
+// a measured load_factor replaces the kind's; load and load_factor exclude
+// each other.
+func TestAccTCOLoad(t *testing.T) {
+	cm, err := cost.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := cm.HostPowerPerGPUTDP
+	tco := func(name, extra string) string {
+		return fmt.Sprintf(`
+data "gpu_tco" %q {
+  cloud         = "aws"
+  region        = "us-east-1"
+  instance_type = "p5.48xlarge"
+  months        = 1
+  %s
+}
+`, name, extra)
+	}
+	ratio := func(want float64) compare.ValueComparer { return ratioOf(want) }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      tco("both", `load = "inference"`+"\n"+`load_factor = 0.4`),
+				ExpectError: errRe(`Attribute "load_factor" cannot be specified when "load" is specified`),
+			},
+			{
+				Config: tco("train", "") + tco("serve", `load = "Inference"`) + tco("measured", `load_factor = 0.3`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.CompareValuePairs("data.gpu_tco.serve", tfjsonpath.New("energy_kwh"), "data.gpu_tco.train", tfjsonpath.New("energy_kwh"),
+						ratio((cm.LoadFactor["inference"]+h)/(cm.LoadFactor["training"]+h))),
+					statecheck.CompareValuePairs("data.gpu_tco.measured", tfjsonpath.New("energy_kwh"), "data.gpu_tco.train", tfjsonpath.New("energy_kwh"),
+						ratio((0.3+h)/(cm.LoadFactor["training"]+h))),
+				},
+			},
+		},
+	})
+}
+
+// ratioOf compares two numbers: the first is the second × want, to 0.1 %
+// (the attributes are rounded).
+type ratioOf float64
+
+func (r ratioOf) CompareValues(values ...any) error {
+	a, err := num(values[0])
+	if err != nil {
+		return err
+	}
+	b, err := num(values[1])
+	if err != nil {
+		return err
+	}
+	if math.Abs(a/b-float64(r)) > 1e-3*float64(r) {
+		return fmt.Errorf("%v / %v = %v, want %v", a, b, a/b, float64(r))
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
@@ -122,4 +123,26 @@ func adamBytesDoc() string {
 		return "the benchmark model's bytes"
 	}
 	return docNum(m.Params().Memory.AdamBytesPerParam) + " bytes"
+}
+
+// loadKinds lists gpu_tco's load values: the cost model's workload kinds.
+func loadKinds() []string {
+	cm, err := cost.DefaultModel()
+	if err != nil {
+		return nil
+	}
+	return cm.Workloads()
+}
+
+// loadDoc states each load's factor: "`fine_tuning` 0.8 × TDP, …".
+func loadDoc() string {
+	cm, err := cost.DefaultModel()
+	if err != nil {
+		return "the cost model's load factors"
+	}
+	parts := make([]string, 0, len(cm.LoadFactor))
+	for _, k := range cm.Workloads() {
+		parts = append(parts, fmt.Sprintf("`%s` %s × TDP", k, docNum(cm.LoadFactor[k])))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -86,6 +87,15 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				"recommendation's `workload.duty_cycle`): the share of the horizon the load is there, in bursts of "+serverlessBurstDoc()+
 				"; each burst is billed with the platform's idle tail before scale-to-zero and a billed cold start, at least the "+
 				"minimum, rounded up to the billing increment (an always-on worker is billed the whole horizon).", fraction),
+			"load": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "What the GPUs do, which sets their average power and so `energy_kwh`: " + loadDoc() +
+					". Default `training` (the higher, conservative figure), or `inference` for a serverless offer. Serving a model " +
+					"at `training` load overstates its energy by a quarter or more. Conflicts with `load_factor`.",
+				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(loadKinds()...),
+					stringvalidator.ConflictsWith(path.MatchRoot("load_factor"))}},
+			"load_factor": floatInput("The GPUs' average board power as a share of their TDP, when you know it (for example `0.35` "+
+				"measured on a lightly loaded serving fleet); replaces `load`'s figure. Node power = GPUs × TDP × (load_factor + the "+
+				"host's share).", limitOf(catalog.LimitLoadFactor)),
 			"pricing_mix": schema.MapAttribute{Optional: true, ElementType: fraction.Float64(),
 				MarkdownDescription: "Map pricing model → share of the running GPU-hours; the shares sum to 1. Keys: `on_demand`, `spot`, " +
 					"`reserved_1y`, `reserved_3y`, `capacity_block`, `serverless` (the only pricing model of a serverless offer, and no " +
@@ -226,6 +236,8 @@ func (m *tcoModel) toFleet(ctx context.Context, data *providerData, diags *diag.
 	if !m.Utilization.IsNull() {
 		in.Utilization = m.Utilization.ValueFloat64()
 	}
+	in.Workload = strings.ToLower(strings.TrimSpace(m.Load.ValueString()))
+	in.LoadFactor = m.LoadFactor.ValueFloat64()
 	if !m.PricingMix.IsNull() {
 		var mix map[string]float64
 		diags.Append(m.PricingMix.ElementsAs(ctx, &mix, false)...)
@@ -376,6 +388,8 @@ type tcoModel struct {
 	InstanceCount          types.Int64      `tfsdk:"instance_count"`
 	Months                 types.Float64    `tfsdk:"months"`
 	Utilization            types.Float64    `tfsdk:"utilization"`
+	Load                   types.String     `tfsdk:"load"`
+	LoadFactor             types.Float64    `tfsdk:"load_factor"`
 	PricingMix             types.Map        `tfsdk:"pricing_mix"`
 	Storage                *tcoStorageModel `tfsdk:"storage"`
 	Network                *tcoNetworkModel `tfsdk:"network"`
