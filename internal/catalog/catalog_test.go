@@ -127,7 +127,9 @@ func TestBuiltinInvariants(t *testing.T) {
 	if o, ok := c.Offer("azure", "Standard_ND96isr_H100_v5", "eastus"); !ok || o.GPUs != 8 || o.GPUMemoryGB != 640 {
 		t.Errorf("azure ND96isr_H100_v5 = %+v, want 8 GPUs / 640 GB", o)
 	}
-	if o, ok := c.Offer("lambda", "gpu_8x_h100_sxm5", "us-east-1"); !ok || o.GPUMemoryGB != 640 || o.Fabric != catalog.FabricInfiniBand {
+	// Lambda sells on-demand instances as single machines: no multi-node
+	// fabric between them (InfiniBand joins nodes only in a 1-Click Cluster).
+	if o, ok := c.Offer("lambda", "gpu_8x_h100_sxm5", "us-east-1"); !ok || o.GPUMemoryGB != 640 || o.Fabric != catalog.FabricNone {
 		t.Errorf("lambda 8x H100 = %+v", o)
 	}
 	if o, ok := c.Offer("aws", "p5.48xlarge", "us-east-1"); !ok || o.NetworkGbps != 3200 || o.Fabric != catalog.FabricEFA || o.ReservedDerived {

@@ -55,9 +55,11 @@ var (
 		"object_gb": types.Int64Type,
 	}
 	equivalentAttrTypes = map[string]attr.Type{
-		"instance_type":   types.StringType,
-		"region":          types.StringType,
-		"hourly_cost_usd": types.Float64Type,
+		"instance_type":      types.StringType,
+		"region":             types.StringType,
+		"hourly_cost_usd":    types.Float64Type,
+		"network_gbps":       types.Float64Type,
+		"meets_requirements": types.BoolType,
 	}
 )
 
@@ -149,6 +151,17 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 					},
 				},
 			},
+			"min_network_gbps": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "A requirement of the spec (`spec.requirements.minNetworkGbps`): the least scale-out bandwidth per node, " +
+					"Gbit/s, for example `3200` for 8× 400 Gbit/s. The placement on `cloud` takes the cheapest instance that meets it (an " +
+					"error names the closest when none does), and so does every equivalent, marked `meets_requirements = false` on a cloud " +
+					"none of whose instances meets it (then the closest: the most bandwidth). Moving the cluster to another cloud keeps the " +
+					"requirement." + limitOf(catalog.LimitNetworkGbps).Doc(),
+				CustomType: limitOf(catalog.LimitNetworkGbps).Float64()},
+			"rdma": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "A requirement of the spec (`spec.requirements.rdma`): an RDMA fabric between the nodes (EFA, " +
+					"InfiniBand, RoCE), met like `min_network_gbps`. Default: not required, though a multi-node cluster prefers an RDMA " +
+					"instance type where the cloud sells one."},
 			"labels": schema.MapAttribute{
 				Optional:    true,
 				Computed:    true,
@@ -193,6 +206,11 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 						MarkdownDescription: "That cloud's cheapest region for the instance under `pricing_model`."},
 					"hourly_cost_usd": schema.Float64Attribute{Computed: true,
 						MarkdownDescription: "Hourly compute cost of the whole cluster there in USD, after `discounts`; rounded to 1/10,000 USD."},
+					"network_gbps": schema.Float64Attribute{Computed: true,
+						MarkdownDescription: "That instance's scale-out bandwidth per node, Gbit/s (null when the catalog has none)."},
+					"meets_requirements": schema.BoolAttribute{Computed: true,
+						MarkdownDescription: "Whether the instance meets `min_network_gbps` and `rdma` (true without them). False on a cloud " +
+							"none of whose instances does: the entry is then the closest, and the plan warns."},
 				}},
 			},
 		},
@@ -267,10 +285,17 @@ func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel, diag
 	eqs := make(map[string]attr.Value, len(rend.Equivalents))
 	for _, e := range rend.Equivalents {
 		eqs[e.Cloud] = types.ObjectValueMust(equivalentAttrTypes, map[string]attr.Value{
-			"instance_type":   types.StringValue(e.InstanceType),
-			"region":          types.StringValue(e.Region),
-			"hourly_cost_usd": float64Value(diags, fmt.Sprintf("equivalents[%q].hourly_cost_usd", e.Cloud), numfmt.Price(e.HourlyUSD)),
+			"instance_type":      types.StringValue(e.InstanceType),
+			"region":             types.StringValue(e.Region),
+			"hourly_cost_usd":    float64Value(diags, fmt.Sprintf("equivalents[%q].hourly_cost_usd", e.Cloud), numfmt.Price(e.HourlyUSD)),
+			"network_gbps":       optionalFloat(diags, fmt.Sprintf("equivalents[%q].network_gbps", e.Cloud), e.NetworkGbps),
+			"meets_requirements": types.BoolValue(e.MeetsRequirements),
 		})
+		if !e.MeetsRequirements {
+			diags.AddWarning("Equivalent Misses The Spec's Requirements", fmt.Sprintf("No %s instance of %s with %d GPUs per node "+
+				"meets %s: equivalents[%q] is the closest, and %s.", e.Cloud, rend.Document.Spec.Accelerator, req.GPUsPerNode,
+				req.Requirements.String(), e.Cloud, e.Shortfall))
+		}
 	}
 	m.ID = types.StringValue(req.Name)
 	m.Region = types.StringValue(rend.Placement.Region)
@@ -363,6 +388,13 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 		labels[k] = types.StringValue(v)
 	}
 	m.Labels = types.MapValueMust(types.StringType, labels)
+	m.MinNetworkGbps, m.RDMA = types.Float64Null(), types.BoolNull()
+	if q := sreq.Requirements; q.MinNetworkGbps > 0 {
+		m.MinNetworkGbps = types.Float64Value(q.MinNetworkGbps)
+	}
+	if sreq.Requirements.RDMA {
+		m.RDMA = types.BoolValue(true)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -415,6 +447,8 @@ type clusterSpecModel struct {
 	MonthlyCostUSD types.Float64 `tfsdk:"monthly_cost_usd"`
 	SpecJSON       types.String  `tfsdk:"spec_json"`
 	Equivalents    types.Map     `tfsdk:"equivalents"`
+	MinNetworkGbps types.Float64 `tfsdk:"min_network_gbps"`
+	RDMA           types.Bool    `tfsdk:"rdma"`
 }
 
 type storageModel struct {
@@ -424,7 +458,8 @@ type storageModel struct {
 
 // inputsKnown reports whether every input is known (null is known).
 func (m *clusterSpecModel) inputsKnown(ctx context.Context) bool {
-	for _, v := range []attr.Value{m.Name, m.Cloud, m.Region, m.Accelerator, m.GPUsPerNode, m.Nodes, m.PricingModel, m.Storage, m.Labels} {
+	for _, v := range []attr.Value{m.Name, m.Cloud, m.Region, m.Accelerator, m.GPUsPerNode, m.Nodes, m.PricingModel, m.Storage, m.Labels,
+		m.MinNetworkGbps, m.RDMA} {
 		if v.IsUnknown() {
 			return false
 		}
@@ -471,6 +506,7 @@ func (m *clusterSpecModel) request(ctx context.Context) (spec.Request, diag.Diag
 	if !m.Nodes.IsNull() {
 		req.Nodes = int(m.Nodes.ValueInt64())
 	}
+	req.Requirements = spec.Requirements{MinNetworkGbps: m.MinNetworkGbps.ValueFloat64(), RDMA: m.RDMA.ValueBool()}
 	if !m.Storage.IsNull() {
 		var st storageModel
 		diags.Append(m.Storage.As(ctx, &st, basetypes.ObjectAsOptions{})...)

@@ -37,6 +37,7 @@ type csExpect struct {
 	region       string
 	hourly       float64
 	monthly      float64
+	networkGbps  float64
 }
 
 // csOracle finds the cheapest (price, instance type, region) offer of a
@@ -72,7 +73,7 @@ func csOracle(t *testing.T, cat *catalog.Catalog, cloud, acc string, gpus, nodes
 	cl, _ := cat.Cloud(cloud)
 	hourly := bestP * (1 - discount) * float64(nodes)
 	storage := (blockGB*cl.BlockStorageUSDPerGBMonth + objectGB*cl.ObjectStorageUSDPerGBMonth) * (1 - discount)
-	return csExpect{best.InstanceType, best.Region, numfmt.Price(hourly), numfmt.USD(hourly*m.HoursPerMonth + storage)}, true
+	return csExpect{best.InstanceType, best.Region, numfmt.Price(hourly), numfmt.USD(hourly*m.HoursPerMonth + storage), best.NetworkGbps}, true
 }
 
 // csEquivalents is the expected equivalents map: every other allowed cloud
@@ -96,9 +97,20 @@ func csEquivalents(t *testing.T, cat *catalog.Catalog, except, acc string, gpus,
 			"instance_type":   knownvalue.StringExact(e.instanceType),
 			"region":          knownvalue.StringExact(e.region),
 			"hourly_cost_usd": csNear(e.hourly, 1e-4),
+			// The cluster states no requirements, so every equivalent meets them.
+			"network_gbps":       csNetwork(e.networkGbps),
+			"meets_requirements": knownvalue.Bool(true),
 		})
 	}
 	return knownvalue.MapExact(want), clouds
+}
+
+// csNetwork is an equivalent's network_gbps: null when the catalog has none.
+func csNetwork(gbps float64) knownvalue.Check {
+	if gbps == 0 {
+		return knownvalue.Null()
+	}
+	return knownvalue.Float64Exact(gbps)
 }
 
 func contains(ss []string, s string) bool {
@@ -333,7 +345,7 @@ func TestAccClusterSpec_regionNodesPricing(t *testing.T) {
 		}
 		m, _ := cost.DefaultModel()
 		h := bestP * float64(nodes)
-		return csExpect{best.InstanceType, other, numfmt.Price(h), numfmt.USD(h * m.HoursPerMonth)}
+		return csExpect{best.InstanceType, other, numfmt.Price(h), numfmt.USD(h * m.HoursPerMonth), best.NetworkGbps}
 	}
 	spot, ok := csOracle(t, cat, "gcp", "H100", 8, 3, catalog.Spot, 0, 0, 0)
 	if !ok {

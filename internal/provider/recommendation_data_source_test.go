@@ -80,6 +80,12 @@ func num(v any) (float64, error) {
 	return 0, fmt.Errorf("not a number: %T %v", v, v)
 }
 
+// text reads a string from state ("" when it is not one).
+func text(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
 // monotone is a compare.ValueComparer asserting each value is <= (or >=)
 // the previous one.
 type monotone struct {

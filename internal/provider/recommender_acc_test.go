@@ -318,7 +318,7 @@ func TestAccSpotWhereItBelongs(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{everyCandidate(func(c map[string]any) error {
 					gpus, _ := num(c["total_gpus"])
 					said := regexp.MustCompile(`spot GPUs in one region at once for one synchronous job: more than the \d+ spot typically yields one account`).
-						MatchString(c["explanation"].(string))
+						MatchString(text(c["explanation"]))
 					if beyond := gpus > float64(pol.TypicalRegionSpotCapacityGPUs); said != beyond {
 						return fmt.Errorf("%v spot GPUs: capacity flag said %v", gpus, said)
 					}
@@ -335,12 +335,12 @@ func TestAccSpotWhereItBelongs(t *testing.T) {
   distinct_by = "deployment"
   top         = 100`),
 				ConfigStateChecks: []statecheck.StateCheck{everyCandidate(func(c map[string]any) error {
-					o, ok := cat.Offer(c["cloud"].(string), c["instance_type"].(string), c["region"].(string))
+					o, ok := cat.Offer(text(c["cloud"]), text(c["instance_type"]), text(c["region"]))
 					if !ok {
 						return fmt.Errorf("not an offer")
 					}
 					implausible := o.OnDemandUSD > 0 && o.SpotUSD < pol.ImplausibleSpotPriceRatio*o.OnDemandUSD
-					if said := regexp.MustCompile(`implausibly low`).MatchString(c["explanation"].(string)); said != implausible {
+					if said := regexp.MustCompile(`implausibly low`).MatchString(text(c["explanation"])); said != implausible {
 						return fmt.Errorf("spot %v vs on-demand %v: implausible-price flag said %v", o.SpotUSD, o.OnDemandUSD, said)
 					}
 					return nil
@@ -397,18 +397,18 @@ data "gpu_estimate" "fewer" {
   network_gbps  = local.net
 }
 `
-	atLeast := func(min float64) knownvalue.Check {
+	atLeast := func(lo float64) knownvalue.Check {
 		return knownvalue.Float64Func(func(v float64) error {
-			if v < min {
-				return fmt.Errorf("%v < %v", v, min)
+			if v < lo {
+				return fmt.Errorf("%v < %v", v, lo)
 			}
 			return nil
 		})
 	}
-	below := func(max float64) knownvalue.Check {
+	below := func(hi float64) knownvalue.Check {
 		return knownvalue.Float64Func(func(v float64) error {
-			if v >= max {
-				return fmt.Errorf("%v >= %v", v, max)
+			if v >= hi {
+				return fmt.Errorf("%v >= %v", v, hi)
 			}
 			return nil
 		})
@@ -543,7 +543,7 @@ func TestAccRequestsPerSecond(t *testing.T) {
 							return fmt.Errorf("serves %v tok/s, below 20 requests/s × 500 tokens", tps)
 						case err != nil || !(conc > 0):
 							return fmt.Errorf("concurrency %v: want the sequences in flight", c["concurrency"])
-						case !strings.Contains(c["explanation"].(string), "target (20 requests/s)"):
+						case !strings.Contains(text(c["explanation"]), "target (20 requests/s)"):
 							return fmt.Errorf("explanation does not name the requests/s target")
 						}
 						return nil
@@ -613,4 +613,61 @@ func (r ratioOf) CompareValues(values ...any) error {
 		return fmt.Errorf("%v / %v = %v, want %v", a, b, a/b, float64(r))
 	}
 	return nil
+}
+
+// TestAccClusterSpecRequirements: min_network_gbps and rdma are the spec's
+// requirements: the placement and every equivalent take the cheapest
+// instance that meets them (Azure's InfiniBand ND H100 v5, not its
+// Ethernet-only sizes), an equivalent on a cloud that has none is the
+// closest, marked (GCP: a3-megagpu-8g, 1,800 Gbit/s); moving to such a
+// cloud is an error naming the closest; the spec JSON carries them;
+// Lambda's single on-demand instances have no multi-node fabric.
+func TestAccClusterSpecRequirements(t *testing.T) {
+	res := func(cloud, extra string) string {
+		return fmt.Sprintf(`
+resource "gpu_cluster_spec" "c" {
+  name          = "train"
+  cloud         = %q
+  accelerator   = "H100"
+  gpus_per_node = 8
+  nodes         = 2
+  %s
+}
+`, cloud, extra)
+	}
+	eq := func(cloud, attr string) tfjsonpath.Path {
+		return tfjsonpath.New("equivalents").AtMapKey(cloud).AtMapKey(attr)
+	}
+	const addr = "gpu_cluster_spec.c"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: res("aws", "min_network_gbps = 3200"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("instance_type"), knownvalue.StringExact("p5.48xlarge")),
+					statecheck.ExpectKnownValue(addr, eq("azure", "instance_type"), knownvalue.StringRegexp(regexp.MustCompile(`^Standard_ND96isrf?_H100_v5$`))),
+					statecheck.ExpectKnownValue(addr, eq("azure", "meets_requirements"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, eq("gcp", "instance_type"), knownvalue.StringExact("a3-megagpu-8g")),
+					statecheck.ExpectKnownValue(addr, eq("gcp", "meets_requirements"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, eq("gcp", "network_gbps"), knownvalue.Float64Exact(1800)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec_json"), knownvalue.StringRegexp(regexp.MustCompile(`"requirements":\{"minNetworkGbps":3200\}`))),
+				},
+			},
+			{
+				Config:      res("gcp", "min_network_gbps = 3200"),
+				ExpectError: errRe(`no gcp offer of H100 with 8 GPUs per node meets min_network_gbps = 3,200: the closest, a3-megagpu-8g, has 1,800 Gbit/s`),
+			},
+			{
+				Config:      res("lambda", "rdma = true"),
+				ExpectError: errRe(`no lambda offer of H100 with 8 GPUs per node meets rdma = true`),
+			},
+			{
+				Config: res("gcp", "min_network_gbps = 1600"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("instance_type"), knownvalue.StringExact("a3-megagpu-8g")),
+				},
+			},
+		},
+	})
 }

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -312,6 +311,10 @@ func installed(t *testing.T) *cli {
 // reports its monthly cost change with the percentage.
 func TestCLIWarnings(t *testing.T) {
 	c := installed(t)
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Run("missing TDP once per plan", func(t *testing.T) {
 		// Every built-in part has a power figure: two parts of a
 		// catalog_file without one, one of them used twice.
@@ -505,21 +508,6 @@ resource "gpu_cluster_spec" "train" {
 			t.Errorf("want one warning %q… with %q ($%.2f → $%.2f); warnings:\n%s", want, pct, before, after, strings.Join(ws, "\n"))
 		}
 	})
-}
-
-// instanceOf is a commercial on-demand offer of an accelerator whose
-// instance type is not among skip ("cloud/instance type").
-func instanceOf(t *testing.T, cat *catalog.Catalog, acc string, skip []string) *catalog.Offer {
-	t.Helper()
-	for _, o := range cat.Offers {
-		r, ok := cat.Region(o.Cloud, o.Region)
-		if o.Accelerator == acc && o.OnDemandUSD > 0 && ok && r.Partition == catalog.PartitionCommercial &&
-			!slices.Contains(skip, o.Cloud+"/"+o.InstanceType) {
-			return o
-		}
-	}
-	t.Fatalf("no on-demand offer of %s outside %v in the catalog", acc, skip)
-	return nil
 }
 
 func monthly(t *testing.T, m *tfjson.StateModule) float64 {

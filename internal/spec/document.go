@@ -12,6 +12,10 @@ package spec
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // Document identity.
@@ -74,6 +78,38 @@ type Cluster struct {
 	Interconnect Interconnect `json:"interconnect,omitzero"`
 	PricingModel string       `json:"pricingModel"`
 	Storage      Storage      `json:"storage"`
+	// Requirements are what every placement of the cluster must offer,
+	// whatever the cloud (omitted when there are none).
+	Requirements Requirements `json:"requirements,omitzero"`
+}
+
+// Requirements are the cluster's needs of the placement's network: a
+// placement, and every equivalent that claims to meet them, has at least
+// MinNetworkGbps of scale-out bandwidth per node and, with RDMA, an RDMA
+// fabric (EFA, InfiniBand, RoCE).
+type Requirements struct {
+	MinNetworkGbps float64 `json:"minNetworkGbps,omitzero"`
+	RDMA           bool    `json:"rdma,omitzero"`
+}
+
+// Met reports whether an offer's network meets the requirements.
+func (q Requirements) Met(o *catalog.Offer) bool {
+	return o.NetworkGbps >= q.MinNetworkGbps && (!q.RDMA || isRDMA(o.Fabric))
+}
+
+// IsZero reports whether there is no requirement.
+func (q Requirements) IsZero() bool { return q.MinNetworkGbps == 0 && !q.RDMA }
+
+// String names the requirements: "min_network_gbps = 3,200 and rdma".
+func (q Requirements) String() string {
+	var parts []string
+	if q.MinNetworkGbps > 0 {
+		parts = append(parts, "min_network_gbps = "+numfmt.Thousands(q.MinNetworkGbps, 0))
+	}
+	if q.RDMA {
+		parts = append(parts, "rdma = true")
+	}
+	return strings.Join(parts, " and ")
 }
 
 // Interconnect is the neutral class of the node's networks.

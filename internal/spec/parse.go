@@ -166,7 +166,7 @@ func parseCluster(sp object) (Cluster, error) {
 	var c Cluster
 	var err error
 	const p = "spec"
-	if err = sp.only(p, "accelerator", "gpusPerNode", "nodes", "gpuMemoryGB", "interconnect", "pricingModel", "storage"); err != nil {
+	if err = sp.only(p, "accelerator", "gpusPerNode", "nodes", "gpuMemoryGB", "interconnect", "pricingModel", "storage", "requirements"); err != nil {
 		return c, err
 	}
 	if c.Accelerator, err = sp.str(p, "accelerator"); err != nil {
@@ -236,7 +236,39 @@ func parseCluster(sp object) (Cluster, error) {
 		}
 		c.Storage = Storage{BlockGB: int64(bg), ObjectGB: int64(og)}
 	}
-	return c, nil
+	c.Requirements, err = parseRequirements(sp)
+	return c, err
+}
+
+// parseRequirements reads spec.requirements: minNetworkGbps (a number of
+// Gbit/s within the catalog's network_gbps input limit) and rdma (a
+// boolean), each optional.
+func parseRequirements(sp object) (Requirements, error) {
+	var q Requirements
+	rq, err := sp.obj("spec", "requirements", false)
+	if err != nil || rq == nil {
+		return q, err
+	}
+	const p = "spec.requirements"
+	if err = rq.only(p, "minNetworkGbps", "rdma"); err != nil {
+		return q, err
+	}
+	if q.MinNetworkGbps, err = rq.number(p, "minNetworkGbps"); err != nil {
+		return q, err
+	}
+	if lim, ok := catalog.InputLimit(catalog.LimitNetworkGbps); ok && !(q.MinNetworkGbps >= 0 && q.MinNetworkGbps <= lim.Max) {
+		return q, fieldErr(p+".minNetworkGbps", "must be a number of Gbit/s from 0 to %s, got %v", catalog.FormatNumber(lim.Max), q.MinNetworkGbps)
+	}
+	v, present, err := rq.lookup(p, "rdma", false)
+	if err != nil || !present {
+		return q, err
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return q, fieldErr(p+".rdma", "must be true or false, got %s", typeName(v))
+	}
+	q.RDMA = b
+	return q, nil
 }
 
 func checkName(field, name string) *FieldError {

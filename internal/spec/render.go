@@ -15,6 +15,7 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // Request fields, the root attribute of a rendering error's path (the
@@ -29,19 +30,24 @@ const (
 	FieldPricingModel = "pricing_model"
 	FieldStorage      = "storage"
 	FieldLabels       = "labels"
+	// FieldMinNetworkGbps and FieldRDMA are the network requirements.
+	FieldMinNetworkGbps = "min_network_gbps"
+	FieldRDMA           = "rdma"
 )
 
 // DocumentField maps a request field to the document field holding it.
 var DocumentField = map[string]string{
-	FieldName:         "metadata.name",
-	FieldCloud:        "metadata.annotations." + AnnotationCloud,
-	FieldRegion:       "metadata.annotations." + AnnotationRegion,
-	FieldAccelerator:  "spec.accelerator",
-	FieldGPUsPerNode:  "spec.gpusPerNode",
-	FieldNodes:        "spec.nodes",
-	FieldPricingModel: "spec.pricingModel",
-	FieldStorage:      "spec.storage",
-	FieldLabels:       "metadata.labels",
+	FieldName:           "metadata.name",
+	FieldCloud:          "metadata.annotations." + AnnotationCloud,
+	FieldRegion:         "metadata.annotations." + AnnotationRegion,
+	FieldAccelerator:    "spec.accelerator",
+	FieldGPUsPerNode:    "spec.gpusPerNode",
+	FieldNodes:          "spec.nodes",
+	FieldPricingModel:   "spec.pricingModel",
+	FieldStorage:        "spec.storage",
+	FieldLabels:         "metadata.labels",
+	FieldMinNetworkGbps: "spec.requirements.minNetworkGbps",
+	FieldRDMA:           "spec.requirements.rdma",
 }
 
 // A request the catalog cannot satisfy exactly is an *inputerr.Error on
@@ -63,6 +69,10 @@ type Request struct {
 	PricingModel catalog.PricingModel
 	Storage      Storage
 	Labels       map[string]string
+	// Requirements every placement must meet: the placement on Cloud
+	// (else an error naming the closest offer) and, marked, each
+	// equivalent.
+	Requirements Requirements
 }
 
 // Options carry the provider-level settings that shape a rendering.
@@ -89,6 +99,12 @@ type Placement struct {
 	// MonthlyUSD is HourlyUSD around the clock for a month plus the
 	// storage at the cloud's block and object list prices.
 	MonthlyUSD float64
+	// MeetsRequirements is false for an equivalent on a cloud none of whose
+	// offers meets the request's requirements: the placement is then the
+	// closest (the most bandwidth, an RDMA fabric first when one is
+	// required), and Shortfall says what it lacks.
+	MeetsRequirements bool
+	Shortfall         string
 }
 
 // Rendering is a request rendered onto its cloud, with the neutral
@@ -123,7 +139,7 @@ func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error)
 	if err := checkCommon(req.GPUsPerNode, req.PricingModel); err != nil {
 		return nil, err
 	}
-	main, err := place(cat, req.Cloud, req.Region, acc, req.GPUsPerNode, req.Nodes, req.PricingModel, req.Storage, opts)
+	main, err := place(cat, req.Cloud, req.Region, acc, &req, opts, true)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +148,7 @@ func Render(cat *catalog.Catalog, req Request, opts Options) (*Rendering, error)
 		if id == main.Cloud || (opts.Clouds != nil && !slices.Contains(opts.Clouds, id)) {
 			continue
 		}
-		eq, err := place(cat, id, "", acc, req.GPUsPerNode, req.Nodes, req.PricingModel, req.Storage, opts)
+		eq, err := place(cat, id, "", acc, &req, opts, false)
 		if err != nil {
 			continue // the cloud does not sell this hardware this way
 		}
@@ -197,6 +213,7 @@ func document(req *Request, acc *catalog.Accelerator, main *placed) Document {
 			},
 			PricingModel: string(req.PricingModel),
 			Storage:      req.Storage,
+			Requirements: req.Requirements,
 		},
 	}
 }
@@ -239,6 +256,7 @@ func RequestFromDocument(cat *catalog.Catalog, d *Document, cloud, region string
 		PricingModel: catalog.PricingModel(d.Spec.PricingModel),
 		Storage:      d.Spec.Storage,
 		Labels:       d.Metadata.Labels,
+		Requirements: d.Spec.Requirements,
 	}, nil
 }
 
@@ -408,46 +426,132 @@ func sizes(offers []*catalog.Offer) string {
 	return strings.Join(parts, ", ")
 }
 
-// place chooses the offer of a cloud for the hardware: in the region asked
-// for or the cheapest, an RDMA fabric first for a multi-node cluster, and
-// prices the cluster with the provider's discount.
-func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator, gpus, nodes int,
-	pm catalog.PricingModel, st Storage, opts Options,
-) (*placed, error) {
+// place chooses the offer of a cloud for the request's hardware: in the
+// region asked for or the cheapest, among the offers that meet the
+// requirements (strict: else an error naming the closest; an equivalent:
+// else the closest, marked), an RDMA fabric first for a multi-node
+// cluster, and prices the cluster with the provider's discount.
+func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator, req *Request, opts Options, strict bool) (*placed, error) {
 	cl, err := resolveCloud(cat, cloud)
 	if err != nil {
 		return nil, err
 	}
-	sized, err := sizedOffers(cat, cloud, acc, gpus)
+	sized, err := sizedOffers(cat, cloud, acc, req.GPUsPerNode)
 	if err != nil {
 		return nil, err
 	}
-	cands, err := inRegion(cat, sized, cloud, region, acc, gpus)
+	cands, err := inRegion(cat, sized, cloud, region, acc, req.GPUsPerNode)
 	if err != nil {
 		return nil, err
 	}
-	best, bestPrice := cheapestOffer(cands, nodes, pm)
+	cands, shortfall, err := meeting(cands, req, cloud, acc, strict)
+	if err != nil {
+		return nil, err
+	}
+	best, bestPrice := cheapestOffer(cands, req.Nodes, req.PricingModel)
 	if best == nil {
-		return nil, notSold(cands, cloud, region, acc, gpus, pm)
+		return nil, notSold(cands, cloud, region, acc, req.GPUsPerNode, req.PricingModel)
 	}
 	keep := 1 - opts.Discounts[cl.ID]
 	node := bestPrice * keep
-	hourly := node * float64(nodes)
-	storage := cost.BlockStorageMonthlyUSD(cl, float64(st.BlockGB), opts.Discounts[cl.ID]) +
-		cost.ObjectStorageMonthlyUSD(cl, float64(st.ObjectGB), opts.Discounts[cl.ID])
+	hourly := node * float64(req.Nodes)
+	storage := cost.BlockStorageMonthlyUSD(cl, float64(req.Storage.BlockGB), opts.Discounts[cl.ID]) +
+		cost.ObjectStorageMonthlyUSD(cl, float64(req.Storage.ObjectGB), opts.Discounts[cl.ID])
+	if shortfall != "" {
+		shortfall = fmt.Sprintf("%s has %s", best.InstanceType, shortfallOf(best, req.Requirements))
+	}
 	return &placed{
 		Placement: Placement{
-			Cloud:         cl.ID,
-			Region:        best.Region,
-			InstanceType:  best.InstanceType,
-			Fabric:        best.Fabric,
-			NetworkGbps:   best.NetworkGbps,
-			NodeHourlyUSD: node,
-			HourlyUSD:     hourly,
-			MonthlyUSD:    hourly*opts.HoursPerMonth + storage,
+			Cloud:             cl.ID,
+			Region:            best.Region,
+			InstanceType:      best.InstanceType,
+			Fabric:            best.Fabric,
+			NetworkGbps:       best.NetworkGbps,
+			NodeHourlyUSD:     node,
+			HourlyUSD:         hourly,
+			MonthlyUSD:        hourly*opts.HoursPerMonth + storage,
+			MeetsRequirements: shortfall == "",
+			Shortfall:         shortfall,
 		},
 		offer: best,
 	}, nil
+}
+
+// meeting keeps the offers that meet the request's requirements; when
+// none does, strict is an error naming the closest offer, otherwise the
+// closest offers (an RDMA fabric first when one is required, then the
+// most bandwidth) come back with a non-empty shortfall.
+func meeting(cands []*catalog.Offer, req *Request, cloud string, acc *catalog.Accelerator, strict bool) ([]*catalog.Offer, string, error) {
+	q := req.Requirements
+	if q.IsZero() {
+		return cands, "", nil
+	}
+	var ok []*catalog.Offer
+	for _, o := range cands {
+		if q.Met(o) {
+			ok = append(ok, o)
+		}
+	}
+	if len(ok) > 0 {
+		return ok, "", nil
+	}
+	closest := closestOffers(cands, q)
+	if strict {
+		field := FieldMinNetworkGbps
+		if q.MinNetworkGbps == 0 || closest[0].NetworkGbps >= q.MinNetworkGbps {
+			field = FieldRDMA
+		}
+		return nil, "", reqErr(field, "Requirement Not Met",
+			"no %s offer of %s with %d GPUs per node meets %s: the closest, %s, has %s. Choose a cloud that does, or relax the requirement.",
+			cloud, acc.ID, req.GPUsPerNode, q.String(), closest[0].InstanceType, shortfallOf(closest[0], q))
+	}
+	return closest, "short", nil
+}
+
+// closestOffers are the offers nearest to meeting the requirements: an
+// RDMA fabric first when one is required, then the most bandwidth; every
+// offer tied at the best.
+func closestOffers(cands []*catalog.Offer, q Requirements) []*catalog.Offer {
+	score := func(o *catalog.Offer) (int, float64) {
+		r := 0
+		if q.RDMA && isRDMA(o.Fabric) {
+			r = 1
+		}
+		return r, o.NetworkGbps
+	}
+	var out []*catalog.Offer
+	for _, o := range cands {
+		if len(out) == 0 {
+			out = append(out, o)
+			continue
+		}
+		r, g := score(o)
+		br, bg := score(out[0])
+		switch {
+		case r > br || (r == br && g > bg):
+			out = append(out[:0], o)
+		case r == br && g == bg:
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// shortfallOf says what an offer's network lacks: "1,000 Gbit/s of the
+// 3,200 required, no RDMA fabric".
+func shortfallOf(o *catalog.Offer, q Requirements) string {
+	var parts []string
+	if o.NetworkGbps < q.MinNetworkGbps {
+		parts = append(parts, fmt.Sprintf("%s Gbit/s per node of the %s required", numfmt.Thousands(o.NetworkGbps, 0),
+			numfmt.Thousands(q.MinNetworkGbps, 0)))
+	}
+	if q.RDMA && !isRDMA(o.Fabric) {
+		parts = append(parts, fmt.Sprintf("no RDMA fabric (%s)", o.Fabric))
+	}
+	if len(parts) == 0 {
+		return "what is required"
+	}
+	return strings.Join(parts, " and ")
 }
 
 // inRegion keeps the offers in region ("" = every region), or says which

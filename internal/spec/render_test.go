@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -138,7 +139,7 @@ func TestRenderEquivalentsArePlacementsOfTheSameCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []spec.Placement{{Cloud: "beta", Region: "b-1", InstanceType: "b.8", Fabric: catalog.FabricInfiniBand, NetworkGbps: 1600,
-		NodeHourlyUSD: 9, HourlyUSD: 18, MonthlyUSD: 18 * 730}}
+		NodeHourlyUSD: 9, HourlyUSD: 18, MonthlyUSD: 18 * 730, MeetsRequirements: true}}
 	if !reflect.DeepEqual(r.Equivalents, want) {
 		t.Errorf("equivalents = %+v, want %+v", r.Equivalents, want)
 	}
@@ -313,3 +314,57 @@ func TestScaleOutClass(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9*math.Max(1, math.Abs(b)) }
+
+// TestRenderRequirements: the network requirements are the spec's: the
+// placement and each equivalent take the cheapest offer that meets them;
+// an equivalent on a cloud with none is the closest, marked with what it
+// lacks; a placement with none is an error naming the closest; the
+// document carries them and parses back.
+func TestRenderRequirements(t *testing.T) {
+	t.Parallel()
+	cat := fixture(t)
+	// alpha's a2.8x (400 Gbit/s, no RDMA) is cheaper than a1.8x (3,200, EFA) in r-east.
+	plain, err := spec.Render(cat, base(func(r *spec.Request) { r.Region = "r-east" }), opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Placement.InstanceType != "a2.8x" {
+		t.Fatalf("without requirements the cheapest, a2.8x, wins; got %s", plain.Placement.InstanceType)
+	}
+	for _, q := range []spec.Requirements{{MinNetworkGbps: 1600}, {RDMA: true}} {
+		r, err := spec.Render(cat, base(func(r *spec.Request) { r.Region = "r-east"; r.Requirements = q }), opts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Placement.InstanceType != "a1.8x" || !r.Placement.MeetsRequirements {
+			t.Errorf("%+v: placed on %s (meets %v), want a1.8x, the offer that meets it", q, r.Placement.InstanceType, r.Placement.MeetsRequirements)
+		}
+		if len(r.Equivalents) != 1 || !r.Equivalents[0].MeetsRequirements {
+			t.Errorf("%+v: equivalents %+v, want beta's b.8 meeting it", q, r.Equivalents)
+		}
+		if r.Document.Spec.Requirements != q {
+			t.Errorf("document requirements %+v, want %+v", r.Document.Spec.Requirements, q)
+		}
+		js, _ := r.Document.JSON()
+		d, err := spec.Parse([]byte(js))
+		if err != nil || d.Spec.Requirements != q {
+			t.Errorf("%s parses back to %+v, %v", js, d, err)
+		}
+	}
+	// 3,200 Gbit/s: beta's b.8 (1,600) is the closest, marked.
+	r, err := spec.Render(cat, base(func(r *spec.Request) { r.Requirements = spec.Requirements{MinNetworkGbps: 3200} }), opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Equivalents) != 1 || r.Equivalents[0].MeetsRequirements ||
+		r.Equivalents[0].Shortfall != "b.8 has 1,600 Gbit/s per node of the 3,200 required" {
+		t.Errorf("equivalents %+v, want beta's b.8 marked short of 3,200", r.Equivalents)
+	}
+	// On beta itself, 3,200 is an error naming the closest.
+	_, err = spec.Render(cat, base(func(r *spec.Request) { r.Cloud = "beta"; r.Requirements = spec.Requirements{MinNetworkGbps: 3200} }), opts())
+	var ie *inputerr.Error
+	if !errors.As(err, &ie) || ie.Path.String() != "min_network_gbps" ||
+		!strings.Contains(ie.Detail, "no beta offer of X100 with 8 GPUs per node meets min_network_gbps = 3,200: the closest, b.8, has 1,600 Gbit/s") {
+		t.Errorf("err = %v, want a min_network_gbps error naming b.8", err)
+	}
+}

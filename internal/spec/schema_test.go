@@ -43,6 +43,7 @@ func fullDocument(t *testing.T) string {
 		r.Region = "r-east"
 		r.Storage = spec.Storage{BlockGB: 10, ObjectGB: 20}
 		r.Labels = map[string]string{"team": "a"}
+		r.Requirements = spec.Requirements{MinNetworkGbps: 1600, RDMA: true}
 	}), opts())
 	if err != nil {
 		t.Fatal(err)
