@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
@@ -47,7 +48,8 @@ func familyKnob(fam, field, group string, limit float64) fitKnob {
 	return fitKnob{name: fam + "." + field, group: group, scale: func(p *perf.Params, mul float64) bool {
 		f := p.Families[fam]
 		v := map[string]*float64{"train_mfu": &f.TrainMFU, "prefill": &f.PrefillEfficiency,
-			"decode": &f.DecodeComputeEfficiency, "overhead": &f.StepOverheadUSPerLayer}[field]
+			"decode": &f.DecodeComputeEfficiency, "overhead": &f.StepOverheadUSPerLayer,
+			"full_clock": &f.FullClockWattsPerBF16TFLOP}[field]
 		*v *= mul
 		p.Families[fam] = f
 		return *v > 0 && *v <= limit
@@ -83,10 +85,97 @@ func fitKnobs() []fitKnob {
 		scalarKnob("moe_step_overhead_us_per_layer", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.MoEStepOverheadUSPerLayer }),
 		scalarKnob("all_to_all_latency_us", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.ExpertParallel.LatencyUS }),
 		scalarKnob("all_to_all_fabric_latency_us", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.ExpertParallel.FabricLatencyUS }),
-		scalarKnob("tp_comm_overlap", "training", 0.98, func(p *perf.Params) *float64 { return &p.Training.TPCommOverlap }),
+		// tp_comm_overlap is held at 0.5, not fitted: the MLPerf ratios
+		// alone (single-node-dominated) drive it to 0.14, which puts the
+		// Llama 3 405B run on 16,384 H100 at +69 %.
 		scalarKnob("dp_comm_overlap", "training", 0.98, func(p *perf.Params) *float64 { return &p.Training.DPCommOverlap }),
-		scalarKnob("fine_tuning_global_batch_tokens", "training", 1e9, func(p *perf.Params) *float64 { return &p.Training.FineTuneBatchTokens }),
+		// fine_tuning_global_batch_tokens is held at 131,072 (16
+		// sequences of 8,192, MLPerf llama2_70b_lora's batch class).
+		familyKnob("hopper", "train_mfu", "training", 0.95), familyKnob("blackwell", "train_mfu", "training", 0.95),
+		familyKnob("cdna3", "train_mfu", "training", 0.95),
+		scalarKnob("memory_bytes_per_token_layer_hidden", "training", 1e5, func(p *perf.Params) *float64 { return &p.Training.MemoryBytesPerTokenLayerHidden }),
+		scalarKnob("prefill_overhead_ms", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.PrefillOverheadMs }),
+		familyKnob("cdna3", "full_clock", "both", 5), familyKnob("hopper", "full_clock", "both", 5),
 	}
+}
+
+// groupCases are the reference cases of one group ("inference" or
+// "training") under model m.
+func groupCases(t testing.TB, m *perf.Model, lookup accLookup, group string) []refCase {
+	if group == "inference" {
+		cases, _ := inferenceCases(t, m, lookup)
+		ix, _ := inferencexCases(t, m, lookup)
+		return append(cases, ix...)
+	}
+	cases, _ := trainingCases(t, m, lookup)
+	return cases
+}
+
+// allCases are every reference case under model m.
+func allCases(t testing.TB, m *perf.Model, lookup accLookup) []refCase {
+	return append(groupCases(t, m, lookup, "inference"), groupCases(t, m, lookup, "training")...)
+}
+
+// without is cases less those of origin (none when origin is "").
+func without(cases []refCase, origin string) []refCase {
+	if origin == "" {
+		return cases
+	}
+	out := make([]refCase, 0, len(cases))
+	for _, c := range cases {
+		if c.origin != origin {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// fitScore is what the fit minimises for a knob group: median + ½·p90
+// absolute error of the group's cases that are not left out ("both":
+// the sum over inference and training).
+func fitScore(t testing.TB, p perf.Params, lookup accLookup, group, exclude string) float64 {
+	m, err := perf.WithParams(p)
+	if err != nil {
+		return math.Inf(1)
+	}
+	score := 0.0
+	for _, g := range []string{"inference", "training"} {
+		if group != "both" && group != g {
+			continue
+		}
+		_, med, p90 := absErrStats(without(groupCases(t, m, lookup, g), exclude), g)
+		score += med + 0.5*p90
+	}
+	return score
+}
+
+// fitRounds is how many passes the coordinate search makes over the knobs.
+const fitRounds = 3
+
+// fitConstants is the fitting tool (make fit) and the refit of the
+// leave-one-source-out validation (make accuracy): a coordinate search
+// with the multiplicative fitSteps over the knobs of groups, starting from
+// base, scored without the cases of origin exclude ("" = every case).
+func fitConstants(t testing.TB, base perf.Params, lookup accLookup, exclude string, groups ...string) perf.Params {
+	p := cloneParams(base)
+	for round := 0; round < fitRounds; round++ {
+		for _, k := range fitKnobs() {
+			if !slices.Contains(groups, k.group) {
+				continue
+			}
+			best := fitScore(t, p, lookup, k.group, exclude)
+			for _, mul := range fitSteps {
+				q := cloneParams(p)
+				if !k.scale(&q, mul) {
+					continue
+				}
+				if s := fitScore(t, q, lookup, k.group, exclude); s < best-1e-4 {
+					best, p = s, q
+				}
+			}
+		}
+	}
+	return p
 }
 
 func TestFitConstants(t *testing.T) {
@@ -95,38 +184,8 @@ func TestFitConstants(t *testing.T) {
 	}
 	base, _ := perf.Builtin()
 	lookup := accuracyLookup(t)
-	score := func(p perf.Params, group string) float64 {
-		m, err := perf.WithParams(p)
-		if err != nil {
-			return math.Inf(1)
-		}
-		var cases []refCase
-		if group == "inference" {
-			cases, _ = inferenceCases(t, m, lookup)
-			ix, _ := inferencexCases(t, m, lookup)
-			cases = append(cases, ix...)
-		} else {
-			cases, _ = trainingCases(t, m, lookup)
-		}
-		_, med, p90 := absErrStats(cases, group)
-		return med + 0.5*p90
-	}
-	p := cloneParams(base.Params())
-	for round := 0; round < 3; round++ {
-		for _, k := range fitKnobs() {
-			best := score(p, k.group)
-			for _, mul := range fitSteps {
-				q := cloneParams(p)
-				if !k.scale(&q, mul) {
-					continue
-				}
-				if s := score(q, k.group); s < best-1e-4 {
-					best, p = s, q
-				}
-			}
-		}
-		t.Logf("round %d: inference %.3f training %.3f", round, score(p, "inference"), score(p, "training"))
-	}
+	p := fitConstants(t, base.Params(), lookup, "", "inference", "training", "both")
+	t.Logf("fitted: inference %.3f training %.3f", fitScore(t, p, lookup, "inference", ""), fitScore(t, p, lookup, "training", ""))
 	out, err := json.MarshalIndent(map[string]any{"families": p.Families, "inference": p.Inference, "training": p.Training, "power": p.Power}, "", " ")
 	if err != nil {
 		t.Fatal(err)

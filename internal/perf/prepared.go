@@ -66,7 +66,7 @@ func (p *Prepared) estimate(h Hardware, explain bool) (Estimate, error) {
 	if p.w.Kind == KindInference {
 		return p.m.inference(p.w, x, &p.shape, p.spec, explain), nil
 	}
-	return p.m.training(p.w, x, p.arch, explain), nil
+	return p.m.training(p.w, x, &p.shape, h.Layout, explain), nil
 }
 
 // MinGPUsToFit is Model.MinGPUsToFit of the prepared workload.

@@ -80,10 +80,22 @@ func (m *Model) inference(w Workload, x hw, s *shape, sp spec, explain bool) Est
 	if !ok {
 		return inferenceMiss(&w, &x, &smallest, explain)
 	}
+	if !c.disaggregationAllowed() {
+		return c.fit(&agg, nil, explain)
+	}
 	if dis, ok := c.bestDisaggregated(agg.tps); ok && dis.tps > agg.tps*(1+m.p.Search.RelativeTolerance) {
 		return c.fit(&dis.decode, &dis, explain)
 	}
 	return c.fit(&agg, nil, explain)
+}
+
+// disaggregationAllowed reports whether the search may split prefill and
+// decode: the vendor's serving stack runs disaggregated serving
+// (inference.engines) and the GPUs span disaggregation.min_nodes nodes.
+func (c *servingCtx) disaggregationAllowed() bool {
+	x := c.x
+	nodes := (x.gpus + x.gpn - 1) / x.gpn
+	return c.m.engine(x.acc).Disaggregated && nodes >= c.m.p.Inference.Disaggregation.MinNodes
 }
 
 // bestAggregated returns the aggregated layout sustaining the most output

@@ -134,7 +134,7 @@ func (st *stepModel) prefillTime() float64 {
 	expert := 2 * in * st.expertActive / st.expertEfficiency(batch)
 	cmp := (2*in*st.nonExpertActive+expert)/(st.r*x.cmpFlops*eff) + s.attnPrefillFlops(in)/(st.r*x.attnFlops*eff)
 	mem := st.mem.weights / st.bw * in / batch
-	return math.Max(cmp, mem) + in*st.commPerToken
+	return math.Max(cmp, mem) + in*st.commPerToken + st.ip.PrefillOverheadMs*1e-3
 }
 
 // expertEfficiency is the grouped expert GEMMs' efficiency when tokens
