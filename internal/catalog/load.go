@@ -171,8 +171,10 @@ func readJSONFile(fsys fs.FS, name string, v any) error {
 // csvRows reads a CSV file and checks its header; fn gets each record, in
 // header order, and its 1-based line number. Columns named in optional may
 // be absent from the file (catalog files written before they existed): fn
-// then sees them empty.
-func csvRows(fsys fs.FS, name string, header []string, optional []string, fn func(line int, rec []string) error) error {
+// then sees them empty. onHeader, when not nil, is told first which columns
+// of header the file has.
+func csvRows(fsys fs.FS, name string, header []string, optional []string, onHeader func(present []bool) error,
+	fn func(line int, rec []string) error) error {
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", name, err)
@@ -186,6 +188,15 @@ func csvRows(fsys fs.FS, name string, header []string, optional []string, fn fun
 	pos, err := columnPositions(h, header, optional)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	if onHeader != nil {
+		present := make([]bool, len(header))
+		for i := range present {
+			present[i] = pos == nil || pos[i] >= 0
+		}
+		if err := onHeader(present); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	r.FieldsPerRecord = len(h)
 	full := make([]string, len(header))
@@ -290,7 +301,7 @@ var RegionHeader = []string{"cloud", "region", "city", "country", "geography", "
 
 func readRegions(fsys fs.FS, c *Catalog) ([]*Region, error) {
 	var out []*Region
-	err := csvRows(fsys, FileRegions, RegionHeader, nil, func(_ int, rec []string) error {
+	err := csvRows(fsys, FileRegions, RegionHeader, nil, nil, func(_ int, rec []string) error {
 		p := fieldParser{rec: rec, hdr: RegionHeader}
 		r := &Region{Cloud: rec[0], ID: rec[1], City: rec[2], Country: rec[3], Geography: rec[4], Partition: Partition(rec[5]),
 			GridGCO2ePerKWh: p.float(7), GridYear: p.int(8), PUE: p.float(9), Source: rec[10]}
@@ -334,6 +345,16 @@ const (
 	ocReserved3Y
 	ocCapacityBlock
 	ocReservedDerived
+	ocOnDemandBasis
+	ocOnDemandAsOf
+	ocSpotBasis
+	ocSpotAsOf
+	ocReserved1YBasis
+	ocReserved1YAsOf
+	ocReserved3YBasis
+	ocReserved3YAsOf
+	ocCapacityBlockBasis
+	ocCapacityBlockAsOf
 	ocCurrency
 	ocNativeOnDemand
 	ocNativeSpot
@@ -345,11 +366,18 @@ const (
 // OfferHeader is the header of FileOffers.
 var OfferHeader = []string{"cloud", "region", "instance_type", "accelerator", "gpus", "gpu_fraction", "gpu_memory_gb", "vcpus",
 	"memory_gb", "network_gbps", "fabric", "on_demand_usd", "spot_usd", "reserved_1y_usd", "reserved_3y_usd", "capacity_block_usd",
-	"reserved_derived", "currency", "native_on_demand", "native_spot", "native_reserved_1y", "native_reserved_3y", "source"}
+	"reserved_derived", "on_demand_basis", "on_demand_as_of", "spot_basis", "spot_as_of", "reserved_1y_basis", "reserved_1y_as_of",
+	"reserved_3y_basis", "reserved_3y_as_of", "capacity_block_basis", "capacity_block_as_of",
+	"currency", "native_on_demand", "native_spot", "native_reserved_1y", "native_reserved_3y", "source"}
+
+// priceInfoColumns are the <pricing model>_basis and _as_of columns of
+// FileOffers, in OfferPricingModels order: a file has all of them or none.
+var priceInfoColumns = OfferHeader[ocOnDemandBasis : ocCapacityBlockAsOf+1]
 
 // offerOptional are the columns of FileOffers added after the first
-// release; a file without them still loads (whole GPUs, no capacity block).
-var offerOptional = []string{"gpu_fraction", "capacity_block_usd"}
+// release; a file without them still loads (whole GPUs, no capacity block;
+// price bases and dates as legacyPriceInfos gives them).
+var offerOptional = append([]string{"gpu_fraction", "capacity_block_usd"}, priceInfoColumns...)
 
 func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, error) {
 	out := make([]*Offer, 0, 2048)
@@ -364,7 +392,9 @@ func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, er
 		intern[s] = s
 		return s
 	}
-	err := csvRows(fsys, FileOffers, OfferHeader, offerOptional, func(_ int, rec []string) error {
+	var withInfo bool
+	onHeader := allOrNone(&withInfo, ocOnDemandBasis, priceInfoColumns)
+	err := csvRows(fsys, FileOffers, OfferHeader, offerOptional, onHeader, func(_ int, rec []string) error {
 		p := fieldParser{rec: rec, hdr: OfferHeader}
 		o := &Offer{Cloud: in(rec[ocCloud]), Region: in(rec[ocRegion]), InstanceType: in(rec[ocInstanceType]),
 			Accelerator: in(rec[ocAccelerator]), GPUs: p.int(ocGPUs), GPUFraction: p.float(ocGPUFraction),
@@ -380,6 +410,11 @@ func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, er
 		case "false", "":
 		default:
 			p.err = fmt.Errorf("field %q: want true or false, got %q", "reserved_derived", rec[ocReservedDerived])
+		}
+		if withInfo {
+			p.priceInfos(o, ocOnDemandBasis)
+		} else {
+			legacyPriceInfos(o, c.Date)
 		}
 		key := o.Cloud + "/" + o.InstanceType + "/" + o.Region
 		if p.err != nil {
@@ -406,7 +441,12 @@ func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, er
 // ServerlessHeader is the header of FileServerless.
 var ServerlessHeader = []string{"cloud", "region", "name", "product", "accelerator", "gpus", "gpu_memory_gb", "usd_per_gpu_second",
 	"billing_increment_seconds", "min_billed_seconds", "idle_billed_seconds", "cold_start_seconds", "cold_start_billed",
-	"always_on", "cpu_usd_per_core_second", "memory_usd_per_gib_second", "min_cpu_cores", "min_memory_gib", "confidence", "source"}
+	"always_on", "cpu_usd_per_core_second", "memory_usd_per_gib_second", "min_cpu_cores", "min_memory_gib", "confidence",
+	"price_basis", "price_as_of", "source"}
+
+// serverlessOptional are the columns of FileServerless added after the
+// first release (legacy files: published, as of catalog_date).
+var serverlessOptional = []string{"price_basis", "price_as_of"}
 
 // Columns of FileServerless, in ServerlessHeader order.
 const (
@@ -429,6 +469,8 @@ const (
 	scMinCPU
 	scMinMemory
 	scConfidence
+	scPriceBasis
+	scPriceAsOf
 	scSource
 )
 
@@ -438,7 +480,9 @@ func readServerless(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Serve
 	}
 	var out []*ServerlessOffer
 	seen := map[string]bool{}
-	err := csvRows(fsys, FileServerless, ServerlessHeader, nil, func(_ int, rec []string) error {
+	var withInfo bool
+	onHeader := allOrNone(&withInfo, scPriceBasis, serverlessOptional)
+	err := csvRows(fsys, FileServerless, ServerlessHeader, serverlessOptional, onHeader, func(_ int, rec []string) error {
 		p := fieldParser{rec: rec, hdr: ServerlessHeader}
 		s := &ServerlessOffer{Cloud: rec[scCloud], Region: rec[scRegion], Name: rec[scName], Product: rec[scProduct],
 			Accelerator: rec[scAccelerator], GPUs: p.int(scGPUs), GPUMemoryGB: p.float(scGPUMemoryGB),
@@ -447,6 +491,10 @@ func readServerless(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Serve
 			ColdStartBilled: p.bool(scColdStartBilled), AlwaysOn: p.bool(scAlwaysOn), CPUUSDPerCoreSecond: p.float(scCPURate),
 			MemoryUSDPerGiBSecond: p.float(scMemoryRate), MinCPUCores: p.float(scMinCPU), MinMemoryGiB: p.float(scMinMemory),
 			Confidence: rec[scConfidence], Source: rec[scSource]}
+		s.PriceInfo = PriceInfo{Basis: PricePublished, AsOf: c.Date}
+		if withInfo {
+			s.PriceInfo = p.priceInfo(scPriceBasis, true)
+		}
 		key := s.Cloud + "/" + s.Name + "/" + s.Region
 		if p.err != nil {
 			return fmt.Errorf("serverless offer %s: %w", key, p.err)

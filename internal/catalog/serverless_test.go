@@ -148,14 +148,15 @@ func TestServerlessBilling(t *testing.T) {
 // field; a catalog without serverless.csv loads.
 func TestServerlessValidation(t *testing.T) {
 	hdr := strings.Join(catalog.ServerlessHeader, ",") + "\n"
-	row := "aws,,fn-h100,functions,H100,1,80,0.001,1,,,,true,false,,,,,medium,s\n"
+	row := "aws,,fn-h100,functions,H100,1,80,0.001,1,,,,true,false,,,,,medium,published,2026-01-02,s\n"
 	fx := fixture(fxRegion, fxOffer)
 	fx[catalog.FileServerless] = &fstest.MapFile{Data: []byte(hdr + row)}
 	c, err := catalog.Load(fx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, ok := c.ServerlessOffer("aws", "fn-h100", ""); !ok || s.Source != "test source" || !s.ColdStartBilled {
+	if s, ok := c.ServerlessOffer("aws", "fn-h100", ""); !ok || s.Source != "test source" || !s.ColdStartBilled ||
+		s.PriceInfo.Basis != catalog.PricePublished || s.PriceInfo.AsOf.Format("2006-01-02") != "2026-01-02" {
 		t.Fatalf("serverless offer = %+v", s)
 	}
 	for _, tc := range []struct{ name, old, new, want string }{
@@ -164,6 +165,8 @@ func TestServerlessValidation(t *testing.T) {
 		{"zero rate", ",0.001,", ",0,", `field "usd_per_gpu_second": must be > 0, got 0`},
 		{"zero increment", ",0.001,1,", ",0.001,0,", `field "billing_increment_seconds": must be > 0`},
 		{"bad bool", ",true,false,", ",yes,false,", `field "cold_start_billed": want true or false, got "yes"`},
+		{"bad basis", ",published,", ",list,", `field "price_basis": must be one of "published", "derived" for a price, got "list"`},
+		{"no date", ",2026-01-02,", ",,", `field "price_as_of": want the source's date as YYYY-MM-DD for a price, got ""`},
 		{"duplicate", row, row + row, `serverless.csv line 3: serverless offer aws/fn-h100/: duplicate`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

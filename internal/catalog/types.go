@@ -215,6 +215,65 @@ type Region struct {
 	Source          string  `json:"source"`
 }
 
+// PriceBasis says how a price was obtained.
+type PriceBasis string
+
+// Price bases.
+const (
+	// PricePublished: the rate the cloud publishes for the offer and
+	// pricing model (price page, price API, or a public catalog copying
+	// them), as the offer's source shows it.
+	PricePublished PriceBasis = "published"
+	// PriceDerived: computed from other published prices by a rule the
+	// offer's source states (e.g. a reserved price = on-demand x (1 - the
+	// cloud's median published commitment discount)).
+	PriceDerived PriceBasis = "derived"
+)
+
+// PriceBases lists every price basis, in documentation order.
+var PriceBases = []PriceBasis{PricePublished, PriceDerived}
+
+// PriceInfo is the basis and the source date of one price.
+type PriceInfo struct {
+	Basis PriceBasis `json:"basis"`
+	// AsOf is the date of the source the price was read from; for a
+	// derived price, the oldest date among the prices it is derived from.
+	// Zero when not stated (a price from a catalog_file that gives none).
+	AsOf time.Time `json:"as_of"`
+}
+
+// PriceInfos holds the PriceInfo of each priced instance pricing model of
+// an offer; the zero PriceInfo for a model the offer is not sold under.
+type PriceInfos struct {
+	OnDemand      PriceInfo `json:"on_demand"`
+	Spot          PriceInfo `json:"spot"`
+	Reserved1Y    PriceInfo `json:"reserved_1y"`
+	Reserved3Y    PriceInfo `json:"reserved_3y"`
+	CapacityBlock PriceInfo `json:"capacity_block"`
+}
+
+// Of returns the PriceInfo of an instance pricing model (nil for another
+// model: serverless offers carry their own).
+func (p *PriceInfos) Of(pm PricingModel) *PriceInfo {
+	switch pm {
+	case OnDemand:
+		return &p.OnDemand
+	case Spot:
+		return &p.Spot
+	case Reserved1Y:
+		return &p.Reserved1Y
+	case Reserved3Y:
+		return &p.Reserved3Y
+	case CapacityBlock:
+		return &p.CapacityBlock
+	}
+	return nil
+}
+
+// OfferPricingModels lists the pricing models an instance offer can be
+// priced under (Offer.Price): the hourly ones and capacity blocks.
+var OfferPricingModels = []PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y, CapacityBlock}
+
 // Offer is one priced (cloud, instance type, region).
 type Offer struct {
 	Cloud        string `json:"cloud"`
@@ -246,9 +305,13 @@ type Offer struct {
 	// (pricing model CapacityBlock: instances reserved for a fixed window,
 	// paid up front); 0 = none published.
 	CapacityBlockUSD float64 `json:"capacity_block_usd,omitempty"`
-	// ReservedDerived is true when the reserved prices were derived from the
-	// cloud's published commitment discount, not a public per-SKU rate.
+	// ReservedDerived is true when a reserved price was derived from the
+	// cloud's published commitment discount, not a public per-SKU rate
+	// (PriceInfos.Reserved1Y/Reserved3Y say which).
 	ReservedDerived bool `json:"reserved_derived"`
+	// PriceInfos says, per pricing model, whether each price is published
+	// or derived and the date of its source (read with PriceInfo).
+	PriceInfos PriceInfos `json:"price_infos"`
 
 	// Currency is the native currency of the source ("USD", "CNY"); when it
 	// is not USD, Native* hold the source prices and the USD fields the
@@ -278,6 +341,16 @@ func (o *Offer) Price(pm PricingModel) (float64, bool) {
 		p = o.CapacityBlockUSD
 	}
 	return p, p > 0
+}
+
+// PriceInfo returns the hourly USD price of the offer under a pricing model,
+// its basis and source date, and whether the offer is sold that way.
+func (o *Offer) PriceInfo(pm PricingModel) (usd float64, info PriceInfo, ok bool) {
+	usd, ok = o.Price(pm)
+	if pi := o.PriceInfos.Of(pm); ok && pi != nil {
+		info = *pi
+	}
+	return usd, info, ok
 }
 
 // Fractional reports whether the offer holds a share of one GPU.
@@ -335,7 +408,9 @@ type ServerlessOffer struct {
 	MinCPUCores           float64 `json:"min_cpu_cores"`
 	MinMemoryGiB          float64 `json:"min_memory_gib"`
 	Confidence            string  `json:"confidence"`
-	Source                string  `json:"source"`
+	// PriceInfo is the basis and source date of the per-second rates.
+	PriceInfo PriceInfo `json:"price_info"`
+	Source    string    `json:"source"`
 }
 
 // USDPerWorkerSecond is the rate of one worker at its minimum host size:

@@ -21,15 +21,15 @@ const (
 	stepName stepKind = iota
 	stepIndex
 	stepKey
-	stepArgument
 )
 
-// Step is one element of a Path: an attribute name, a list index, a map
-// key, or (first step only) a provider-function argument.
+// Step is one element of a Path: an attribute name, a list index or a map
+// key. A provider-function argument is a root attribute of its name (the
+// provider maps names to positions).
 type Step struct {
 	kind stepKind
-	name string // attribute name, map key or argument name
-	n    int    // list index or argument position
+	name string // attribute name or map key
+	n    int    // list index
 }
 
 // AttributeName returns the attribute name and whether the step is one.
@@ -41,21 +41,12 @@ func (s Step) ListIndex() (int, bool) { return s.n, s.kind == stepIndex }
 // MapKey returns the map key and whether the step is one.
 func (s Step) MapKey() (string, bool) { return s.name, s.kind == stepKey }
 
-// Argument returns the function argument's position and name and whether
-// the step is one.
-func (s Step) Argument() (int, string, bool) { return s.n, s.name, s.kind == stepArgument }
-
 // Path locates a value in the configuration. The zero Path is empty: an
 // error about the configuration as a whole.
 type Path struct{ steps []Step }
 
 // Root is the path of a top-level attribute.
 func Root(name string) Path { return Path{steps: []Step{{kind: stepName, name: name}}} }
-
-// Argument is the path of a provider-function argument (position from 0).
-func Argument(position int, name string) Path {
-	return Path{steps: []Step{{kind: stepArgument, name: name, n: position}}}
-}
 
 func (p Path) with(s Step) Path {
 	steps := make([]Step, len(p.steps), len(p.steps)+1)
@@ -90,7 +81,7 @@ func (p Path) String() string {
 	var b strings.Builder
 	for i, s := range p.steps {
 		switch s.kind {
-		case stepName, stepArgument:
+		case stepName:
 			if i > 0 {
 				b.WriteByte('.')
 			}

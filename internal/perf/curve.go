@@ -33,7 +33,7 @@ func (p *Prepared) ThroughputCurve(h Hardware) ([]CurvePoint, error) {
 	for _, level := range levels {
 		w := p.w
 		w.MaxTimePerOutputTokenMs = 1e3 / level
-		est := p.m.inference(w, x, &p.shape, p.spec, false)
+		est := p.m.inference(w, x, &p.shape, p.speculation, false)
 		if !est.Fits || !(est.TokensPerSecond > 0) {
 			continue
 		}

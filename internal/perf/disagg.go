@@ -43,7 +43,7 @@ type disaggPerf struct {
 // none).
 func (c *servingCtx) bestDisaggregated(floor float64) (best disaggPerf, ok bool) {
 	x := c.x
-	if x.gpus > x.scaleUp() && x.fabric == catalog.FabricNone {
+	if x.gpus > x.scaleUp() && x.fabric.kind == catalog.FabricNone {
 		// No network for the KV transfer: each domain on its own.
 		su := x.scaleUp()
 		one := *c
@@ -171,7 +171,7 @@ func (c *servingCtx) splitBound(l servingLayout, pf prefillPool) float64 {
 	st := c.stepFor(l)
 	bMem, engine := c.m.batchCapacity(c.w, c.s, c.x, l, c.kvBytes)
 	b := float64(max(c.w.BeamWidth, min(bMem, engine)))
-	decode := b / float64(c.w.BeamWidth) * st.spec.perStep / st.step(b).total() / float64(l.gpus())
+	decode := b / float64(c.w.BeamWidth) * st.speculation.perStep / st.step(b).total() / float64(l.gpus())
 	prefill := float64(c.w.OutputTokens) / (pf.prefill * float64(pf.l.gpus()))
 	return float64(c.x.gpus) / (1/decode + 1/prefill)
 }

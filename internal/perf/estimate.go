@@ -154,11 +154,9 @@ type hw struct {
 	acc       *catalog.Accelerator
 	gpus      int
 	gpn       int
-	domain    int     // GPUs of one scale-up (NVLink) domain (0 = the node); TP may span nodes inside it
-	nicGBps   float64 // per-GPU scale-out bytes/s achieved in collectives
-	fabric    catalog.Fabric
-	fab       FabricParams
-	lossTable []float64    // fabricInfo.loss of fab
+	domain    int          // GPUs of one scale-up (NVLink) domain (0 = the node); TP may span nodes inside it
+	nicGBps   float64      // per-GPU scale-out bytes/s achieved in collectives
+	fabric    fabricInfo   // the scale-out fabric between nodes
 	fam       FamilyParams // the accelerator family's efficiencies
 	linkBps   float64      // per-GPU scale-up bytes/s, one direction, achieved
 	pcieBps   float64      // for PCIe cards: bytes/s of TP groups wider than 2 (0 = same as linkBps)
@@ -250,23 +248,22 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	if ai.err != nil {
 		return hw{}, ai.err
 	}
-	x := hw{acc: h.Accelerator, gpus: h.GPUs, gpn: h.GPUsPerNode, fabric: h.Fabric, peakFlops: ai.peakFlops}
+	x := hw{acc: h.Accelerator, gpus: h.GPUs, gpn: h.GPUsPerNode, peakFlops: ai.peakFlops}
 	if x.gpn == 0 {
 		x.gpn = min(h.GPUs, m.p.Search.DefaultGPUsPerNode)
 	}
 	x.domain = h.Accelerator.NVLinkDomainGPUs
-	var perGPUGbps float64
-	x.fabric, perGPUGbps = m.scaleOut(h, x.gpn)
-	fi, ok := m.fabrics[string(x.fabric)]
+	kind, perGPUGbps := m.scaleOut(h, x.gpn)
+	fi, ok := m.fabrics[string(kind)]
 	if !ok {
-		fi.FabricParams, ok = m.p.Fabrics[string(x.fabric)] // a Model built without newModel
+		fi.FabricParams, ok = m.p.Fabrics[string(kind)] // a Model built without newModel
+		fi.kind = kind
 	}
 	if !ok {
-		return hw{}, fmt.Errorf("perf: unknown fabric %q (want efa, infiniband, roce, ici or none)", x.fabric)
+		return hw{}, fmt.Errorf("perf: unknown fabric %q (want efa, infiniband, roce, ici or none)", kind)
 	}
-	fp := fi.FabricParams
-	x.fab, x.lossTable = fp, fi.loss
-	x.nicGBps = perGPUGbps / bitsPerByte * 1e9 * fp.Efficiency
+	x.fabric = fi
+	x.nicGBps = perGPUGbps / bitsPerByte * 1e9 * fi.Efficiency
 	x.linkBps, x.pcieBps, x.pcieTPMax = ai.linkBps, ai.pcieBps, ai.pcieTPMax
 	x.cmpFlops, x.attnFlops, x.usableGB, x.memBps, x.fam = ai.cmpFlops, ai.attnFlops, ai.usableGB, ai.memBps, ai.fam
 	return x, nil

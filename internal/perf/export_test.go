@@ -26,7 +26,7 @@ func (p *Prepared) EstimateFixed(h Hardware, f FixedServing) (Estimate, error) {
 	}
 	fs := fixedServing{decode: servingLayout{tp: f.TP, pp: 1, ep: f.EP}, replicas: f.Replicas,
 		prefill: servingLayout{tp: max(1, f.PrefillTP), pp: 1, ep: f.PrefillEP}, prefillWorkers: f.PrefillWorkers}
-	return p.m.inferenceFixed(p.w, x, &p.shape, p.spec, fs), nil
+	return p.m.inferenceFixed(p.w, x, &p.shape, p.speculation, fs), nil
 }
 
 // PrefillSeconds is one prompt's prefill time on a worker of tp GPUs.
@@ -35,7 +35,7 @@ func (p *Prepared) PrefillSeconds(h Hardware, tp int, ep bool) float64 {
 	if err != nil {
 		return 0
 	}
-	return p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1, ep: ep}, p.spec).prefill
+	return p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1, ep: ep}, p.speculation).prefill
 }
 
 // KVBytesPerToken is the cache bytes one token of context adds (all
@@ -56,7 +56,7 @@ func (p *Prepared) WeightsPerGPU(tp int, ep bool) float64 {
 }
 
 // TokensPerStep is the output tokens a sequence emits per decode step.
-func (p *Prepared) TokensPerStep() float64 { return p.spec.perStep }
+func (p *Prepared) TokensPerStep() float64 { return p.speculation.perStep }
 
 // SplitDetail is the disaggregated split the search keeps on h.
 type SplitDetail struct {
@@ -70,7 +70,7 @@ func (p *Prepared) Split(h Hardware) (SplitDetail, bool) {
 	if err != nil {
 		return SplitDetail{}, false
 	}
-	c := servingCtx{m: p.m, w: &p.w, s: &p.shape, x: &x, sp: p.spec, kvBytes: p.m.kvBytesPerElement(p.w.Precision)}
+	c := servingCtx{m: p.m, w: &p.w, s: &p.shape, x: &x, sp: p.speculation, kvBytes: p.m.kvBytesPerElement(p.w.Precision)}
 	var buf [maxServingLayouts]servingLayout
 	c.layouts = p.m.servingLayouts(&x, &p.shape, buf[:0])
 	d, ok := c.bestDisaggregated(0)

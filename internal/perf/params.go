@@ -312,10 +312,11 @@ type Model struct {
 	fabrics map[string]fabricInfo
 }
 
-// fabricInfo is a fabric's parameters and its loss factor per node count:
-// loss[n] = (1 − loss_per_node_doubling)^log2(n) for 2 ≤ n < len(loss), the
-// same value trainLayout would compute.
+// fabricInfo is a fabric: its kind, its parameters and its loss factor per
+// node count: loss[n] = (1 − loss_per_node_doubling)^log2(n) for
+// 2 ≤ n < len(loss), the same value trainLayout would compute.
 type fabricInfo struct {
+	kind catalog.Fabric
 	FabricParams
 	loss []float64
 }
@@ -327,7 +328,7 @@ const lossTableNodes = 256
 func newModel(p Params) *Model {
 	m := &Model{p: p, fabrics: make(map[string]fabricInfo, len(p.Fabrics))}
 	for name, fp := range p.Fabrics {
-		fi := fabricInfo{FabricParams: fp, loss: make([]float64, lossTableNodes+1)}
+		fi := fabricInfo{kind: catalog.Fabric(name), FabricParams: fp, loss: make([]float64, lossTableNodes+1)}
 		for n := 2; n <= lossTableNodes; n++ {
 			fi.loss[n] = nodeLossFactor(fp.LossPerNodeDoubling, n)
 		}

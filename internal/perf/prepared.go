@@ -17,11 +17,11 @@ import (
 // is computed once per accelerator). It is safe for concurrent use; the
 // accelerators passed to it must not change while it is in use.
 type Prepared struct {
-	m     *Model
-	w     Workload // with defaults
-	arch  Arch
-	shape shape // the serving physics' view of the model
-	spec  spec
+	m           *Model
+	w           Workload // with defaults
+	arch        Arch
+	shape       shape // the serving physics' view of the model
+	speculation speculation
 
 	mu   sync.Mutex
 	accs map[*catalog.Accelerator]*accInfo
@@ -45,7 +45,7 @@ func (m *Model) Prepare(w Workload, opts ValidateOptions) (*Prepared, error) {
 	}
 	p.shape = m.resolveShape(&p.w, preset, expertPrecision)
 	p.arch = p.shape.arch
-	p.spec = m.resolveSpec(&p.w)
+	p.speculation = m.resolveSpeculation(&p.w)
 	return p, nil
 }
 
@@ -64,7 +64,7 @@ func (p *Prepared) estimate(h Hardware, explain bool) (Estimate, error) {
 		return Estimate{}, err
 	}
 	if p.w.Kind == KindInference {
-		return p.m.inference(p.w, x, &p.shape, p.spec, explain), nil
+		return p.m.inference(p.w, x, &p.shape, p.speculation, explain), nil
 	}
 	return p.m.training(p.w, x, &p.shape, h.Layout, explain), nil
 }

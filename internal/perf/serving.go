@@ -20,7 +20,7 @@ type servingCtx struct {
 	w       *Workload
 	s       *shape
 	x       *hw
-	sp      spec
+	sp      speculation
 	kvBytes float64
 	layouts []servingLayout
 	// steps caches the step model of each layout evaluated (the
@@ -72,7 +72,7 @@ type replicaPerf struct {
 // inference estimates serving on the hardware: the best aggregated
 // replica layout and, with enough GPUs, the best disaggregated split;
 // the disaggregated one is kept when it sustains more.
-func (m *Model) inference(w Workload, x hw, s *shape, sp spec, explain bool) Estimate {
+func (m *Model) inference(w Workload, x hw, s *shape, sp speculation, explain bool) Estimate {
 	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision)}
 	var buf [maxServingLayouts]servingLayout
 	c.layouts = m.servingLayouts(&x, s, buf[:0])
@@ -152,13 +152,13 @@ func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
 	rp.batch = b
 	rp.parts = st.step(float64(b))
 	_, rp.iteration, rp.ttft = c.meets(st, b, pf)
-	rp.tpot = rp.iteration / st.spec.perStep
+	rp.tpot = rp.iteration / st.speculation.perStep
 	perReplica := float64(b) / float64(c.w.BeamWidth)
 	rp.requests = perReplica * float64(rp.replicas)
 	if conc := float64(c.w.MaxConcurrency); conc > 0 && rp.requests > conc {
 		rp.requests = conc
 	}
-	rp.tps = rp.requests * st.spec.perStep / rp.iteration
+	rp.tps = rp.requests * st.speculation.perStep / rp.iteration
 	if rp.latencyImpossible {
 		rp.tps = 0
 	}
@@ -186,7 +186,7 @@ func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, i
 		ttft = pf.prefill + pf.transfer + it
 	}
 	if t := st.limits; t.tpot > 0 {
-		load = it / st.spec.perStep / t.tpot
+		load = it / st.speculation.perStep / t.tpot
 	}
 	if t := st.limits; t.ttft > 0 {
 		load = math.Max(load, ttft/t.ttft)
@@ -246,7 +246,7 @@ type fixedServing struct {
 }
 
 // inferenceFixed estimates serving on the deployment f.
-func (m *Model) inferenceFixed(w Workload, x hw, s *shape, sp spec, f fixedServing) Estimate {
+func (m *Model) inferenceFixed(w Workload, x hw, s *shape, sp speculation, f fixedServing) Estimate {
 	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision)}
 	if f.prefillWorkers == 0 {
 		rp := c.replica(f.decode, f.replicas, nil)

@@ -5,10 +5,10 @@ package perf
 
 import "math"
 
-// spec is a workload's speculative decoding, resolved: each decode step
+// speculation is a workload's speculative decoding, resolved: each decode step
 // drafts draftTokens tokens per sequence and the model verifies them with
 // the next token in one forward pass.
-type spec struct {
+type speculation struct {
 	on          bool
 	method      string
 	draftTokens int
@@ -36,19 +36,19 @@ func (m *Model) applySpeculativeDefaults(sd *SpeculativeDecoding) {
 	}
 }
 
-// resolveSpec turns the workload's (defaulted) setting into step terms.
+// resolveSpeculation turns the workload's (defaulted) setting into step terms.
 // With an acceptance rate α per draft token (each accepted only if the
 // previous one was) and k draft tokens, a step emits the accepted prefix
 // plus the model's own next token: (1 − α^(k+1)) / (1 − α) tokens on
 // average (Leviathan et al., arXiv:2211.17192, eq. 1).
-func (m *Model) resolveSpec(w *Workload) spec {
+func (m *Model) resolveSpeculation(w *Workload) speculation {
 	sd := w.SpeculativeDecoding
 	if !sd.Enabled() {
-		return spec{verify: 1, perStep: 1}
+		return speculation{verify: 1, perStep: 1}
 	}
 	k := float64(sd.DraftTokens)
 	a := sd.AcceptanceRate
-	sp := spec{on: true, method: sd.Method, draftTokens: sd.DraftTokens, acceptance: a,
+	sp := speculation{on: true, method: sd.Method, draftTokens: sd.DraftTokens, acceptance: a,
 		verify: 1 + k, perStep: (1 - math.Pow(a, k+1)) / (1 - a)}
 	if sd.Method == SpeculativeDraftModel {
 		sp.draftParams = sd.DraftModelParametersB * 1e9
@@ -63,18 +63,18 @@ func (m *Model) resolveSpec(w *Workload) spec {
 // token, bound by reading its weights (or by its compute at large
 // batches) plus its per-layer overhead.
 func (st *stepModel) draftTime(b float64) float64 {
-	k := float64(st.spec.draftTokens)
-	if st.spec.method == SpeculativeMTP {
+	k := float64(st.speculation.draftTokens)
+	if st.speculation.method == SpeculativeMTP {
 		return k * st.forward(b, b).total() / float64(st.s.arch.Layers)
 	}
-	d := st.spec.draftParams
+	d := st.speculation.draftParams
 	read := d * st.s.otherBytes / (st.r * st.bw)
 	cmp := 2 * d * b / (st.r * st.cmp)
 	perLayer := st.ip.StepOverheadUSPerLayer * 1e-6
 	if st.tp > 1 && !st.l.ep {
 		perLayer += 2 * st.ip.TPAllReduceLatencyUS * 1e-6
 	}
-	return k * (math.Max(read, cmp) + float64(st.spec.draftLayers)*perLayer)
+	return k * (math.Max(read, cmp) + float64(st.speculation.draftLayers)*perLayer)
 }
 
 // p99 converts mean latencies into the 99th percentiles the limits bound,

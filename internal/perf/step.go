@@ -31,7 +31,7 @@ type stepModel struct {
 	// Per-token active parameters outside and inside the routed experts.
 	nonExpertActive, expertActive float64
 
-	spec spec // speculative decoding (tokens verified and emitted per step)
+	speculation speculation // speculative decoding (tokens verified and emitted per step)
 
 	fixed        float64 // per-step overhead and communication latencies
 	commPerToken float64 // communication seconds per token the replica processes
@@ -43,9 +43,9 @@ type stepModel struct {
 type latencyTargets struct{ tpot, ttft float64 }
 
 // newStepModel sets up the step model of layout l on hardware x.
-func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp spec) stepModel {
+func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp speculation) stepModel {
 	ip := &m.p.Inference
-	st := stepModel{m: m, w: w, s: s, x: x, l: l, ip: ip, mem: m.memory(w, s, l), spec: sp,
+	st := stepModel{m: m, w: w, s: s, x: x, l: l, ip: ip, mem: m.memory(w, s, l), speculation: sp,
 		r: float64(l.gpus()), tp: float64(l.tp), pp: float64(l.pp),
 		bw: x.memBps * x.fam.HBMEfficiency, cmp: x.cmpFlops * x.fam.DecodeComputeEfficiency,
 		cmpAttn: x.attnFlops * x.fam.DecodeComputeEfficiency, kvBytes: m.kvBytesPerElement(w.Precision)}
@@ -199,8 +199,8 @@ func (st *stepModel) forward(b, tokens float64) stepParts {
 // step is one decode step of b sequences: the forward pass over the
 // tokens verified per sequence, plus drafting under speculation.
 func (st *stepModel) step(b float64) stepParts {
-	p := st.forward(b, b*st.spec.verify)
-	if st.spec.on {
+	p := st.forward(b, b*st.speculation.verify)
+	if st.speculation.on {
 		p.draft = st.draftTime(b)
 	}
 	return p
@@ -210,7 +210,7 @@ func (st *stepModel) step(b float64) stepParts {
 // replica: a decode step plus the prompts of the requests that join it
 // (each request leaves after output/(tokens per step) steps).
 func (st *stepModel) iteration(b float64) float64 {
-	return st.step(b).total() + b*st.spec.perStep/(float64(st.w.BeamWidth)*float64(st.w.OutputTokens))*st.prefill
+	return st.step(b).total() + b*st.speculation.perStep/(float64(st.w.BeamWidth)*float64(st.w.OutputTokens))*st.prefill
 }
 
 // allToAllBandwidth is the bytes/s one GPU of an all-to-all over w GPUs

@@ -382,7 +382,7 @@ func (m *Model) trainingExplanation(w Workload, x hw, method string, r *trainRes
 	}
 	b = append(b, fmt.Sprintf("%s at %.0f%% MFU with %s on %d× %s", what, r.mfu*100, lay, r.l.gpus(), x.acc.ID))
 	if r.nodes > 1 {
-		b = append(b, fmt.Sprintf("%d nodes over %s", r.nodes, x.fabric))
+		b = append(b, fmt.Sprintf("%d nodes over %s", r.nodes, x.fabric.kind))
 	}
 	if r.commDominates {
 		b = append(b, "communication dominates: inter-node gradient/parameter traffic takes longer than compute, so more GPUs add little or nothing")
@@ -453,7 +453,7 @@ func (m *Model) newTrainCtx(w *Workload, x *hw, arch *Arch, base, perToken float
 		tp.CPCommOverlap >= 0 && tp.CPCommOverlap <= 1 && tp.MoEAllToAllOverlap >= 0 && tp.MoEAllToAllOverlap <= 1 &&
 		x.linkBps >= 0 && x.nicGBps >= 0 &&
 		tp.PipelineInterleave > 0 && tp.MemoryPressurePenalty >= 0 && tp.MemoryPressureThresh < 1 &&
-		x.fab.LossPerNodeDoubling >= 0 && x.fab.LossPerNodeDoubling <= 1
+		x.fabric.LossPerNodeDoubling >= 0 && x.fabric.LossPerNodeDoubling <= 1
 	return c
 }
 
@@ -519,15 +519,15 @@ func (c *trainCtx) tpCompute(tpDeg int) (float64, bool) {
 // from the fabric's precomputed table, else memoized for the few node
 // counts of one estimate.
 func (c *trainCtx) nodeLoss(nodes int) float64 {
-	if nodes < len(c.x.lossTable) {
-		return c.x.lossTable[nodes]
+	if nodes < len(c.x.fabric.loss) {
+		return c.x.fabric.loss[nodes]
 	}
 	for i, n := range c.lossNodes {
 		if n == nodes {
 			return c.lossFactor[i]
 		}
 	}
-	f := nodeLossFactor(c.x.fab.LossPerNodeDoubling, nodes)
+	f := nodeLossFactor(c.x.fabric.LossPerNodeDoubling, nodes)
 	copy(c.lossNodes[1:], c.lossNodes[:3])
 	copy(c.lossFactor[1:], c.lossFactor[:3])
 	c.lossNodes[0], c.lossFactor[0] = nodes, f

@@ -120,8 +120,8 @@ func addCostError(diags *diag.Diagnostics, ce *cost.InputError) {
 }
 
 // funcError turns an error of a pure package into a provider-function
-// error: on the argument its path names (an argument step, or a root
-// attribute that args maps to an argument position), else for the call.
+// error: on the argument its path names (a root attribute that args maps
+// to an argument position), else for the call.
 // Terraform ends the message with its own period.
 func funcError(err error, args map[string]int64) *function.FuncError {
 	errs := inputerr.From(err)
@@ -145,9 +145,6 @@ func argumentOf(p inputerr.Path, args map[string]int64) (int64, bool) {
 	steps := p.Steps()
 	if len(steps) == 0 {
 		return 0, false
-	}
-	if pos, _, ok := steps[0].Argument(); ok {
-		return int64(pos), true
 	}
 	name, _ := steps[0].AttributeName()
 	pos, ok := args[name]

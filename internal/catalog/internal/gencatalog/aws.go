@@ -26,10 +26,12 @@ func (g *gen) aws() {
 			continue
 		}
 		gpus, frac := gpusOf(r["accelerator_count"], "gpu_prices.csv aws/"+k)
-		g.put(&catalog.Offer{Cloud: "aws", Region: r["region"], InstanceType: r["instance_type"],
+		o := &catalog.Offer{Cloud: "aws", Region: r["region"], InstanceType: r["instance_type"],
 			Accelerator: g.accel("aws", r["instance_type"], r["accelerator"]), GPUs: gpus, GPUFraction: frac,
 			VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["memory_gib"]),
-			OnDemandUSD: od, SpotUSD: spotOf(zg.spots, od), Source: "aws"}, "aws: accelerator not in catalog (inf1 Inferentia v1)")
+			OnDemandUSD: od, SpotUSD: spotOf(zg.spots, od), Source: "aws"}
+		setInfos(o, g.published(skypilotSource(r)), catalog.OnDemand, catalog.Spot)
+		g.put(o, "aws: accelerator not in catalog (inf1 Inferentia v1)")
 	}
 	// Regions with metadata: regions.csv plus the curated extra regions
 	// (AWS ap-southeast-5, eu-central-2, il-central-1 are only in
@@ -52,7 +54,8 @@ func (g *gen) aws() {
 			continue
 		}
 		b1, b3 := num(r["best_1y_no_upfront"]), num(r["best_3y_no_upfront"])
-		g.commitmentRate("aws", od, b1, b3)
+		vantage := g.published("vantage-aws")
+		g.commitmentRate("aws", od, b1, b3, vantage.AsOf)
 		o, ok := g.offers["aws/"+it+"/"+region]
 		if !ok {
 			sp, known := specs[it]
@@ -67,15 +70,16 @@ func (g *gen) aws() {
 			if s := num(r["spot_avg_usd_per_hour"]); s > 0 && s < od {
 				o.SpotUSD = s
 			}
+			setInfos(o, vantage, catalog.OnDemand, catalog.Spot)
 			g.put(o, "aws_reserved.csv: accelerator not in catalog")
 		} else {
 			o.Source = "aws+vantage"
 		}
 		if b1 > 0 && b1 < o.OnDemandUSD {
-			o.Reserved1YUSD = b1
+			o.Reserved1YUSD, o.PriceInfos.Reserved1Y = b1, vantage
 		}
 		if b3 > 0 && b3 < o.OnDemandUSD {
-			o.Reserved3YUSD = b3
+			o.Reserved3YUSD, o.PriceInfos.Reserved3Y = b3, vantage
 		}
 	}
 }
@@ -107,6 +111,7 @@ func (g *gen) awsChina() {
 			Accelerator: g.accel("aws", r["instance_type"], r["accelerator_model"]), GPUs: int(num(r["accelerator_count"])),
 			VCPUs: int(num(r["vcpu"])), MemoryGB: num(r["memory_gib"]), Currency: r["currency"],
 			NativeOnDemand: od, OnDemandUSD: round(od/rate, pricePrecision), Source: "aws-cn"}
+		setInfos(o, g.published("vantage-aws-cn"), catalog.OnDemand, catalog.Reserved1Y, catalog.Reserved3Y)
 		if c1 > 0 && c1 < od {
 			o.NativeReserved1Y, o.Reserved1YUSD = c1, round(c1/rate, pricePrecision)
 		}

@@ -101,7 +101,7 @@ func (g *gen) awsCoverageOffer(k string, cg *covGroup) {
 			log.Fatalf("aws_accelerator_offers.csv %s: on-demand %v, gpu_prices.csv/aws_reserved.csv %v", k, od, o.OnDemandUSD)
 		}
 		if cg.cb > 0 {
-			o.CapacityBlockUSD = cg.cb
+			o.CapacityBlockUSD, o.PriceInfos.CapacityBlock = cg.cb, g.published("aws-capacity-blocks")
 			o.Source += "+cb"
 		}
 		return
@@ -120,14 +120,15 @@ func (g *gen) awsCoverageOffer(k string, cg *covGroup) {
 	if nood != nil {
 		spots = append(spots, nood.spots...)
 	}
+	o.PriceInfos.CapacityBlock = g.published("aws-capacity-blocks")
 	switch {
 	case od > 0 && cg.low:
-		o.Source = "aws-low"
+		o.Source, o.PriceInfos.OnDemand = "aws-low", g.published("tsaol-aws-trn2")
 		g.noDerive["aws/"+k] = true // no commitment derived from an unverified rate
 	case od > 0 && cg.karpOD:
-		o.Source = "aws-karpenter"
+		o.Source, o.PriceInfos.OnDemand = "aws-karpenter", g.published("karpenter-aws")
 	case od > 0:
-		o.Source = "aws-skypilot-coverage"
+		o.Source, o.PriceInfos.OnDemand = "aws-skypilot-coverage", g.published("skypilot-v9-aws-coverage")
 	case cg.cb > 0:
 		o.Source = "aws-cb"
 		spots = nil // no on-demand price to hold a spot rate against
@@ -136,7 +137,7 @@ func (g *gen) awsCoverageOffer(k string, cg *covGroup) {
 		return
 	}
 	if od > 0 {
-		o.SpotUSD = spotOf(spots, od)
+		o.SpotUSD, o.PriceInfos.Spot = spotOf(spots, od), g.published("skypilot-v9-aws-coverage")
 		if cg.cb > 0 {
 			o.Source += "+cb"
 		}

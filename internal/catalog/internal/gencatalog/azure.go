@@ -31,7 +31,7 @@ func (g *gen) azureOffers() {
 		if r3 > 0 {
 			e.r3 = r3
 		}
-		g.commitmentRate("azure", od, r1, r3)
+		g.commitmentRate("azure", od, r1, r3, g.asOf("azure-reservations-hand-read"))
 		extra[k] = e
 	}
 	skip := g.azureNCv6()
@@ -44,6 +44,9 @@ func (g *gen) azureOffers() {
 		od := num(r["on_demand_usd_per_hour"])
 		o := &catalog.Offer{Cloud: "azure", Region: r["region"], InstanceType: r["sku"], Accelerator: sku.accel,
 			GPUs: sku.gpus, GPUFraction: sku.frac, VCPUs: sku.vcpus, MemoryGB: sku.memGiB, OnDemandUSD: od, Source: "azure"}
+		setInfos(o, g.published("karpenter-azure"), catalog.OnDemand)
+		setInfos(o, g.published("skypilot-v6-azure"), catalog.Spot)
+		setInfos(o, g.published("azure-reservations-hand-read"), catalog.Reserved1Y, catalog.Reserved3Y)
 		if sku.netGbps > 0 {
 			o.NetworkGbps, o.Fabric = sku.netGbps, catalog.FabricNone
 		}

@@ -12,7 +12,8 @@ func (g *gen) gcp() {
 	for _, r := range readRecs(src("gcp_machine_totals.csv")) {
 		od, sp := num(r["on_demand_usd_per_hour"]), num(r["spot_usd_per_hour"])
 		c1, c3 := num(r["commit_1y_usd_per_hour"]), num(r["commit_3y_usd_per_hour"])
-		g.commitmentRate("gcp", od, c1, c3)
+		info := g.published("cyclenerd-gcp")
+		g.commitmentRate("gcp", od, c1, c3, info.AsOf)
 		if r["offered_in_region_per_skypilot"] != "yes" {
 			g.drops["gcp_machine_totals.csv: offered_in_region_per_skypilot is not 'yes'"]++
 			continue
@@ -20,6 +21,7 @@ func (g *gen) gcp() {
 		o := &catalog.Offer{Cloud: "gcp", Region: r["region"], InstanceType: r["name"],
 			Accelerator: g.accel("gcp", r["name"], r["gpu_type"]), GPUs: int(num(r["gpu_count"])),
 			VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["ram_gb"]), OnDemandUSD: od, Source: "gcp"}
+		setInfos(o, info, catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y)
 		if sp > 0 && sp < od {
 			o.SpotUSD = sp
 		}

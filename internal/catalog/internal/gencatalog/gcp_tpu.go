@@ -103,6 +103,7 @@ func (g *gen) tpuOffer(k string, zg *zoneGroup, versions map[string]tpuVersion, 
 	v := versions[r["tpu_version"]]
 	o := &catalog.Offer{Cloud: "gcp", Region: r["region"], InstanceType: r["accelerator_type"], Accelerator: v.accel,
 		GPUs: chips, OnDemandUSD: od, SpotUSD: spotOf(zg.spots, od), Source: "gcp-tpu"}
+	setInfos(o, g.published("skypilot-v9-gcp"), catalog.OnDemand, catalog.Spot)
 	if sh, ok := shapes[o.InstanceType]; ok {
 		o.VCPUs, o.MemoryGB = int(num(sh["vcpus"])), num(sh["memory_gb"])
 	}
@@ -112,10 +113,11 @@ func (g *gen) tpuOffer(k string, zg *zoneGroup, versions map[string]tpuVersion, 
 			o.Reserved1YUSD = round(trillium.c1*float64(chips), pricePrecision)
 			o.Reserved3YUSD = round(trillium.c3*float64(chips), pricePrecision)
 			o.Source = "gcp-tpu-v6e"
+			setInfos(o, g.published("trillium-commitments"), catalog.Reserved1Y, catalog.Reserved3Y)
 		} else {
 			o.Reserved1YUSD = round(od*trillium.c1/trillium.od, pricePrecision)
 			o.Reserved3YUSD = round(od*trillium.c3/trillium.od, pricePrecision)
-			o.ReservedDerived = true
+			setInfos(o, derived(o.PriceInfos.OnDemand.AsOf, g.asOf("trillium-commitments")), catalog.Reserved1Y, catalog.Reserved3Y)
 			o.Source = "gcp-tpu-v6e-derived"
 		}
 	}

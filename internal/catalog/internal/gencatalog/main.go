@@ -26,6 +26,7 @@ import (
 	"flag"
 	"log"
 	"sort"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -77,8 +78,12 @@ type gen struct {
 	// knownRegions caches the regions with metadata (regionKnown).
 	knownRegions map[string]bool
 	drops        map[string]int
-	// discounts computed from per-SKU commitment rates, per cloud.
+	// discounts computed from per-SKU commitment rates, per cloud, and the
+	// oldest date among the rates (the date of a price derived from them).
 	disc1, disc3 map[string][]float64
+	discDate     map[string]time.Time
+	// sourceDates is curated/source_dates.csv: price source ID -> date.
+	sourceDates map[string]time.Time
 }
 
 type cloudIn struct {
@@ -116,7 +121,8 @@ func (g *gen) run() {
 	g.loadCurated()
 	g.offers = map[string]*catalog.Offer{}
 	g.noDerive, g.awsNoOD = map[string]bool{}, map[string]*zoneGroup{}
-	g.disc1, g.disc3 = map[string][]float64{}, map[string][]float64{}
+	g.disc1, g.disc3, g.discDate = map[string][]float64{}, map[string][]float64{}, map[string]time.Time{}
+	g.loadSourceDates()
 	g.aws()
 	g.awsCoverage()
 	g.awsChina()
@@ -128,6 +134,7 @@ func (g *gen) run() {
 	}
 	g.priceLists()
 	g.finishOffers()
+	g.checkPriceInfos()
 	sl := g.serverless()
 	regions := g.regions(sl)
 	g.writeAll(regions, sl)

@@ -6,6 +6,8 @@ package main
 import (
 	"fmt"
 	"log"
+	"strings"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -39,16 +41,22 @@ func (g *gen) put(o *catalog.Offer, why string) {
 // discount. The guard, the same for every cloud: a rate counts only when the
 // row has an on-demand price and the rate is strictly below it, so a missing
 // on-demand price (division by zero) or a rate at or above on-demand (a
-// source error, not a discount) never skews the median.
-func (g *gen) commitmentRate(cloud string, od, r1y, r3y float64) {
+// source error, not a discount) never skews the median. asOf is the date of the row's source.
+func (g *gen) commitmentRate(cloud string, od, r1y, r3y float64, asOf time.Time) {
 	if od <= 0 {
 		return
 	}
+	counted := false
 	if r1y > 0 && r1y < od {
 		g.disc1[cloud] = append(g.disc1[cloud], 1-r1y/od)
+		counted = true
 	}
 	if r3y > 0 && r3y < od {
 		g.disc3[cloud] = append(g.disc3[cloud], 1-r3y/od)
+		counted = true
+	}
+	if d, ok := g.discDate[cloud]; counted && (!ok || asOf.Before(d)) {
+		g.discDate[cloud] = asOf
 	}
 }
 
@@ -78,14 +86,32 @@ func (g *gen) finishOffers() {
 		if c.Reserved1YDiscount <= 0 {
 			continue
 		}
-		if o.Reserved1YUSD == 0 || o.Reserved3YUSD == 0 {
-			if o.Reserved1YUSD == 0 {
-				o.Reserved1YUSD = round(o.OnDemandUSD*(1-c.Reserved1YDiscount), pricePrecision)
-			}
-			if o.Reserved3YUSD == 0 {
-				o.Reserved3YUSD = round(o.OnDemandUSD*(1-c.Reserved3YDiscount), pricePrecision)
-			}
-			o.ReservedDerived = true
+		if o.Reserved1YUSD > 0 && o.Reserved3YUSD > 0 {
+			continue
 		}
+		info := derived(o.PriceInfos.OnDemand.AsOf, g.discDate[o.Cloud])
+		if o.Reserved1YUSD == 0 {
+			o.Reserved1YUSD = round(o.OnDemandUSD*(1-c.Reserved1YDiscount), pricePrecision)
+			o.PriceInfos.Reserved1Y = info
+		}
+		if o.Reserved3YUSD == 0 {
+			o.Reserved3YUSD = round(o.OnDemandUSD*(1-c.Reserved3YDiscount), pricePrecision)
+			o.PriceInfos.Reserved3Y = info
+		}
+		o.Source = g.derivedSource(o.Source)
 	}
+}
+
+// derivedSource is the source key of an offer whose reserved prices
+// finishOffers derived: the key itself when its text states the rule,
+// else key+"+derived" with the rule appended to the text.
+func (g *gen) derivedSource(key string) string {
+	text := g.offerSources[key]
+	if strings.Contains(text, "DERIVED") {
+		return key
+	}
+	dk := key + "+derived"
+	g.offerSources[dk] = text + "; reserved_1y/reserved_3y missing in the source: DERIVED = on-demand x (1 - the cloud's " +
+		"reserved_1y_discount / reserved_3y_discount in clouds.json)"
+	return dk
 }

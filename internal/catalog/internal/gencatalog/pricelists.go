@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
@@ -73,8 +74,12 @@ func (g *gen) priceLists() {
 		}
 		key := "pricelist:" + res.File
 		g.offerSources[key] = res.Source + " (dated " + res.Date + ")"
+		asOf, err := time.Parse(dateLayout, res.Date)
+		if err != nil {
+			log.Fatalf("%s: date %q: %v", f, res.Date, err)
+		}
 		for _, p := range res.Prices {
-			g.applyPrice(&p, key)
+			g.applyPrice(&p, key, catalog.PriceInfo{Basis: catalog.PricePublished, AsOf: asOf})
 		}
 		if res.Date > g.meta.CatalogDate {
 			g.meta.CatalogDate = res.Date
@@ -83,8 +88,9 @@ func (g *gen) priceLists() {
 	}
 }
 
-// applyPrice merges one price-list price into the offers.
-func (g *gen) applyPrice(p *pricelist.Price, source string) {
+// applyPrice merges one price-list price, published as of info, into the
+// offers.
+func (g *gen) applyPrice(p *pricelist.Price, source string, info catalog.PriceInfo) {
 	k := p.Cloud + "/" + p.InstanceType + "/" + p.Region
 	o, ok := g.offers[k]
 	if !ok {
@@ -97,24 +103,23 @@ func (g *gen) applyPrice(p *pricelist.Price, source string) {
 			GPUs: tmpl[0].GPUs, GPUFraction: tmpl[0].GPUFraction, VCPUs: tmpl[0].VCPUs, MemoryGB: tmpl[0].MemoryGB}
 		g.put(o, "")
 	}
-	o.OnDemandUSD, o.Source = p.OnDemandUSD, source
+	o.OnDemandUSD, o.Source, o.PriceInfos.OnDemand = p.OnDemandUSD, source, info
 	o.Currency, o.NativeOnDemand, o.NativeSpot, o.NativeReserved1Y, o.NativeReserved3Y = "USD", 0, 0, 0, 0
 	for _, f := range []struct {
 		dst *float64
+		pm  catalog.PricingModel
 		v   float64
-	}{{&o.SpotUSD, p.SpotUSD}, {&o.Reserved1YUSD, p.Reserved1YUSD}, {&o.Reserved3YUSD, p.Reserved3YUSD}} {
+	}{{&o.SpotUSD, catalog.Spot, p.SpotUSD}, {&o.Reserved1YUSD, catalog.Reserved1Y, p.Reserved1YUSD},
+		{&o.Reserved3YUSD, catalog.Reserved3Y, p.Reserved3YUSD}} {
+		old := o.PriceInfos.Of(f.pm)
 		switch {
 		case f.v > 0:
-			*f.dst = f.v
-		case *f.dst >= o.OnDemandUSD:
-			*f.dst = 0
+			*f.dst, *old = f.v, info
+		case *f.dst >= o.OnDemandUSD || old.Basis == catalog.PriceDerived:
+			// Not below the new on-demand price, or derived from the old
+			// one (finishOffers derives it again).
+			*f.dst, *old = 0, catalog.PriceInfo{}
 		}
-	}
-	if p.Reserved1YUSD > 0 || p.Reserved3YUSD > 0 {
-		o.ReservedDerived = false
-	} else if o.ReservedDerived {
-		// Derived from the old on-demand price: derive again.
-		o.Reserved1YUSD, o.Reserved3YUSD = 0, 0
 	}
 }
 

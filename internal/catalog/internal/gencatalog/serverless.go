@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -47,13 +48,20 @@ func (g *gen) serverless() []*catalog.ServerlessOffer {
 	rows := readRecs(src("serverless_gpu_pricing.csv"))
 	// Host rates first: they apply to every GPU offer of the product.
 	hostCPU, hostMem := map[string]float64{}, map[string]float64{}
+	hostDate := map[string]time.Time{} // the oldest date of a product's host rates
 	for _, r := range rows {
 		m := maps[r["provider"]+"|"+r["resource"]+"|"+r["tier"]]
+		k := m.cloud + "/" + m.product
 		switch m.role {
 		case roleCPU:
-			hostCPU[m.cloud+"/"+m.product] = num(r["usd_per_second"])
+			hostCPU[k] = num(r["usd_per_second"])
 		case roleMemory:
-			hostMem[m.cloud+"/"+m.product] = num(r["usd_per_second"])
+			hostMem[k] = num(r["usd_per_second"])
+		default:
+			continue
+		}
+		if d, ok := hostDate[k]; !ok || g.serverlessDate(r).Before(d) {
+			hostDate[k] = g.serverlessDate(r)
 		}
 	}
 	var out []*catalog.ServerlessOffer
@@ -90,6 +98,7 @@ func (g *gen) serverless() []*catalog.ServerlessOffer {
 		if v, ok := hostMem[m.cloud+"/"+m.product]; ok {
 			s.MemoryUSDPerGiBSecond = v
 		}
+		s.PriceInfo = g.serverlessInfo(r, hostDate[m.cloud+"/"+m.product])
 		if s.GPUMemoryGB == 0 {
 			log.Fatalf("serverless %s/%s: accelerator %q not in the catalog", m.cloud, m.name, m.accel)
 		}
@@ -109,6 +118,33 @@ func (g *gen) serverless() []*catalog.ServerlessOffer {
 	return out
 }
 
+// serverlessDate is the date of a serverless_gpu_pricing.csv row: its
+// source_date when it starts with one (a month without a day: its first
+// day, the oldest it can be), else the provider's date in
+// curated/source_dates.csv ("serverless/<provider>").
+func (g *gen) serverlessDate(r rec) time.Time {
+	s := r["source_date"]
+	for _, layout := range []string{dateLayout, "2006-01"} {
+		if len(s) >= len(layout) {
+			if d, err := time.Parse(layout, s[:len(layout)]); err == nil {
+				return d
+			}
+		}
+	}
+	return g.asOf("serverless/" + r["provider"])
+}
+
+// serverlessInfo is the price info of a serverless GPU offer: published,
+// dated the oldest of its GPU rate and the host rates billed with it
+// (hostDate, zero when none).
+func (g *gen) serverlessInfo(r rec, hostDate time.Time) catalog.PriceInfo {
+	d := g.serverlessDate(r)
+	if !hostDate.IsZero() && hostDate.Before(d) {
+		d = hostDate
+	}
+	return catalog.PriceInfo{Basis: catalog.PricePublished, AsOf: d}
+}
+
 // writeServerless writes data/serverless.csv.
 func writeServerless(offers []*catalog.ServerlessOffer, must func(error)) {
 	f, err := os.Create(filepath.Join(*outDir, catalog.FileServerless))
@@ -119,7 +155,8 @@ func writeServerless(offers []*catalog.ServerlessOffer, must func(error)) {
 		must(w.Write([]string{s.Cloud, s.Region, s.Name, s.Product, s.Accelerator, strconv.Itoa(s.GPUs), ff(s.GPUMemoryGB),
 			ff(s.USDPerGPUSecond), ff(s.BillingIncrementSeconds), ff(s.MinBilledSeconds), ff(s.IdleBilledSeconds),
 			ff(s.ColdStartSeconds), strconv.FormatBool(s.ColdStartBilled), strconv.FormatBool(s.AlwaysOn),
-			ff(s.CPUUSDPerCoreSecond), ff(s.MemoryUSDPerGiBSecond), ff(s.MinCPUCores), ff(s.MinMemoryGiB), s.Confidence, s.Source}))
+			ff(s.CPUUSDPerCoreSecond), ff(s.MemoryUSDPerGiBSecond), ff(s.MinCPUCores), ff(s.MinMemoryGiB), s.Confidence,
+			string(s.PriceInfo.Basis), s.PriceInfo.AsOf.Format(dateLayout), s.Source}))
 	}
 	w.Flush()
 	must(w.Error())

@@ -77,6 +77,10 @@ func (g *gen) onlyOD(zg *zoneGroup, where string) (float64, bool) {
 	return 0, false
 }
 
+// skypilotSource is the curated/source_dates.csv ID of a gpu_prices.csv
+// row: its SkyPilot catalog version and cloud ("skypilot-v9-aws").
+func skypilotSource(r rec) string { return "skypilot-" + r["catalog_version"] + "-" + r["cloud"] }
+
 // skypilotCloud is a row of curated/skypilot_clouds.csv: a cloud read only
 // from gpu_prices.csv.
 type skypilotCloud struct {
@@ -103,9 +107,11 @@ func (g *gen) skypilotSimple(sc skypilotCloud) {
 			g.drops[cloud+": no on-demand price"]++
 			continue
 		}
-		g.put(&catalog.Offer{Cloud: cloud, Region: regionOf(r), InstanceType: r["instance_type"],
+		o := &catalog.Offer{Cloud: cloud, Region: regionOf(r), InstanceType: r["instance_type"],
 			Accelerator: g.accel(cloud, r["instance_type"], r["accelerator"]), GPUs: int(num(r["accelerator_count"])),
 			VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["memory_gib"]), OnDemandUSD: od,
-			SpotUSD: spotOf(zg.spots, od), Source: source}, cloud+": accelerator not in catalog")
+			SpotUSD: spotOf(zg.spots, od), Source: source}
+		setInfos(o, g.published(skypilotSource(r)), catalog.OnDemand, catalog.Spot)
+		g.put(o, cloud+": accelerator not in catalog")
 	}
 }

@@ -73,11 +73,13 @@ func (g *gen) writeAll(regions []*catalog.Region, serverless []*catalog.Serverle
 	must(w.Write(catalog.OfferHeader))
 	for _, k := range g.order {
 		o := g.offers[k]
-		must(w.Write([]string{o.Cloud, o.Region, o.InstanceType, o.Accelerator, strconv.Itoa(o.GPUs), ff(o.GPUFraction),
+		row := []string{o.Cloud, o.Region, o.InstanceType, o.Accelerator, strconv.Itoa(o.GPUs), ff(o.GPUFraction),
 			ff(o.GPUMemoryGB), strconv.Itoa(o.VCPUs), ff(o.MemoryGB), ff(o.NetworkGbps), string(o.Fabric),
 			ff(o.OnDemandUSD), ff(o.SpotUSD), ff(o.Reserved1YUSD), ff(o.Reserved3YUSD), ff(o.CapacityBlockUSD),
-			strconv.FormatBool(o.ReservedDerived), o.Currency, ff(o.NativeOnDemand), ff(o.NativeSpot),
-			ff(o.NativeReserved1Y), ff(o.NativeReserved3Y), o.Source}))
+			strconv.FormatBool(o.ReservedDerived)}
+		row = append(row, infoFields(o)...)
+		row = append(row, o.Currency, ff(o.NativeOnDemand), ff(o.NativeSpot), ff(o.NativeReserved1Y), ff(o.NativeReserved3Y), o.Source)
+		must(w.Write(row))
 	}
 	w.Flush()
 	must(w.Error())
