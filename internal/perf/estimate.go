@@ -428,8 +428,7 @@ func (m *Model) fitsOnly(p *Prepared, x *hw) bool {
 		}
 		return false
 	}
-	var buf [maxTrainingLayouts]layout
-	for _, l := range m.trainingLayouts(*x, p.arch, p.w.SequenceLength, Parallelism{}, buf[:0]) {
+	for l := range m.trainingLayouts(x, &p.arch, p.w.SequenceLength, Parallelism{}) {
 		if m.trainingBytes(p.w, p.arch, l) <= usable {
 			return true
 		}

@@ -111,11 +111,6 @@ func groupCases(t testing.TB, m *perf.Model, lookup accLookup, group string) []r
 	return cases
 }
 
-// allCases are every reference case under model m.
-func allCases(t testing.TB, m *perf.Model, lookup accLookup) []refCase {
-	return append(groupCases(t, m, lookup, "inference"), groupCases(t, m, lookup, "training")...)
-}
-
 // without is cases less those of origin (none when origin is "").
 func without(cases []refCase, origin string) []refCase {
 	if origin == "" {

@@ -5,6 +5,7 @@ package perf
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"math/bits"
 
@@ -25,41 +26,43 @@ var (
 	cpDegrees = []int{1, 2, 4, 8, 16, 32}
 )
 
-// maxTrainingLayouts bounds the layouts trainingLayouts returns for up to 64
-// GPUs per node (7 TP degrees × 6 CP degrees × 14 PP degrees × 3 DP
-// choices); callers pass a buffer of this size so enumerating does not
-// allocate.
-const maxTrainingLayouts = 7 * 6 * 14 * 3
-
-// trainingLayouts enumerates TP ∈ {1,2,4,8,…} ≤ GPUs per node (TP never
-// crosses a node), CP ∈ {1,2,4,…} while each rank keeps at least
+// trainingLayouts enumerates TP ∈ {…,8,4,2,1} ≤ GPUs per node (TP never
+// crosses a node; widest first, as the fastest layout usually has it, so
+// the search's bound prunes the rest sooner), CP ∈ {1,2,4,…} while each rank keeps at least
 // training.context_parallel_min_tokens of the sequence (or the pinned
 // degrees of pin), PP up to the layer count, and DP filling all GPUs, the
-// whole nodes, or one node (GPUs beyond the layout stay idle). The layouts
-// are appended to buf.
-func (m *Model) trainingLayouts(x hw, arch Arch, seq int, pin Parallelism, buf []layout) []layout {
-	out := buf
-	minTok := m.p.Training.ContextParallelMinTokens
-	for tp := 1; tp <= x.gpn && tp <= x.gpus; tp *= 2 {
-		if pin.Tensor > 0 && tp != pin.Tensor {
-			continue
+// whole nodes, or one node (GPUs beyond the layout stay idle). It calls
+// yield for each until yield returns false (an iterator, so enumerating
+// neither allocates nor clears a buffer of every layout).
+func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) iter.Seq[layout] {
+	return func(yield func(layout) bool) {
+		minTok := m.p.Training.ContextParallelMinTokens
+		top := 1
+		for top*2 <= x.gpn && top*2 <= x.gpus {
+			top *= 2
 		}
-		for _, cp := range cpDegrees {
-			if tp*cp > x.gpus || (cp > 1 && float64(seq)/float64(cp) < minTok && pin.Context != cp) {
-				break
-			}
-			if pin.Context > 0 && cp != pin.Context {
+		for tp := top; tp >= 1; tp /= 2 {
+			if pin.Tensor > 0 && tp != pin.Tensor {
 				continue
 			}
-			out = m.pipelineLayouts(x, arch, tp, cp, pin, out)
+			for _, cp := range cpDegrees {
+				if tp*cp > x.gpus || (cp > 1 && float64(seq)/float64(cp) < minTok && pin.Context != cp) {
+					break
+				}
+				if pin.Context > 0 && cp != pin.Context {
+					continue
+				}
+				if !pipelineLayouts(x, arch, tp, cp, pin, yield) {
+					return
+				}
+			}
 		}
 	}
-	return out
 }
 
-// pipelineLayouts appends the pipeline and data-parallel degrees of one
-// TP × CP group.
-func (m *Model) pipelineLayouts(x hw, arch Arch, tp, cp int, pin Parallelism, out []layout) []layout {
+// pipelineLayouts yields the pipeline and data-parallel degrees of one
+// TP × CP group; false when yield asked to stop.
+func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, yield func(layout) bool) bool {
 	for _, pp := range ppDegrees {
 		if tp*cp*pp > x.gpus || pp > arch.Layers {
 			break
@@ -84,10 +87,12 @@ func (m *Model) pipelineLayouts(x hw, arch Arch, tp, cp int, pin Parallelism, ou
 				continue
 			}
 			seen = dp
-			out = append(out, layout{tp: tp, cp: cp, pp: pp, dp: dp, ep: 1})
+			if !yield(layout{tp: tp, cp: cp, pp: pp, dp: dp, ep: 1}) {
+				return false
+			}
 		}
 	}
-	return out
+	return true
 }
 
 // trainingBytes is the per-GPU memory of a training or fine-tuning job
@@ -285,10 +290,15 @@ func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin 
 	// (context parallelism splits sequences, so it takes none).
 	maxDP := max(1, int(c.seqs))
 	usable := x.usableGB * 1e9
-	var buf [maxTrainingLayouts]layout
-	for _, l := range m.trainingLayouts(*x, *arch, w.SequenceLength, pin, buf[:0]) {
+	for l := range m.trainingLayouts(x, arch, w.SequenceLength, pin) {
 		if pin.Data == 0 {
 			l.dp = min(l.dp, maxDP)
+		}
+		// Every factor after the base MFU can only lower it (c.prune):
+		// a layout whose GPUs at the base MFU cannot beat the best so far
+		// is skipped before anything is computed.
+		if haveBest && c.prune && !(float64(l.gpus())*c.maxPerGPU > best.tokensPerS*(1+tol)) {
+			continue
 		}
 		l.ep = c.expertParallel(l, pin)
 		// Memory first: a layout that does not fit only competes for the
@@ -422,6 +432,9 @@ type trainCtx struct {
 	lossNodes      [4]int // node counts of lossFactor, 0 = empty
 	lossFactor     [4]float64
 	prune          bool // the model's constants make every term after PP non-increasing
+	// maxPerGPU bounds any layout's tokens/s per GPU (the base MFU, a
+	// hair above it so rounding cannot put a layout over the bound).
+	maxPerGPU float64
 }
 
 func (m *Model) newTrainCtx(w *Workload, x *hw, arch *Arch, base, perToken float64, method string, batchTokens float64) trainCtx {
@@ -439,6 +452,7 @@ func (m *Model) newTrainCtx(w *Workload, x *hw, arch *Arch, base, perToken float
 	}
 	c.dpVol = transfers * bytesPerParam * n
 	c.compNum = perToken * batchTokens
+	c.maxPerGPU = x.peakFlops * base / perToken * (1 + 1e-12)
 	// Ring attention passes every rank's keys and values around the
 	// context-parallel group: forward once, backward the keys and values
 	// again with their gradients (cp_kv_passes_per_token × the cache
