@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -46,6 +45,11 @@ type ModelPreset struct {
 	ID      string   `json:"id"`      // lower-case, dash-separated, e.g. "llama-3.1-70b"
 	Name    string   `json:"name"`    // display name
 	Aliases []string `json:"aliases"` // lower-case alternative names (HF repos, benchmark names)
+	// License of the released weights as the model card names it, lower
+	// case: an SPDX identifier ("apache-2.0", "mit") or the model's own
+	// licence ("llama3.1", "modified-mit"); "proprietary" when the weights
+	// are not released.
+	License string `json:"license"`
 
 	// Published parameter counts, billions, as the publisher states them
 	// (often rounded). ActiveParametersB is 0 for dense models: use
@@ -151,28 +155,17 @@ type LinearAttention struct {
 type ModelPresets struct {
 	list  []*ModelPreset // sorted by ID
 	byKey map[string]*ModelPreset
+	// byLoose holds every ID and alias in its loose form (modelKey) for
+	// spellings users write ("Llama-3.1-8B-Instruct", "meta-llama/Meta-Llama-3.1-8B");
+	// a loose form two presets share maps to nil (ambiguous).
+	byLoose map[string]*ModelPreset
 }
 
-var (
-	builtinModelsOnce sync.Once
-	builtinModels     *ModelPresets
-	builtinModelsErr  error
-)
+var builtinModels = builtinData[*ModelPresets]{what: "built-in model presets", load: LoadModelPresets}
 
 // BuiltinModelPresets returns the embedded model presets, parsed and
 // validated on first use. The result is shared: callers must not modify it.
-func BuiltinModelPresets() (*ModelPresets, error) {
-	builtinModelsOnce.Do(func() {
-		sub, err := fs.Sub(dataFS, "data")
-		if err == nil {
-			builtinModels, err = LoadModelPresets(sub)
-		}
-		if err != nil {
-			builtinModelsErr = fmt.Errorf("built-in model presets: %w", err)
-		}
-	})
-	return builtinModels, builtinModelsErr
-}
+func BuiltinModelPresets() (*ModelPresets, error) { return builtinModels.get() }
 
 // LoadModelPresets reads FileModels at the root of fsys, validates every
 // entry and indexes IDs and aliases. Errors name the file, the entry and
@@ -187,7 +180,7 @@ func LoadModelPresets(fsys fs.FS) (*ModelPresets, error) {
 	if len(f.Models) == 0 {
 		return nil, fmt.Errorf("%s: no models", FileModels)
 	}
-	p := &ModelPresets{byKey: make(map[string]*ModelPreset, 4*len(f.Models))}
+	p := &ModelPresets{byKey: make(map[string]*ModelPreset, 4*len(f.Models)), byLoose: make(map[string]*ModelPreset, 4*len(f.Models))}
 	for i, m := range f.Models {
 		if m == nil {
 			return nil, fmt.Errorf("%s: models[%d]: null entry", FileModels, i)
@@ -204,6 +197,7 @@ func LoadModelPresets(fsys fs.FS) (*ModelPresets, error) {
 				return nil, fmt.Errorf("%s: models[%d] (%s): field %q: %q is already used by %s", FileModels, i, m.ID, field, key, other.ID)
 			}
 			p.byKey[key] = m
+			p.indexLoose(modelKey(key), m)
 		}
 		p.list = append(p.list, m)
 	}
@@ -211,10 +205,28 @@ func LoadModelPresets(fsys fs.FS) (*ModelPresets, error) {
 	return p, nil
 }
 
-// Lookup finds a preset by ID or alias, case-insensitively.
+// indexLoose records the loose form of one of m's names; a form another
+// preset has already is ambiguous and matches neither.
+func (p *ModelPresets) indexLoose(k string, m *ModelPreset) {
+	if other, dup := p.byLoose[k]; dup && other != m {
+		p.byLoose[k] = nil
+		return
+	}
+	p.byLoose[k] = m
+}
+
+// Lookup finds a preset by ID or alias, case-insensitively, or by the
+// spellings users write for it: a Hugging Face ID with or without its
+// organisation, any case, "-instruct"/"-chat"/"-hf" variants and
+// separators ignored ("Llama-3.1-8B-Instruct", "meta-llama/Meta-Llama-3.1-8B",
+// "qwen_3_32b" are llama-3.1-8b, llama-3.1-8b and qwen3-32b). A spelling
+// that could mean two presets matches none.
 func (p *ModelPresets) Lookup(idOrAlias string) (*ModelPreset, bool) {
-	m, ok := p.byKey[strings.ToLower(strings.TrimSpace(idOrAlias))]
-	return m, ok
+	if m, ok := p.byKey[strings.ToLower(strings.TrimSpace(idOrAlias))]; ok {
+		return m, true
+	}
+	m := p.byLoose[modelKey(idOrAlias)]
+	return m, m != nil
 }
 
 // IDs returns every preset ID, sorted; pass it to Closest to suggest names

@@ -87,20 +87,21 @@ func TestModelPresetsCoverCalibration(t *testing.T) {
 	}
 }
 
-// TestModelPresetClosest: unknown names get the nearest IDs from Closest.
+// TestModelPresetClosest: unknown names get the nearest presets of their
+// family from ClosestModels.
 func TestModelPresetClosest(t *testing.T) {
 	p := presets(t)
 	for _, tc := range []struct{ name, first string }{
 		{"deepseek-r2", "deepseek-r1"},
-		{"llama-3.1-70b-instruct", "llama-3.1-70b"},
+		{"llama-3.1-75b", "llama-3.1-70b"},
 		{"qwen3-253b-a22b", "qwen3-235b-a22b"},
 		{"gpt-oss", "gpt-oss-20b"}, // both contain the name; the nearer by plain edit distance first
 	} {
 		if _, ok := p.Lookup(tc.name); ok {
 			t.Fatalf("%q unexpectedly known", tc.name)
 		}
-		if got := catalog.Closest(tc.name, p.IDs(), 3); len(got) == 0 || got[0] != tc.first {
-			t.Errorf("Closest(%q) = %v, want %s first", tc.name, got, tc.first)
+		if got, _ := p.ClosestModels(tc.name, 3); len(got) == 0 || got[0] != tc.first {
+			t.Errorf("ClosestModels(%q) = %v, want %s first", tc.name, got, tc.first)
 		}
 	}
 }

@@ -58,17 +58,35 @@ func PricingModelNames() []string {
 // Government and China) is a separate account world.
 func SeparateAccount(p Partition) bool { return p != PartitionCommercial }
 
-// countryAliases maps codes users write that are not ISO 3166-1 alpha-2
-// to the code the catalog uses: UK is reserved in ISO 3166 for the United
-// Kingdom, whose code is GB; EL is the EU's code for Greece (GR).
-var countryAliases = map[string]string{"UK": "GB", "EL": "GR"}
+// Geography is one geography bucket of regions (Region.Geography) and what
+// it covers, for documentation and gpu_regions.
+type Geography struct {
+	ID, Covers string
+}
 
-// CountryCode normalises a country code as users write it: upper case,
-// the UK and EL aliases resolved.
-func CountryCode(s string) string {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	if c, ok := countryAliases[s]; ok {
-		return c
+// Geographies lists every geography bucket the built-in regions use, in
+// documentation order (TestGeographiesCoverRegions keeps it complete).
+var Geographies = []Geography{
+	{"us", "United States"},
+	{"ca", "Canada"},
+	{"sa", "Latin America (Brazil, Chile, Mexico)"},
+	{"eu", "European Union, EEA and Switzerland"},
+	{"uk", "United Kingdom"},
+	{"me", "Middle East (Gulf states, Israel)"},
+	{"af", "Africa"},
+	{"in", "India"},
+	{"apac", "Asia-Pacific outside the buckets of its own (Singapore, Hong Kong, Taiwan, Indonesia, Malaysia)"},
+	{"jp", "Japan"},
+	{"kr", "South Korea"},
+	{"au", "Australia"},
+	{"cn", "mainland China"},
+}
+
+// GeographyIDs lists the IDs of Geographies, in documentation order.
+func GeographyIDs() []string {
+	out := make([]string, len(Geographies))
+	for i, g := range Geographies {
+		out[i] = g.ID
 	}
-	return s
+	return out
 }

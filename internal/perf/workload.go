@@ -319,8 +319,8 @@ func (v *workloadCheck) model() {
 	}
 	p, ok := presets.Lookup(name)
 	if !ok {
-		v.add("model", fmt.Sprintf("%q", w.Model), "is not a model preset ID or alias; closest: "+
-			catalog.QuoteList(catalog.Closest(strings.ToLower(name), presets.IDs(), 3))+". Presets: "+catalog.QuoteList(presets.IDs())+
+		v.add("model", fmt.Sprintf("%q", w.Model), "is not a model preset ID or alias; "+
+			presets.UnknownModel(name)+". Presets: "+catalog.QuoteList(presets.IDs())+
 			". For another model, omit model and set model_parameters_b")
 		return
 	}

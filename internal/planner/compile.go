@@ -33,11 +33,12 @@ func (p *Planner) Validate(req *Request) inputerr.List {
 	lower(c.Clouds)
 	lower(c.Geographies)
 	lower(c.Compliance)
+	written := slices.Clone(c.Countries)
 	for i := range c.Countries {
 		c.Countries[i] = catalog.CountryCode(c.Countries[i])
 	}
 	p.validateClouds(req, &errs)
-	p.validateCountries(req, &errs)
+	p.validateCountries(req, written, &errs)
 	p.validateRegions(c, &errs)
 	p.validateNames(c, &errs)
 	compOK := validateCompliance(c, &errs)
@@ -118,8 +119,7 @@ func (p *Planner) validateRegions(c *Constraints, errs *inputerr.List) {
 		at := inputerr.Root("constraints").Name("regions").Index(i)
 		owners := p.regionClouds[rg]
 		if len(owners) == 0 {
-			errs.Add(at, "Unknown Region", "%s = %q is not a region in the catalog. Closest: %s.", at, rg,
-				catalog.QuoteList(catalog.Closest(rg, p.regionIDs, 3)))
+			errs.Add(at, "Unknown Region", "%s", catalog.UnknownRegion(at.String(), rg, p.regionIDs))
 			continue
 		}
 		if len(c.Clouds) > 0 && !anyIn(owners, c.Clouds) {
@@ -129,16 +129,16 @@ func (p *Planner) validateRegions(c *Constraints, errs *inputerr.List) {
 	}
 }
 
-// validateCountries checks that each country has a region of a cloud the
-// request allows.
-func (p *Planner) validateCountries(req *Request, errs *inputerr.List) {
+// validateCountries checks that each country (an ISO code by now; written
+// holds them as the user wrote them, for messages) has a region of a cloud
+// the request allows.
+func (p *Planner) validateCountries(req *Request, written []string, errs *inputerr.List) {
 	c := &req.Constraints
 	for i, x := range c.Countries {
 		at := inputerr.Root("constraints").Name("countries").Index(i)
 		owners := p.countryClouds[x]
 		if len(owners) == 0 {
-			errs.Add(at, "Unknown Country", "%s = %q is not the ISO 3166-1 alpha-2 code of a country with a region in the catalog. Closest: %s. Countries: %s.",
-				at, x, catalog.QuoteList(catalog.Closest(x, p.countryIDs, 3)), catalog.QuoteList(p.countryIDs))
+			errs.Add(at, "Unknown Country", "%s", catalog.UnknownCountry(at.String(), written[i], p.countryIDs))
 			continue
 		}
 		allowed := owners

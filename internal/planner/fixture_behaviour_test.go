@@ -187,9 +187,22 @@ func TestFixtureCountries(t *testing.T) {
 			t.Errorf("candidate in %s (%s)", c.Region, c.Country)
 		}
 	}
+	for _, name := range []string{"Germany", "DEU", "the federal republic of germany"} {
+		res, err := p.Recommend(fixtureRequest(w, planner.Constraints{Countries: []string{name}}, planner.ObjectiveCost))
+		if err != nil {
+			t.Fatalf("countries = [%q]: %v", name, err)
+		}
+		for _, c := range res.Candidates {
+			if c.Country != "DE" {
+				t.Errorf("countries = [%q]: candidate in %s (%s)", name, c.Region, c.Country)
+			}
+		}
+	}
 	for _, tc := range []struct{ code, want string }{
-		{"DX", `Closest: "DE"`},
-		{"UK", `"GB" is not the ISO 3166-1 alpha-2 code`},
+		{"DX", `Closest: "DE" (Germany)`},
+		{"Germny", `Closest: "DE" (Germany)`},
+		{"UK", `"UK" is United Kingdom (GB), which has no region in the catalog`},
+		{"Portugal", `"Portugal" is Portugal (PT), which has no region in the catalog. Countries with regions: "CN" (China), "DE" (Germany)`},
 	} {
 		_, err := p.Recommend(fixtureRequest(w, planner.Constraints{Countries: []string{tc.code}}, planner.ObjectiveCost))
 		errs := inputerr.From(err)

@@ -111,6 +111,7 @@ func (d *acceleratorsDataSource) Read(ctx context.Context, req datasource.ReadRe
 					cat.UnknownAccelerator(fmt.Sprintf("ids[%d]", i), id))
 				continue
 			}
+			warnAmbiguousAccelerator(&resp.Diagnostics, cat, path.Root("ids").AtListIndex(i), fmt.Sprintf("ids[%d]", i), id)
 			list = append(list, a)
 		}
 		if resp.Diagnostics.HasError() {

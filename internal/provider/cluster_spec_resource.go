@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
@@ -238,6 +239,7 @@ func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if err := r.render(sreq, &plan, &resp.Diagnostics); err != nil {
 		addError(&resp.Diagnostics, err)
 	}
+	warnAmbiguousAccelerator(&resp.Diagnostics, r.data.Catalog, path.Root("accelerator"), "accelerator", plan.Accelerator.ValueString())
 	if resp.Diagnostics.HasError() {
 		return
 	}

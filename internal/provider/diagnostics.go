@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
@@ -149,4 +151,25 @@ func argumentOf(p inputerr.Path, args map[string]int64) (int64, bool) {
 	name, _ := steps[0].AttributeName()
 	pos, ok := args[name]
 	return pos, ok
+}
+
+// warnAmbiguousAccelerator warns when an accelerator name at p is an alias
+// of one part among several variants ("a100" is read as A100-40GB; the
+// catalog also has A100-80GB): catalog.AmbiguousAccelerator says which.
+func warnAmbiguousAccelerator(diags *diag.Diagnostics, cat *catalog.Catalog, p path.Path, at, name string) {
+	if w := cat.AmbiguousAccelerator(at, name); w != "" {
+		diags.AddAttributeWarning(p, "Accelerator Name Has Variants", w)
+	}
+}
+
+// warnAmbiguousAccelerators is warnAmbiguousAccelerator for every element
+// of a list of accelerator names at p (at is its name in messages).
+func warnAmbiguousAccelerators(ctx context.Context, diags *diag.Diagnostics, cat *catalog.Catalog, l types.List, p path.Path, at string) {
+	var names []string
+	if optionalStrings(ctx, l, &names).HasError() {
+		return
+	}
+	for i, n := range names {
+		warnAmbiguousAccelerator(diags, cat, p.AtListIndex(i), fmt.Sprintf("%s[%d]", at, i), n)
+	}
 }

@@ -257,6 +257,7 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if !checkPrecision(in.workload, acc, &resp.Diagnostics) {
 		return
 	}
+	warnAmbiguousAccelerator(&resp.Diagnostics, cat, path.Root("accelerator"), "accelerator", m.Accelerator.ValueString())
 	h := perf.Hardware{
 		Accelerator: acc,
 		GPUs:        int(m.GPUCount.ValueInt64()),

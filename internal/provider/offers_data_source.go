@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/browse"
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
@@ -115,6 +116,11 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 						MarkdownDescription: "Where the prices come from: the built-in source file and its date, or the `catalog_file` entry that set them."},
 				}},
 			},
+			"summary": schema.StringAttribute{Computed: true, MarkdownDescription: "The matching offers as fixed-width text tables, " +
+				"one per cloud and one row per instance type: accelerator, GPUs, GPU memory, the cheapest region (by on-demand " +
+				"price, else by the first pricing model it is sold under), how many regions sell it, and its hourly price under " +
+				"every pricing model the cloud's rows are sold under, in that region (`-` where it is not sold that way); " +
+				"serverless rows placed by the platform show `(platform)`. For an `output`, as `sky show-gpus` prints it."},
 		},
 	}
 }
@@ -165,13 +171,9 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 			return "", false
 		}
 	}
-	closest := func(what string, valid []string) func(at, v string) string {
-		return func(at, v string) string {
-			return fmt.Sprintf("%s = %q is not a %s in the catalog. Closest: %s.", at, v, what, catalog.QuoteList(catalog.Closest(v, valid, 3)))
-		}
-	}
+	unknownRegion := func(at, v string) string { return catalog.UnknownRegion(at, v, cat.RegionIDs("")) }
 	clouds := stringSet(ctx, m.Clouds, "clouds", "cloud", cat.UnknownCloud, in(cat.CloudIDs()), &resp.Diagnostics)
-	regions := stringSet(ctx, m.Regions, "regions", "region", closest("region", cat.RegionIDs("")), in(cat.RegionIDs("")), &resp.Diagnostics)
+	regions := stringSet(ctx, m.Regions, "regions", "region", unknownRegion, in(cat.RegionIDs("")), &resp.Diagnostics)
 	accels := stringSet(ctx, m.Accelerators, "accelerators", "accelerator", cat.UnknownAccelerator, func(s string) (string, bool) {
 		a, ok := cat.Accelerator(s)
 		if !ok {
@@ -182,6 +184,7 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	warnAmbiguousAccelerators(ctx, &resp.Diagnostics, cat, m.Accelerators, path.Root("accelerators"), "accelerators")
 	minGPUs := int(m.MinGPUs.ValueInt64())
 	minMem := m.MinGPUMemoryGB.ValueFloat64()
 
@@ -200,6 +203,7 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 	m.Offers = types.ListValueMust(types.ObjectType{AttrTypes: offerAttrTypes}, objs)
+	m.Summary = types.StringValue(d.summary(matched))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -242,19 +246,16 @@ func matchOffers(cat *catalog.Catalog, keep func(*catalog.Offer) bool) []offerRo
 func (d *offersDataSource) offerValue(cat *catalog.Catalog, i int, r offerRow) (types.Object, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	o := r.o
-	disc := 1 - d.data.Discount(o.Cloud)
 	num := func(name string, v float64) types.Float64 {
 		return float64Value(&diags, fmt.Sprintf("offers[%d].%s", i, name), v)
 	}
+	prices := d.prices(r)
 	price := func(pm catalog.PricingModel) attr.Value {
-		p, ok := o.Price(pm)
-		if pm == catalog.Serverless && r.serverless != nil {
-			p, ok = cost.ServerlessWorkerUSDPerHour(r.serverless), true
-		}
+		p, ok := prices[pm]
 		if !ok {
 			return types.Float64Null()
 		}
-		return num(string(pm)+"_usd", numfmt.Price(p*disc))
+		return num(string(pm)+"_usd", p)
 	}
 	obj, dd := types.ObjectValue(offerAttrTypes, map[string]attr.Value{
 		"cloud":              types.StringValue(o.Cloud),
@@ -280,6 +281,34 @@ func (d *offersDataSource) offerValue(cat *catalog.Catalog, i int, r offerRow) (
 	return obj, diags
 }
 
+// prices are a row's hourly prices by pricing model, after the provider's
+// discount and rounded as gpu_offers shows them; a model the row is not
+// sold under is absent.
+func (d *offersDataSource) prices(r offerRow) map[catalog.PricingModel]float64 {
+	disc := 1 - d.data.Discount(r.o.Cloud)
+	out := map[catalog.PricingModel]float64{}
+	for _, pm := range catalog.AllPricingModels {
+		p, ok := r.o.Price(pm)
+		if pm == catalog.Serverless && r.serverless != nil {
+			p, ok = cost.ServerlessWorkerUSDPerHour(r.serverless), true
+		}
+		if ok {
+			out[pm] = numfmt.Price(p * disc)
+		}
+	}
+	return out
+}
+
+// summary is the offers summary of the matched rows (browse.OffersSummary).
+func (d *offersDataSource) summary(rows []offerRow) string {
+	offers := make([]browse.Offer, len(rows))
+	for i, r := range rows {
+		offers[i] = browse.Offer{Cloud: r.o.Cloud, Region: r.o.Region, InstanceType: r.o.InstanceType, Accelerator: r.o.Accelerator,
+			GPUs: r.o.GPUCount(), GPUMemoryGB: r.o.GPUMemoryGB, Prices: d.prices(r)}
+	}
+	return browse.OffersSummary(offers)
+}
+
 type offersModel struct {
 	Clouds         types.List    `tfsdk:"clouds"`
 	Regions        types.List    `tfsdk:"regions"`
@@ -287,6 +316,7 @@ type offersModel struct {
 	MinGPUs        types.Int64   `tfsdk:"min_gpus"`
 	MinGPUMemoryGB types.Float64 `tfsdk:"min_gpu_memory_gb"`
 	Offers         types.List    `tfsdk:"offers"`
+	Summary        types.String  `tfsdk:"summary"`
 }
 
 // regionCountry is the country of an offer's region, null without region

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 func TestAccOffersDataSource(t *testing.T) {
@@ -145,4 +146,45 @@ func priceCheck(v float64) knownvalue.Check {
 		return knownvalue.Null()
 	}
 	return knownvalue.Float64Exact(math.Round(v*1e4) / 1e4)
+}
+
+// TestAccOffersSummary: the summary lists each instance type once per
+// cloud, in its cheapest region by on-demand price, with every pricing
+// model the cloud's rows are sold under; the expectation is computed from
+// the catalog here, apart from browse.OffersSummary.
+func TestAccOffersSummary(t *testing.T) {
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var best *catalog.Offer
+	for _, o := range cat.OffersOf("aws", "p5.48xlarge") {
+		if o.OnDemandUSD > 0 && (best == nil || o.OnDemandUSD < best.OnDemandUSD || (o.OnDemandUSD == best.OnDemandUSD && o.Region < best.Region)) {
+			best = o
+		}
+	}
+	if best == nil {
+		t.Fatal("catalog lacks an on-demand aws p5.48xlarge")
+	}
+	row := regexp.MustCompile(`(?m)^p5\.48xlarge +H100 +8 +640 +` + regexp.QuoteMeta(best.Region) + ` +\d+ +` +
+		regexp.QuoteMeta(numfmt.Thousands(numfmt.Price(best.OnDemandUSD), 2)) + `( |$)`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "gpu_offers" "h100" {
+  clouds       = ["aws", "modal"]
+  accelerators = ["H100", "H100-PCIE"]
+}
+output "summary" { value = data.gpu_offers.h100.summary }`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("summary", knownvalue.StringFunc(func(s string) error {
+					if !row.MatchString(s) {
+						return fmt.Errorf("no row matching %s in:\n%s", row, s)
+					}
+					return wantLines(s, "aws: ", "modal: ", "CHEAPEST REGION", "ON-DEMAND", "SERVERLESS", "(platform)")
+				})),
+			},
+		}},
+	})
 }

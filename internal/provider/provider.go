@@ -296,6 +296,8 @@ func (p *gpuProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewTCODataSource,
 		NewRecommendationDataSource,
 		NewEstimateDataSource,
+		NewModelsDataSource,
+		NewRegionsDataSource,
 	}
 }
 

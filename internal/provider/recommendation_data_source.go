@@ -170,11 +170,13 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 				MarkdownDescription: "Limits on the candidates; every attribute is optional." +
 					" Terraform silently drops a misspelled attribute inside this object (`terraform validate` does not report it): check the `limits applied` at the end of each `explanation`; an object with none of its attributes set gets a warning.",
 				Attributes: map[string]schema.Attribute{
-					"clouds":      names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
-					"regions":     names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
-					"geographies": names("Only regions in these geography buckets, for example `[\"eu\", \"uk\"]`."),
-					"countries": names("Only regions in these countries, ISO 3166-1 alpha-2 codes in any case, for example `[\"DE\", \"FR\"]` " +
-						"(`UK` is read as `GB`). Naming a country whose regions are all in a separate-account partition (`CN`) asks for that partition."),
+					"clouds":  names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
+					"regions": names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
+					"geographies": names("Only regions in these geography buckets, any case, for example `[\"eu\", \"uk\"]`: " +
+						geographyDoc() + ". `gpu_regions` lists the regions of each."),
+					"countries": names("Only regions in these countries: ISO 3166-1 alpha-2 or alpha-3 codes or English names, in any case, " +
+						"for example `[\"DE\", \"France\"]` (`UK` is read as `GB`). Naming a country whose regions are all in a separate-account " +
+						"partition (`CN`) asks for that partition. `gpu_regions` lists the countries that have regions."),
 					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
 					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
 						"(instances booked for a window: whole days to 14 days, whole weeks to 182 days, clusters of 1, 2, 4 … 64 instances), "+
@@ -311,6 +313,8 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		warnAmbiguousAccelerators(ctx, &resp.Diagnostics, d.data.Catalog, m.Constraints.Accelerators,
+			path.Root("constraints").AtName("accelerators"), "constraints.accelerators")
 	}
 	res, err := pl.Recommend(preq)
 	if err != nil {

@@ -4,9 +4,11 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"math"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -45,4 +47,23 @@ func funcFloat64(name string, v float64) (float64, *function.FuncError) {
 		return 0, function.NewFuncError("Result Is Not A Finite Number: " + nonFiniteDetail(name, v))
 	}
 	return v, nil
+}
+
+// optionalStrings reads an optional list of strings into *out; a null or
+// unknown list leaves *out nil (no filter).
+func optionalStrings(ctx context.Context, l types.List, out *[]string) diag.Diagnostics {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	*out = []string{}
+	return l.ElementsAs(ctx, out, false)
+}
+
+// stringList is ss as a list value (empty, not null, for no strings).
+func stringList(ss []string) types.List {
+	vals := make([]attr.Value, len(ss))
+	for i, s := range ss {
+		vals[i] = types.StringValue(s)
+	}
+	return types.ListValueMust(types.StringType, vals)
 }

@@ -398,6 +398,41 @@ data "gpu_recommendation" "small" {
 			t.Errorf("quota warnings = %+v, want one on data.gpu_recommendation.big", warns)
 		}
 	})
+	t.Run("ambiguous accelerator", func(t *testing.T) {
+		// "a100" is read as the 40 GB part: every data source that takes
+		// an accelerator name says so and names the other parts; a name
+		// that picks the part says nothing.
+		ds := planDiagnostics(t, c, initConfig(t, c, `data "gpu_offers" "bare" {
+  accelerators = ["L4", "a100"]
+}
+
+data "gpu_offers" "exact" {
+  accelerators = ["A100-80GB"]
+}
+
+data "gpu_estimate" "bare" {
+  workload    = { kind = "inference", model = "llama-3.1-8b", precision = "fp16" }
+  accelerator = "v100"
+  gpu_count   = 1
+}
+`))
+		warns := withSummary(ds, "warning", "Accelerator Name Has Variants")
+		if len(warns) != 2 {
+			t.Fatalf("%d variant warnings, want 2 (gpu_offers.bare, gpu_estimate.bare): %+v", len(warns), ds)
+		}
+		for _, w := range warns {
+			want := map[string]string{
+				"data.gpu_offers.bare":   `accelerators[1] = "a100" is read as "A100-40GB" (40 GB); the catalog also has "A100-80GB" (80 GB)`,
+				"data.gpu_estimate.bare": `accelerator = "v100" is read as "V100-16GB" (16 GB); the catalog also has "V100-32GB" (32 GB)`,
+			}[w.Address]
+			if want == "" || !strings.Contains(w.Detail, want) {
+				t.Errorf("warning on %s: %s, want it to contain %s", w.Address, w.Detail, want)
+			}
+		}
+		if errs := withSummary(ds, "error", ""); len(errs) > 0 {
+			t.Errorf("errors: %+v", errs)
+		}
+	})
 	t.Run("cloud switch", func(t *testing.T) {
 		dir := initConfig(t, c, `variable "cloud" { type = string }
 

@@ -5,6 +5,11 @@ data "gpu_offers" "hopper_nodes" {
   min_gpus     = 8
 }
 
+# One line per instance type and cloud: the cheapest region and every price.
+output "hopper_nodes" {
+  value = data.gpu_offers.hopper_nodes.summary
+}
+
 output "cheapest_on_demand" {
   value = try(
     [for o in data.gpu_offers.hopper_nodes.offers : o if o.on_demand_usd == min([for x in data.gpu_offers.hopper_nodes.offers : x.on_demand_usd if x.on_demand_usd != null]...)][0],

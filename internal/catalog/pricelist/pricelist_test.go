@@ -4,6 +4,7 @@
 package pricelist_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -316,5 +317,24 @@ func TestWriteFileAtomic(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if b, _ := os.ReadFile(path); string(b) != "a: 1\n" || len(entries) != 1 {
 		t.Errorf("content %q, %d entries (temporary files left?)", b, len(entries))
+	}
+}
+
+// TestExampleSamples: the sample price-list files users are pointed to
+// (examples/price-lists, README there) are the files these tests read,
+// byte for byte, so the samples stay readable by the importer.
+func TestExampleSamples(t *testing.T) {
+	for _, name := range []string{"aws_ec2_offer.json", "azure_retail_prices.json", "gcp_billing_skus.json"} {
+		sample, err := os.ReadFile("../../../examples/price-lists/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tested, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(sample, tested) {
+			t.Errorf("examples/price-lists/%s differs from testdata/%s: copy the tested file over the sample", name, name)
+		}
 	}
 }
