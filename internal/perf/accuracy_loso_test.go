@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -63,11 +64,26 @@ var losoInputs = []string{
 }
 
 // inputsHash is the SHA-256 of the model constants, the accelerators they
-// apply to and the calibration files. Model presets are left out: adding
-// one changes no case, and a change to a preset a case uses changes the
-// in-sample report, which the report check catches.
+// apply to, the calibration files and the model's code (this package's
+// non-test Go files). Model presets are left out: adding one changes no
+// case, and a change to a preset a case uses changes the in-sample report,
+// which the report check catches.
 func inputsHash(t testing.TB) string {
 	h := sha256.New()
+	code, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range code {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Write(b)
+	}
 	for _, f := range []string{"perf_model.json", "accelerators.json"} {
 		raw, err := catalog.ReadDataFile(f)
 		if err != nil {
@@ -163,7 +179,7 @@ func losoCasesFor(t *testing.T, lookup accLookup, all []refCase) []refCase {
 		t.Fatalf("%s: %v", losoPath, err)
 	}
 	if f.InputsHash != hash {
-		t.Errorf("%s is stale: perf_model.json or the calibration data changed since it was computed; run `make accuracy` and commit the result", losoPath)
+		t.Errorf("%s is stale: the model's code, perf_model.json or the calibration data changed since it was computed; run `make accuracy` and commit the result", losoPath)
 	}
 	out := make([]refCase, 0, len(f.Cases))
 	for _, c := range f.Cases {

@@ -94,9 +94,14 @@ type Estimate struct {
 	// times the fitted p99/mean ratios (Params inference.latency).
 	TTFTMs, TPOTMs       float64
 	TTFTP99Ms, TPOTP99Ms float64
-	Replicas             int // replicas the GPUs hold (decode workers when disaggregated)
-	ReplicaGPUs          int // GPUs per replica (per decode worker)
-	Batch                int // concurrent sequences per replica
+	// LongRequestMs is the time a request of output_tokens_p99 generated
+	// tokens takes: the mean time to first token and its further tokens
+	// at the mean time per output token (= the mean request's time
+	// without an output spread).
+	LongRequestMs float64
+	Replicas      int // replicas the GPUs hold (decode workers when disaggregated)
+	ReplicaGPUs   int // GPUs per replica (per decode worker)
+	Batch         int // concurrent sequences per replica
 	// ReplicasNeeded is the number of replicas needed for the workload's
 	// tokens_per_second (0 when no target); MeetsTarget compares it with
 	// Replicas.

@@ -28,12 +28,13 @@ var (
 
 // trainingLayouts enumerates TP ∈ {…,8,4,2,1} ≤ GPUs per node (TP never
 // crosses a node; widest first, as the fastest layout usually has it, so
-// the search's bound prunes the rest sooner), CP ∈ {1,2,4,…} while each rank keeps at least
-// training.context_parallel_min_tokens of the sequence (or the pinned
-// degrees of pin), PP up to the layer count, and DP filling all GPUs, the
-// whole nodes, or one node (GPUs beyond the layout stay idle). It calls
-// yield for each until yield returns false (an iterator, so enumerating
-// neither allocates nor clears a buffer of every layout).
+// the search's bound prunes the rest sooner), CP ∈ {1,2,4,…} while each
+// rank keeps at least training.context_parallel_min_tokens of the
+// sequence, PP up to the layer count, and DP filling all GPUs, the whole
+// nodes, or one node (GPUs beyond the layout stay idle). A degree pinned
+// in pin is used alone, whatever its value. It calls yield for each until
+// yield returns false (an iterator, so enumerating neither allocates nor
+// clears a buffer of every layout).
 func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) iter.Seq[layout] {
 	return func(yield func(layout) bool) {
 		minTok := m.p.Training.ContextParallelMinTokens
@@ -41,20 +42,24 @@ func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) ite
 		for top*2 <= x.gpn && top*2 <= x.gpus {
 			top *= 2
 		}
+		if pin.Tensor > 0 {
+			top = pin.Tensor
+		}
 		for tp := top; tp >= 1; tp /= 2 {
-			if pin.Tensor > 0 && tp != pin.Tensor {
-				continue
+			cps := cpDegrees
+			if pin.Context > 0 {
+				cps = []int{pin.Context}
 			}
-			for _, cp := range cpDegrees {
-				if tp*cp > x.gpus || (cp > 1 && float64(seq)/float64(cp) < minTok && pin.Context != cp) {
+			for _, cp := range cps {
+				if tp*cp > x.gpus || (cp > 1 && float64(seq)/float64(cp) < minTok && pin.Context == 0) {
 					break
-				}
-				if pin.Context > 0 && cp != pin.Context {
-					continue
 				}
 				if !pipelineLayouts(x, arch, tp, cp, pin, yield) {
 					return
 				}
+			}
+			if pin.Tensor > 0 {
+				return
 			}
 		}
 	}
@@ -63,12 +68,13 @@ func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) ite
 // pipelineLayouts yields the pipeline and data-parallel degrees of one
 // TP × CP group; false when yield asked to stop.
 func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, yield func(layout) bool) bool {
-	for _, pp := range ppDegrees {
+	pps := ppDegrees
+	if pin.Pipeline > 0 {
+		pps = []int{pin.Pipeline}
+	}
+	for _, pp := range pps {
 		if tp*cp*pp > x.gpus || pp > arch.Layers {
 			break
-		}
-		if pin.Pipeline > 0 && pp != pin.Pipeline {
-			continue
 		}
 		if pp > 1 && tp < x.gpn && tp*pp > x.gpn && pin.Pipeline == 0 {
 			// Pipeline stages that leave a node's NVLink unused for
@@ -301,6 +307,9 @@ func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin 
 			continue
 		}
 		l.ep = c.expertParallel(l, pin)
+		if l.ep > 1 && l.dp%l.ep != 0 {
+			continue // a pinned expert degree must divide the data-parallel ranks
+		}
 		// Memory first: a layout that does not fit only competes for the
 		// smallest shortfall, which needs its bytes alone.
 		bytes := c.mem.bytes(l)

@@ -220,6 +220,9 @@ func (w Workload) WithDefaults() Workload {
 	if w.OutputTokens == 0 {
 		w.OutputTokens = DefaultOutputTokens
 	}
+	if w.OutputTokensP99 == 0 && w.Kind == KindInference {
+		w.OutputTokensP99 = w.OutputTokens
+	}
 	if w.BeamWidth == 0 {
 		w.BeamWidth = 1
 	}
