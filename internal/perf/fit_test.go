@@ -17,10 +17,11 @@ import (
 
 // The fitting tool, run by `make fit` (it needs the accuracy report's
 // reference cases, which live in this package's tests): a coordinate
-// search (multiplicative steps) on the physical constants, minimising
-// median + ½·p90 absolute error of each group; it writes the fitted values
-// to -fit-out (default: standard output). The committed perf_model.json is
-// its output, rounded by hand. Skipped in ordinary test runs.
+// search (multiplicative steps) on the physical constants, minimising per
+// group the √(rows)-weighted mean over source families of median + ½·p90
+// absolute error (fitScore); it writes the fitted values to -fit-out
+// (default: standard output). The committed perf_model.json is its
+// output, rounded by hand. Skipped in ordinary test runs.
 var (
 	fit    = flag.Bool("fit", false, "run the constant-fitting tool (make fit)")
 	fitOut = flag.String("fit-out", "", "file for the fitted constants (default: standard output)")
@@ -77,7 +78,10 @@ func fitKnobs() []fitKnob {
 		familyKnob("cdna4", "decode", "inference", 0.95), familyKnob("cdna4", "prefill", "inference", 0.95),
 		familyKnob("cdna3", "overhead", "inference", 1000), familyKnob("cdna4", "overhead", "inference", 1000),
 		familyKnob("ada", "decode", "inference", 0.95), familyKnob("ada", "prefill", "inference", 0.95),
-		familyKnob("gaudi", "decode", "inference", 0.95), familyKnob("tpu", "decode", "inference", 0.95),
+		// TPU decode is not fitted: its only evidence is Google's v4.0
+		// TPU v5e gpt-j rows, 3–4× below any physics (software of that
+		// round); the fit would bend it to 0.07 to match them.
+		familyKnob("gaudi", "decode", "inference", 0.95),
 		familyKnob("ampere", "train_mfu", "training", 0.95), familyKnob("tpu", "train_mfu", "training", 0.95),
 		familyKnob("gaudi", "train_mfu", "training", 0.95), familyKnob("ada", "train_mfu", "training", 0.95),
 		scalarKnob("expert_gemm_ridge_factor", "inference", 100, func(p *perf.Params) *float64 { return &p.Inference.ExpertGEMMRidgeFactor }),
@@ -126,8 +130,12 @@ func without(cases []refCase, origin string) []refCase {
 }
 
 // fitScore is what the fit minimises for a knob group: median + ½·p90
-// absolute error of the group's cases that are not left out ("both":
-// the sum over inference and training).
+// absolute error of each source family's cases (those not left out),
+// averaged over the families with weights √(rows) ("both": the sum over
+// inference and training). Each source counts by the square root of its
+// size, so the 435 InferenceX rows (one engine generation, mostly one
+// model) do not outvote every MLPerf round, while a family of one row
+// does not count as much as one of hundreds.
 func fitScore(t testing.TB, p perf.Params, lookup accLookup, group, exclude string) float64 {
 	m, err := perf.WithParams(p)
 	if err != nil {
@@ -138,10 +146,32 @@ func fitScore(t testing.TB, p perf.Params, lookup accLookup, group, exclude stri
 		if group != "both" && group != g {
 			continue
 		}
-		_, med, p90 := absErrStats(without(groupCases(t, m, lookup, g), exclude), g)
-		score += med + 0.5*p90
+		score += familyScore(without(groupCases(t, m, lookup, g), exclude), g)
 	}
 	return score
+}
+
+// familyScore is the √(rows)-weighted mean over the source families of
+// cases of their median + ½·p90 absolute error.
+func familyScore(cases []refCase, group string) float64 {
+	byOrigin := map[string][]refCase{}
+	for _, c := range cases {
+		byOrigin[c.origin] = append(byOrigin[c.origin], c)
+	}
+	var sum, weights float64
+	for _, cs := range byOrigin {
+		n, med, p90 := absErrStats(cs, group)
+		if n == 0 {
+			continue
+		}
+		w := math.Sqrt(float64(n))
+		sum += w * (med + 0.5*p90)
+		weights += w
+	}
+	if weights == 0 {
+		return 0
+	}
+	return sum / weights
 }
 
 // fitRounds is how many passes the coordinate search makes over the knobs.
