@@ -3,6 +3,7 @@ module github.com/gpuplan/terraform-provider-gpu
 go 1.26
 
 require (
+	github.com/go-json-experiment/json v1.27.2
 	github.com/hashicorp/terraform-json v0.29.0
 	github.com/hashicorp/terraform-plugin-framework v1.19.0
 	github.com/hashicorp/terraform-plugin-framework-validators v0.19.0

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 )
 
 // TestAcceleratorInterconnectValidation: the structured scale-up fields are
@@ -133,11 +134,11 @@ func TestPartitionCompliance(t *testing.T) {
 	} {
 		body := "regions:\n  - cloud: aws\n    id: test-1\n    country: US\n    geography: us\n    partition: " + tc.partition +
 			"\n    compliance: " + tc.compliance + "\n"
-		n, _, err := c.WithOverlayBytes("r.yaml", []byte(body))
+		res, err := overlay.Apply(c, "r.yaml", overlay.Options{Data: []byte(body)})
 		if err != nil {
 			t.Fatalf("%s %s: %v", tc.partition, tc.compliance, err)
 		}
-		r, _ := n.Region("aws", "test-1")
+		r, _ := res.Catalog.Region("aws", "test-1")
 		if !slices.Equal(r.Compliance, tc.want) {
 			t.Errorf("overlay %s region with %s: compliance %v, want %v", tc.partition, tc.compliance, r.Compliance, tc.want)
 		}

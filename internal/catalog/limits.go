@@ -63,6 +63,7 @@ const (
 	LimitCarbonPriceUSDPerTonne  = "carbon_price_usd_per_tonne"
 	LimitCO2eKg                  = "co2e_kg"
 	LimitCatalogAgeDays          = "catalog_age_days"
+	LimitCatalogFileDefinitions  = "catalog_file_definitions"
 )
 
 // Limit is the allowed range of one kind of user-given number, with the

@@ -89,3 +89,18 @@ func TestLimitCheck(t *testing.T) {
 		t.Error("unknown limit found")
 	}
 }
+
+func TestFormatNumber(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"}, {1, "1"}, {-3, "-3"}, {1000000, "1,000,000"}, {0.0025, "0.0025"}, {1234.5, "1234.5"}, {12345.5, "12,345.5"}, {2024, "2024"},
+		{1e308, "1 × 10^308"}, {5e-324, "4.941 × 10^-324"}, {1.5e20, "1.5 × 10^20"}, {math.Inf(1), "infinity"},
+		{math.Inf(-1), "-infinity"}, {math.NaN(), "NaN"}, {999999999999999, "999,999,999,999,999"},
+	} {
+		if got := catalog.FormatNumber(tc.v); got != tc.want {
+			t.Errorf("FormatNumber(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}

@@ -128,16 +128,16 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	}
 	c.Clouds = cls.Clouds
 	for i, a := range c.Accelerators {
-		if err := validateAccelerator(a); err != nil {
+		if err := ValidateAccelerator(a); err != nil {
 			return nil, fmt.Errorf("%s: accelerators[%d] (%s): %w", FileAccelerators, i, a.ID, err)
 		}
 	}
 	for i, cl := range c.Clouds {
-		if err := validateCloud(cl); err != nil {
+		if err := ValidateCloud(cl); err != nil {
 			return nil, fmt.Errorf("%s: clouds[%d] (%s): %w", FileClouds, i, cl.ID, err)
 		}
 	}
-	if err := c.checkUnique(); err != nil {
+	if err := c.CheckUnique(); err != nil {
 		return nil, err
 	}
 	c.index()
@@ -313,7 +313,7 @@ func readRegions(fsys fs.FS, c *Catalog) ([]*Region, error) {
 		if p.err != nil {
 			return fmt.Errorf("region %s/%s: %w", r.Cloud, r.ID, p.err)
 		}
-		if err := c.validateRegion(r); err != nil {
+		if err := c.ValidateRegion(r); err != nil {
 			return fmt.Errorf("region %s/%s: %w", r.Cloud, r.ID, err)
 		}
 		if _, dup := c.regionByID[r.Cloud+"/"+r.ID]; dup {
@@ -425,7 +425,7 @@ func readOffers(fsys fs.FS, c *Catalog, sources map[string]string) ([]*Offer, er
 		} else {
 			o.Source = in(rec[ocSource])
 		}
-		if err := c.validateOffer(o); err != nil {
+		if err := c.ValidateOffer(o); err != nil {
 			return fmt.Errorf("offer %s: %w", key, err)
 		}
 		if seen[key] {

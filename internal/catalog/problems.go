@@ -11,25 +11,26 @@ import (
 	"strings"
 )
 
-// fieldError is a problem with one field of a catalog entry. Field is the
+// FieldError is a problem with one field of a catalog entry. Field is the
 // path inside the entry ("on_demand_usd", "spot.notice_seconds",
 // "egress_tiers[1].usd_per_gb", "peak_tflops.fp8"); "" for the entry.
-type fieldError struct {
+type FieldError struct {
 	Field string
 	Msg   string
 }
 
-func (e *fieldError) Error() string {
+func (e *FieldError) Error() string {
 	if e.Field == "" {
 		return e.Msg
 	}
 	return fmt.Sprintf("field %q: %s", e.Field, e.Msg)
 }
 
-// fieldErrors is every problem found in one entry.
-type fieldErrors []*fieldError
+// FieldErrors is every problem found in one entry: the error of the
+// validators, listing every problem at once.
+type FieldErrors []*FieldError
 
-func (es fieldErrors) Error() string {
+func (es FieldErrors) Error() string {
 	s := make([]string, len(es))
 	for i, e := range es {
 		s[i] = e.Error()
@@ -37,17 +38,17 @@ func (es fieldErrors) Error() string {
 	return strings.Join(s, "; ")
 }
 
-// problems collects the fieldErrors of one entry.
-type problems fieldErrors
+// problems collects the FieldErrors of one entry.
+type problems FieldErrors
 
 func (p *problems) add(field, format string, args ...any) {
-	*p = append(*p, &fieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+	*p = append(*p, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 // bound checks v against the limit of a field (fieldLimits) and reports
 // whether it is allowed.
 func (p *problems) bound(section, field string, v float64) bool {
-	if err := checkField(section, field, v); err != nil {
+	if err := CheckField(section, field, v); err != nil {
 		p.add(field, "%v", err)
 		return false
 	}
@@ -58,7 +59,7 @@ func (p problems) err() error {
 	if len(p) == 0 {
 		return nil
 	}
-	return fieldErrors(p)
+	return FieldErrors(p)
 }
 
 // Sections of a catalog file, the first part of a fieldLimits key.
@@ -119,6 +120,18 @@ var fieldLimits = map[string]fieldLimit{
 
 var listIndex = regexp.MustCompile(`\[\d+\]`)
 
+// FieldLimit returns the input limit of a numeric field of a catalog file
+// ("offers", "spot_usd"; list indexes in the path are ignored) and whether
+// the field also admits 0 ("not sold", "unknown"); ok is false for a
+// field without a limit.
+func FieldLimit(section, field string) (l Limit, zeroOK, ok bool) {
+	fl, ok := lookupFieldLimit(section, field)
+	if !ok {
+		return Limit{}, false, false
+	}
+	return limit(fl.limit), fl.zeroOK, true
+}
+
 // lookupFieldLimit finds the limit of a field path of a section.
 func lookupFieldLimit(section, field string) (fieldLimit, bool) {
 	if strings.IndexByte(field, '[') >= 0 {
@@ -135,9 +148,9 @@ func lookupFieldLimit(section, field string) (fieldLimit, bool) {
 	return fieldLimit{}, false
 }
 
-// checkField checks v against the limit of a field; nil when allowed or
-// when the field has no limit.
-func checkField(section, field string, v float64) error {
+// CheckField checks v against the limit of a field of a catalog file; nil
+// when allowed or when the field has no limit.
+func CheckField(section, field string, v float64) error {
 	fl, ok := lookupFieldLimit(section, field)
 	if !ok || (fl.zeroOK && v == 0) {
 		return nil

@@ -4,9 +4,52 @@
 package catalog
 
 import (
+	"maps"
 	"sort"
 	"strings"
 )
+
+// With returns a new catalog with c's date, exchange rates and serverless
+// offers and the given lists, indexed for lookups: how package overlay
+// builds the catalog a user file makes (each list validated entry by entry
+// with the Validate functions first). The lists are used as given, not
+// copied: the caller must not change them afterwards. c is not modified.
+func (c *Catalog) With(accelerators []*Accelerator, clouds []*Cloud, regions []*Region, offers []*Offer) *Catalog {
+	n := &Catalog{Date: c.Date, ExchangeRates: c.ExchangeRates, Serverless: c.Serverless,
+		Accelerators: accelerators, Clouds: clouds, Regions: regions, Offers: offers}
+	n.indexAccelerators()
+	n.indexClouds()
+	n.indexRegions()
+	n.serverless = c.serverless
+	n.offerByKey = c.offersIndexedAs(offers)
+	return n
+}
+
+// offersIndexedAs returns the offer index of a list that is c's offers
+// with some replaced in place and perhaps more appended (what an overlay
+// makes): a copy of c's index changed where the list differs, in time
+// proportional to the changes; any other list is indexed afresh.
+func (c *Catalog) offersIndexedAs(offers []*Offer) map[offerID]*Offer {
+	if len(offers) < len(c.Offers) || len(c.offerByKey) != len(c.Offers) {
+		m := make(map[offerID]*Offer, len(offers))
+		for _, o := range offers {
+			m[o.id()] = o
+		}
+		return m
+	}
+	m := maps.Clone(c.offerByKey)
+	for i, o := range c.Offers {
+		if offers[i] != o {
+			delete(m, o.id())
+		}
+	}
+	for i, o := range offers {
+		if i >= len(c.Offers) || c.Offers[i] != o {
+			m[o.id()] = o
+		}
+	}
+	return m
+}
 
 // index (re)builds the lookup maps. Called once after load or overlay.
 func (c *Catalog) index() {
@@ -17,12 +60,16 @@ func (c *Catalog) index() {
 	for _, s := range c.Serverless {
 		c.serverless[s.Cloud+"/"+s.Name+"/"+s.Region] = s
 	}
-	c.offerByKey = make(map[string]*Offer, len(c.Offers))
+	c.offerByKey = make(map[offerID]*Offer, len(c.Offers))
 	for _, o := range c.Offers {
-		c.offerByKey[o.Cloud+"/"+o.InstanceType+"/"+o.Region] = o
+		c.offerByKey[o.id()] = o
 	}
-	c.indexInstanceTypes()
 }
+
+// offerID identifies an offer: a map key without building a string.
+type offerID struct{ cloud, instanceType, region string }
+
+func (o *Offer) id() offerID { return offerID{o.Cloud, o.InstanceType, o.Region} }
 
 func (c *Catalog) indexAccelerators() {
 	c.accelByKey = make(map[string]*Accelerator, len(c.Accelerators)*3)
@@ -48,12 +95,24 @@ func (c *Catalog) indexRegions() {
 	}
 }
 
-// indexInstanceTypes groups the offers by cloud and instance type.
+// indexInstanceTypes groups the offers by cloud and instance type, in
+// catalog order: the groups are counted first, then cut from one array.
+// It runs at the first OffersOf or InstanceTypes call (gpu_tco and the
+// price-list importers), not with every catalog an overlay makes.
 func (c *Catalog) indexInstanceTypes() {
-	c.offersByIT = make(map[string][]*Offer)
+	counts := map[offerID]int{}
 	for _, o := range c.Offers {
-		k := o.Cloud + "/" + o.InstanceType
-		c.offersByIT[k] = append(c.offersByIT[k], o)
+		counts[offerID{cloud: o.Cloud, instanceType: o.InstanceType}]++
+	}
+	all := make([]*Offer, 0, len(c.Offers))
+	c.offersByIT = make(map[offerID][]*Offer, len(counts))
+	for _, o := range c.Offers {
+		k := offerID{cloud: o.Cloud, instanceType: o.InstanceType}
+		g, ok := c.offersByIT[k]
+		if !ok {
+			g, all = all[len(all):len(all):len(all)+counts[k]], all[:len(all)+counts[k]]
+		}
+		c.offersByIT[k] = append(g, o)
 	}
 }
 
@@ -77,7 +136,7 @@ func (c *Catalog) Region(cloud, id string) (*Region, bool) {
 
 // Offer finds the offer of an instance type in a region.
 func (c *Catalog) Offer(cloud, instanceType, region string) (*Offer, bool) {
-	o, ok := c.offerByKey[cloud+"/"+instanceType+"/"+region]
+	o, ok := c.offerByKey[offerID{cloud, instanceType, region}]
 	return o, ok
 }
 
@@ -116,7 +175,8 @@ func (c *Catalog) ServerlessNames(cloud string) []string {
 
 // OffersOf lists the offers of one instance type across regions, in catalog order.
 func (c *Catalog) OffersOf(cloud, instanceType string) []*Offer {
-	return c.offersByIT[cloud+"/"+instanceType]
+	c.byITOnce.Do(c.indexInstanceTypes)
+	return c.offersByIT[offerID{cloud: cloud, instanceType: instanceType}]
 }
 
 // CloudIDs lists cloud IDs, sorted.
@@ -155,10 +215,11 @@ func (c *Catalog) RegionIDs(cloud string) []string {
 
 // InstanceTypes lists the instance types of a cloud, sorted.
 func (c *Catalog) InstanceTypes(cloud string) []string {
+	c.byITOnce.Do(c.indexInstanceTypes)
 	var ids []string
 	for k := range c.offersByIT {
-		if strings.HasPrefix(k, cloud+"/") {
-			ids = append(ids, strings.TrimPrefix(k, cloud+"/"))
+		if k.cloud == cloud {
+			ids = append(ids, k.instanceType)
 		}
 	}
 	sort.Strings(ids)

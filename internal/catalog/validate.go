@@ -45,20 +45,16 @@ var (
 		}
 		return m
 	}()
-	validPricingModels = func() map[PricingModel]bool {
-		m := map[PricingModel]bool{}
-		for _, pm := range AllPricingModels {
-			m[pm] = true
-		}
-		return m
-	}()
 )
 
 // The validators below report every problem of an entry at once (a
-// fieldErrors), so a user fixes a file in one run. Numbers are checked
-// against the limits of data/input_limits.json (fieldLimits).
+// FieldErrors), so a user fixes a file in one run. Numbers are checked
+// against the limits of data/input_limits.json (fieldLimits). The loader
+// runs them on the built-in data and package overlay on each entry of a
+// user catalog file.
 
-func validateAccelerator(a *Accelerator) error {
+// ValidateAccelerator checks an accelerator entry.
+func ValidateAccelerator(a *Accelerator) error {
 	var p problems
 	if a.ID == "" {
 		p.add("id", "required")
@@ -88,15 +84,16 @@ func validateAccelerator(a *Accelerator) error {
 	return p.err()
 }
 
-func validateCloud(c *Cloud) error {
+// ValidateCloud checks a cloud entry.
+func ValidateCloud(c *Cloud) error {
 	var p problems
 	if c.ID == "" || strings.ToLower(c.ID) != c.ID || strings.ContainsAny(c.ID, "/ ") {
 		p.add("id", "must be a lower-case identifier without spaces or slashes, got %q", c.ID)
 	}
 	p.bound(sectionClouds, "pue", c.PUE)
 	for _, pm := range c.PricingModels {
-		if !validPricingModels[pm] {
-			p.add("pricing_models", "unknown pricing model %q (valid: %s)", pm, QuoteList(PricingModelNames()))
+		if pm.Index() < 0 {
+			p.add("pricing_models", "unknown pricing model %q (valid: %s)", pm, QuoteList(PricingModelNames(AllPricingModels)))
 		}
 	}
 	for i, t := range c.EgressTiers {
@@ -114,8 +111,8 @@ func validateCloud(c *Cloud) error {
 	return p.err()
 }
 
-// checkUnique rejects duplicate cloud IDs and accelerator IDs/aliases.
-func (c *Catalog) checkUnique() error {
+// CheckUnique rejects duplicate cloud IDs and accelerator IDs/aliases.
+func (c *Catalog) CheckUnique() error {
 	clouds := map[string]bool{}
 	for _, cl := range c.Clouds {
 		if clouds[cl.ID] {
@@ -136,7 +133,9 @@ func (c *Catalog) checkUnique() error {
 	return nil
 }
 
-func (c *Catalog) validateRegion(r *Region) error {
+// ValidateRegion checks a region entry against the (indexed) clouds of c
+// and adds the compliance regime its partition implies.
+func (c *Catalog) ValidateRegion(r *Region) error {
 	var p problems
 	if r.ID == "" {
 		p.add("id", "required")
@@ -167,9 +166,9 @@ func (c *Catalog) validateRegion(r *Region) error {
 	return p.err()
 }
 
-// validateOffer checks an offer against the (indexed) clouds, regions and
+// ValidateOffer checks an offer against the (indexed) clouds, regions and
 // accelerators of c.
-func (c *Catalog) validateOffer(o *Offer) error {
+func (c *Catalog) ValidateOffer(o *Offer) error {
 	var p problems
 	if o.InstanceType == "" {
 		p.add("instance_type", "required")
@@ -207,8 +206,12 @@ func (c *Catalog) validateOffer(o *Offer) error {
 	p.bound(sectionOffers, "memory_gb", o.MemoryGB)
 	p.bound(sectionOffers, "network_gbps", o.NetworkGbps)
 	p.bound(sectionOffers, "capacity_block_usd", o.CapacityBlockUSD)
-	capacityBlockOnly := o.OnDemandUSD == 0 && o.CapacityBlockUSD > 0 && o.SpotUSD == 0 && o.Reserved1YUSD == 0 && o.Reserved3YUSD == 0
-	odOK := capacityBlockOnly || p.bound(sectionOffers, "on_demand_usd", o.OnDemandUSD)
+	// An offer not sold on demand (AWS p5e: capacity blocks only; GCP
+	// a3-highgpu-1g: spot only; GCP a4: commitments only) has no on-demand
+	// price but must have another one; its other prices are not compared
+	// with on-demand.
+	notOnDemand := o.OnDemandUSD == 0 && (o.CapacityBlockUSD > 0 || o.SpotUSD > 0 || o.Reserved1YUSD > 0 || o.Reserved3YUSD > 0)
+	odOK := !notOnDemand && p.bound(sectionOffers, "on_demand_usd", o.OnDemandUSD)
 	for _, fv := range []struct {
 		name string
 		v    float64
@@ -276,10 +279,11 @@ func validateGPUs(o *Offer, p *problems) bool {
 }
 
 // didYouMean formats the closest valid values for an error message.
-func didYouMean(got string, valid []string) string { return didYouMeanN(got, valid, 3) }
+func didYouMean(got string, valid []string) string { return DidYouMean(got, valid, 3) }
 
-// didYouMeanN is didYouMean with the n closest values.
-func didYouMeanN(got string, valid []string, n int) string {
+// DidYouMean formats the n closest of the valid values for an error
+// message: ` (did you mean "a", "b"?)`, or "" when there are none.
+func DidYouMean(got string, valid []string, n int) string {
 	if len(valid) == 0 {
 		return ""
 	}

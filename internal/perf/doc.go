@@ -5,7 +5,7 @@
 // choice it estimates memory fit, training and fine-tuning time, and
 // inference throughput and latency, from first principles with the fitted
 // constants of internal/catalog/data/perf_model.json (provenance in
-// SOURCES.md, measured accuracy in docs/accuracy.md).
+// SOURCES.md, measured accuracy in docs/guides/model-accuracy.md).
 //
 // A Workload is validated and given its defaults once by Model.Prepare;
 // with Workload.Model the catalog's model preset fills the architecture

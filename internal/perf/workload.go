@@ -51,7 +51,7 @@ type SpeculativeDecoding struct {
 // Enabled reports whether speculative decoding is on.
 func (s SpeculativeDecoding) Enabled() bool { return s.Method != "" }
 
-// Defaults applied by Workload.WithDefaults, documented on the Terraform
+// Defaults applied by Model.WithDefaults, documented on the Terraform
 // attributes.
 const (
 	DefaultPrecision        = "bf16"
@@ -69,7 +69,9 @@ var (
 )
 
 // Workload is what the user wants to run. Zero values mean "use the
-// default" (see WithDefaults). Field comments give the Terraform attribute.
+// default": Model.WithDefaults (which Model.Prepare applies once, before
+// anything reads the workload) sets each. Field comments give the
+// Terraform attribute and the default.
 type Workload struct {
 	Kind string // kind: "training" | "fine_tuning" | "inference"
 	// Model is a preset ID or alias from the catalog's model presets
@@ -94,9 +96,13 @@ type Workload struct {
 	OutputTokens    int     // output_tokens: mean generated length; 0 = 256
 	// OutputTokensP99 (output_tokens_p99) is the 99th percentile of the
 	// generated length; 0 = output_tokens (every request the same length).
-	OutputTokensP99         int
-	MaxTimeToFirstTokenMs   float64 // max_time_to_first_token_ms; 0 = no limit
-	MaxTimePerOutputTokenMs float64 // max_time_per_output_token_ms; 0 = no limit
+	OutputTokensP99       int
+	MaxTimeToFirstTokenMs float64 // max_time_to_first_token_ms; 0 = no limit
+	// MaxTimePerOutputTokenMs (max_time_per_output_token_ms): 0 = the
+	// caller's default, ValidateOptions.DefaultMaxTimePerOutputTokenMs: no
+	// limit for an estimate, planner_policy.json
+	// default_max_time_per_output_token_ms for a recommendation.
+	MaxTimePerOutputTokenMs float64
 	// DutyCycle (duty_cycle, inference) is the share of the time the load
 	// is there, in (0, 1]; 0 = 1, constant load. TokensPerSecond is the
 	// rate while it is there. It does not change the physics; the planner
@@ -184,21 +190,37 @@ type ValidateOptions struct {
 	// is not known yet (during validate, or a value from another resource)
 	// are left for the next phase.
 	Known func(attribute string) bool
+	// DefaultMaxTimePerOutputTokenMs is the p99 limit on time per output
+	// token WithDefaults gives an inference workload that sets none; 0 =
+	// no limit. A recommendation passes its policy's (Planner.Prepare).
+	DefaultMaxTimePerOutputTokenMs float64
 }
 
-// WithDefaults returns the workload with every zero-valued optional field
-// set to its documented default. Kind, precision and method are lower-cased.
-//
-// With Model naming a preset, Model becomes the preset's ID and the zero
-// size and architecture fields take the preset's published values; the
-// precision defaults to the preset's native weight precision (fp32
-// releases serve in bf16). Speculative-decoding defaults depend on the
-// model constants and are applied by Model.Prepare.
-func (w Workload) WithDefaults() Workload {
+// normalized returns the workload with its enumerated names as the model
+// reads them: kind, precision, fine-tuning method and speculative method
+// trimmed and lower-cased (users may write any case). Validate checks the
+// normalized names; WithDefaults starts from them.
+func (w Workload) normalized() Workload {
 	w.Kind = strings.ToLower(strings.TrimSpace(w.Kind))
 	w.Precision = strings.ToLower(strings.TrimSpace(w.Precision))
 	w.FineTuningMethod = strings.ToLower(strings.TrimSpace(w.FineTuningMethod))
 	w.SpeculativeDecoding.Method = strings.ToLower(strings.TrimSpace(w.SpeculativeDecoding.Method))
+	return w
+}
+
+// WithDefaults returns the workload as every reader sees it: normalized
+// (names in lower case; a model preset's alias resolved to its ID) and
+// with every zero-valued optional field set to its default, the
+// constants above, the speculative-decoding method's defaults of
+// perf_model.json, and the caller's latency limit
+// (opts.DefaultMaxTimePerOutputTokenMs). It is the one place defaults are
+// applied; Prepare calls it once.
+//
+// With Model naming a preset, the zero size and architecture fields take
+// the preset's published values and the precision defaults to the
+// preset's native weight precision (fp32 releases serve in bf16).
+func (m *Model) WithDefaults(w Workload, opts ValidateOptions) Workload {
+	w = w.normalized()
 	if p := lookupPreset(w.Model); p != nil {
 		w.applyPreset(p)
 	}
@@ -229,6 +251,10 @@ func (w Workload) WithDefaults() Workload {
 	if w.DutyCycle == 0 {
 		w.DutyCycle = DefaultDutyCycle
 	}
+	if w.Kind == KindInference && w.MaxTimePerOutputTokenMs == 0 {
+		w.MaxTimePerOutputTokenMs = opts.DefaultMaxTimePerOutputTokenMs
+	}
+	m.applySpeculativeDefaults(&w.SpeculativeDecoding)
 	return w
 }
 
@@ -236,7 +262,7 @@ func (w Workload) WithDefaults() Workload {
 // are fine: they take their defaults) and returns every problem found, in
 // attribute order, each on the attribute's path under opts.Root.
 func (w Workload) Validate(opts ValidateOptions) inputerr.List {
-	v := workloadCheck{w: w, opts: opts, kind: strings.ToLower(strings.TrimSpace(w.Kind))}
+	v := workloadCheck{w: w, norm: w.normalized(), opts: opts}
 	if v.opts.Root.IsEmpty() {
 		v.opts.Root = inputerr.Root("workload")
 	}
@@ -251,9 +277,9 @@ func (w Workload) Validate(opts ValidateOptions) inputerr.List {
 
 // workloadCheck collects the problems of one Validate call.
 type workloadCheck struct {
-	w      Workload
+	w      Workload // as written (messages echo it)
+	norm   Workload // normalized (the rules read it)
 	opts   ValidateOptions
-	kind   string // lower-cased kind
 	preset *catalog.ModelPreset
 	errs   inputerr.List
 }
@@ -294,15 +320,14 @@ func (v *workloadCheck) missing(attr, msg string) {
 
 func (v *workloadCheck) names() {
 	w := &v.w
-	switch v.kind {
-	case KindTraining, KindFineTuning, KindInference:
-	default:
+	n := &v.norm
+	if !slices.Contains(Kinds, n.Kind) {
 		v.add("kind", fmt.Sprintf("%q", w.Kind), "must be one of "+catalog.QuoteList(Kinds))
 	}
-	if p := strings.ToLower(strings.TrimSpace(w.Precision)); p != "" && !slices.Contains(catalog.Precisions, p) {
+	if p := n.Precision; p != "" && !slices.Contains(catalog.Precisions, p) {
 		v.add("precision", fmt.Sprintf("%q", w.Precision), "must be one of "+catalog.QuoteList(catalog.Precisions))
 	}
-	if m := strings.ToLower(strings.TrimSpace(w.FineTuningMethod)); m != "" && !slices.Contains(Methods, m) {
+	if m := n.FineTuningMethod; m != "" && !slices.Contains(Methods, m) {
 		v.add("fine_tuning_method", fmt.Sprintf("%q", w.FineTuningMethod), "must be one of "+catalog.QuoteList(Methods))
 	}
 }
@@ -351,11 +376,11 @@ func (v *workloadCheck) sizes() {
 	if w.SequenceLength < 0 {
 		v.add("sequence_length", w.SequenceLength, "must be a positive number of tokens")
 	}
-	trainingKind := v.kind == KindTraining || v.kind == KindFineTuning
+	trainingKind := v.norm.Kind == KindTraining || v.norm.Kind == KindFineTuning
 	if w.TrainingTokensB < 0 || math.IsNaN(w.TrainingTokensB) {
 		v.add("training_tokens_b", w.TrainingTokensB, "must be a positive number of billions of tokens")
 	} else if trainingKind && w.TrainingTokensB == 0 && v.known("kind") {
-		v.missing("training_tokens_b", fmt.Sprintf("it is required for kind = %q, the billions of tokens to train on (e.g. 2000 for 2T tokens)", v.kind))
+		v.missing("training_tokens_b", fmt.Sprintf("it is required for kind = %q, the billions of tokens to train on (e.g. 2000 for 2T tokens)", v.norm.Kind))
 	}
 }
 
@@ -363,7 +388,7 @@ func (v *workloadCheck) serving() {
 	w := &v.w
 	if w.TokensPerSecond < 0 || math.IsNaN(w.TokensPerSecond) {
 		v.add("tokens_per_second", w.TokensPerSecond, "must be a positive aggregate output tokens/s")
-	} else if v.kind == KindInference && v.opts.RequireTokensPerSecond && w.TokensPerSecond == 0 && v.known("kind") {
+	} else if v.norm.Kind == KindInference && v.opts.RequireTokensPerSecond && w.TokensPerSecond == 0 && v.known("kind") {
 		v.missing("tokens_per_second", `it is required for kind = "inference", the aggregate output tokens/s to serve (for example 5000)`)
 	}
 	if w.InputTokens < 0 {
@@ -390,29 +415,29 @@ func (v *workloadCheck) servingExtras() {
 	if mean == 0 {
 		mean = DefaultOutputTokens
 	}
-	inference := v.kind == KindInference || !v.known("kind")
+	inference := v.norm.Kind == KindInference || !v.known("kind")
 	switch {
 	case w.OutputTokensP99 < 0 || (w.OutputTokensP99 > 0 && w.OutputTokensP99 < mean && v.known("output_tokens")):
 		v.add("output_tokens_p99", w.OutputTokensP99, fmt.Sprintf("must be at least output_tokens (%d): the 99th percentile of the generated length", mean))
 	case w.OutputTokensP99 > 0 && !inference:
-		v.add("output_tokens_p99", w.OutputTokensP99, fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.kind))
+		v.add("output_tokens_p99", w.OutputTokensP99, fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.norm.Kind))
 	}
 	switch {
 	case w.MaxConcurrency < 0:
 		v.add("max_concurrency", w.MaxConcurrency, "must be a positive number of requests in flight (omit it for the engine's limit)")
 	case w.MaxConcurrency > 0 && !inference:
-		v.add("max_concurrency", w.MaxConcurrency, fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.kind))
+		v.add("max_concurrency", w.MaxConcurrency, fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.norm.Kind))
 	}
 	switch {
 	case w.GlobalBatchTokens < 0 || math.IsNaN(w.GlobalBatchTokens) || math.IsInf(w.GlobalBatchTokens, 0):
 		v.add("global_batch_tokens", w.GlobalBatchTokens, "must be a positive number of tokens per optimizer step (e.g. 4194304 for a 4M-token batch)")
-	case w.GlobalBatchTokens > 0 && v.kind == KindInference && v.known("kind"):
-		v.add("global_batch_tokens", catalog.FormatNumber(w.GlobalBatchTokens), fmt.Sprintf("applies to kind = %q or %q only (kind is %q)", KindTraining, KindFineTuning, v.kind))
+	case w.GlobalBatchTokens > 0 && v.norm.Kind == KindInference && v.known("kind"):
+		v.add("global_batch_tokens", catalog.FormatNumber(w.GlobalBatchTokens), fmt.Sprintf("applies to kind = %q or %q only (kind is %q)", KindTraining, KindFineTuning, v.norm.Kind))
 	}
 }
 
 // dutyCycle checks duty_cycle: a share of time in (0, 1], below 1 for
-// inference only (1, constant load, is also what WithDefaults gives a job).
+// inference only (1, constant load, is also what Model.WithDefaults gives a job).
 func (v *workloadCheck) dutyCycle() {
 	d := v.w.DutyCycle
 	if d == 0 {
@@ -425,8 +450,8 @@ func (v *workloadCheck) dutyCycle() {
 	case !l.Allows(d):
 		v.add("duty_cycle", catalog.FormatNumber(d), "must be "+l.Range()+": the share of the time the load is there, for example 0.05 "+
 			"for about 36 hours a month; omit it for constant load (1)")
-	case v.kind != KindInference && d != DefaultDutyCycle && v.known("kind"):
-		v.add("duty_cycle", catalog.FormatNumber(d), fmt.Sprintf("applies to kind = %q only (kind is %q): a job runs until it is done", KindInference, v.kind))
+	case v.norm.Kind != KindInference && d != DefaultDutyCycle && v.known("kind"):
+		v.add("duty_cycle", catalog.FormatNumber(d), fmt.Sprintf("applies to kind = %q only (kind is %q): a job runs until it is done", KindInference, v.norm.Kind))
 	}
 }
 
@@ -438,7 +463,7 @@ const MaxDraftTokens = 16
 // speculative checks the speculative_decoding object.
 func (v *workloadCheck) speculative() {
 	sd := &v.w.SpeculativeDecoding
-	method := strings.ToLower(strings.TrimSpace(sd.Method))
+	method := v.norm.SpeculativeDecoding.Method
 	if method == "" {
 		if sd.AcceptanceRate != 0 || sd.DraftTokens != 0 || sd.DraftModelParametersB != 0 {
 			v.add("speculative_decoding.method", `""`, "is required when speculative_decoding is set: one of "+catalog.QuoteList(SpeculativeMethods))
@@ -448,8 +473,8 @@ func (v *workloadCheck) speculative() {
 	if !slices.Contains(SpeculativeMethods, method) {
 		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), "must be one of "+catalog.QuoteList(SpeculativeMethods))
 	}
-	if v.kind != KindInference && v.known("kind") {
-		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.kind))
+	if v.norm.Kind != KindInference && v.known("kind") {
+		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.norm.Kind))
 	}
 	if sd.AcceptanceRate != 0 && !(sd.AcceptanceRate > 0 && sd.AcceptanceRate < 1) {
 		v.add("speculative_decoding.acceptance_rate", sd.AcceptanceRate, "must be a probability between 0 and 1 (exclusive), e.g. 0.7")

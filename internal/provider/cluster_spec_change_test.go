@@ -80,10 +80,12 @@ func warningsOf(diags diag.Diagnostics) map[string]string {
 
 // TestClusterSpecSwitchWarnings runs ModifyPlan as Terraform does on a
 // cloud switch of a 4-node H100 cluster (terraform-plugin-testing cannot
-// read warnings: the CLI test in cli_test.go checks the same warning in
-// `terraform plan -json`). The expected figures come from the catalog's
+// read warnings: TestCLIWarnings in internal/release/install_local_test.go
+// checks the same warning in `terraform plan -json` of the installed
+// provider). The expected figures come from the catalog's
 // offers, not from the provider's answer.
 func TestClusterSpecSwitchWarnings(t *testing.T) {
+	t.Parallel()
 	created, diags := csPlan(t, nil, "aws", "H100", 4)
 	if diags.HasError() || len(diags.Warnings()) != 0 {
 		t.Fatalf("create: %v", diags)
@@ -132,7 +134,7 @@ func TestClusterSpecSwitchWarnings(t *testing.T) {
 		t.Fatal(diags)
 	}
 	down = warningsOf(diags)["Cluster Hardware Downgrade"]
-	if !strings.Contains(down, "GPU memory: 80 → 40 GB per GPU (−50.0%)") || strings.Contains(down, "scale-out") {
+	if !strings.Contains(down, "GPU memory: 80 → 40 GB per GPU (−50%)") || strings.Contains(down, "scale-out") {
 		t.Errorf("downgrade to %s: %q", small.InstanceType, down)
 	}
 }

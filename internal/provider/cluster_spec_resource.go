@@ -69,10 +69,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 	perNode := gpusPerNodeLimit()
 	nodes := limitOf(catalog.LimitNodeCount).atMost(spec.MaxNodes)
 	data := limitOf(catalog.LimitDataGB).atMost(math.MaxInt32)
-	pricingModels := make([]string, len(catalog.PricingModels))
-	for i, pm := range catalog.PricingModels {
-		pricingModels[i] = string(pm)
-	}
+	pricingModels := catalog.PricingModelNames(catalog.PricingModels)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A portable, cloud-neutral description of a GPU cluster kept in Terraform state, rendered onto one cloud's instance type. " +
 			"It calls no cloud API. Every computed attribute is known at plan time, so `terraform plan` shows the instance type and the cost. " +
@@ -174,7 +171,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 			},
 			"monthly_cost_usd": schema.Float64Attribute{
 				Computed: true,
-				MarkdownDescription: "Monthly cost in USD: `hourly_cost_usd` around the clock for the cost model's hours per month (730) " +
+				MarkdownDescription: "Monthly cost in USD: `hourly_cost_usd` around the clock for the cost model's " + hoursPerMonthDoc() + " " +
 					"plus `storage` at the cloud's list prices, after the provider's `discounts`; rounded to cents.",
 			},
 			"spec_json": schema.StringAttribute{
@@ -282,7 +279,21 @@ func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel, diag
 	m.MonthlyCostUSD = float64Value(diags, "monthly_cost_usd", numfmt.USD(rend.Placement.MonthlyUSD))
 	m.SpecJSON = types.StringValue(js)
 	m.Equivalents = types.MapValueMust(types.ObjectType{AttrTypes: equivalentAttrTypes}, eqs)
+	r.warnPriceAge(req, rend.Placement, diags)
 	return nil
+}
+
+// warnPriceAge warns when the price behind hourly_cost_usd is old.
+func (r *clusterSpecResource) warnPriceAge(req spec.Request, p spec.Placement, diags *diag.Diagnostics) {
+	pm := catalog.PricingModelOf(string(req.PricingModel))
+	if pm == "" {
+		pm = catalog.OnDemand
+	}
+	if o, ok := r.data.Catalog.Offer(p.Cloud, p.InstanceType, p.Region); ok {
+		_, info, _ := o.PriceInfo(pm)
+		r.data.warnPriceAge(diags, fmt.Sprintf("The %s price of %s %s in %s", pm, p.Cloud, p.InstanceType, p.Region),
+			fmt.Sprintf("gpu_cluster_spec %q's hourly_cost_usd", req.Name), info)
+	}
 }
 
 func (r *clusterSpecResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

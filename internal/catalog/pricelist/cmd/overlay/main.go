@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
 )
 
@@ -76,7 +77,7 @@ func run(aws, azure, gcp, out string) error {
 		return err
 	}
 	// The overlay must load before it is written.
-	if _, _, err := cat.WithOverlayBytes(out, data); err != nil {
+	if _, err := overlay.Apply(cat, out, overlay.Options{Data: data}); err != nil {
 		return fmt.Errorf("the overlay does not load (nothing written): %w", err)
 	}
 	if err := pricelist.WriteFileAtomic(out, data); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
 )
 
 // TestRun: the overlay is written whole and loads; a bad input writes
@@ -27,7 +28,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	cat, _ := catalog.Builtin()
-	if _, _, err := cat.WithOverlay(out); err != nil {
+	if _, err := overlay.Apply(cat, out, overlay.Options{}); err != nil {
 		t.Fatalf("written overlay does not load: %v", err)
 	}
 	truncated := filepath.Join(dir, "truncated.json")
