@@ -46,6 +46,8 @@ type Overlay struct {
 	Offers []OverlayOffer `json:"offers"`
 	// Files describes the inputs (cloud, file, date, source) for the header.
 	Files []string `json:"-"`
+	// Writer names the command in the header; "" = `make overlay`.
+	Writer string `json:"-"`
 }
 
 // BuildOverlay turns price-list results into overlay offers for cat: an
@@ -144,7 +146,11 @@ func (ov *Overlay) YAML() ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	b.WriteString("# Catalog overlay written by `make overlay` (internal/catalog/pricelist) from the clouds' price lists.\n")
+	writer := ov.Writer
+	if writer == "" {
+		writer = "`make overlay`"
+	}
+	b.WriteString("# Catalog overlay written by " + writer + " (internal/catalog/pricelist) from the clouds' price lists.\n")
 	b.WriteString("# Use it as the provider's catalog_file. Prices are hourly USD for the whole instance.\n")
 	for _, f := range ov.Files {
 		b.WriteString("# - " + f + "\n")

@@ -63,25 +63,33 @@ func (g *gen) priceLists() {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		res, err := pricelist.ReadFile(f, pricelist.Read, g)
+		results, err := pricelist.ReadAll(f, g)
 		if err != nil {
 			log.Fatal(err)
 		}
-		for _, u := range res.Unknown {
-			log.Printf("%s: not in the catalog: %s", f, u)
+		for _, res := range results {
+			g.priceList(f, res)
 		}
-		for _, n := range res.Notes {
-			log.Printf("%s: %s", f, n)
-		}
-		key := "pricelist:" + res.File
-		g.offerSources[key] = res.Source + " (dated " + res.Date + ")"
-		asOf, err := time.Parse(dateLayout, res.Date)
-		if err != nil {
-			log.Fatalf("%s: date %q: %v", f, res.Date, err)
-		}
-		for _, p := range res.Prices {
-			g.applyPrice(&p, key, catalog.PriceInfo{Basis: catalog.PricePublished, AsOf: asOf})
-		}
+	}
+}
+
+// priceList applies one price-list result (a file, or one answer of a
+// refresh extract).
+func (g *gen) priceList(f string, res *pricelist.Result) {
+	for _, u := range res.Unknown {
+		log.Printf("%s: not in the catalog: %s", f, u)
+	}
+	for _, n := range res.Notes {
+		log.Printf("%s: %s", f, n)
+	}
+	key := "pricelist:" + res.File
+	g.offerSources[key] = res.Source + " (dated " + res.Date + ")"
+	asOf, err := time.Parse(dateLayout, res.Date)
+	if err != nil {
+		log.Fatalf("%s: date %q: %v", f, res.Date, err)
+	}
+	for _, p := range res.Prices {
+		g.applyPrice(&p, key, catalog.PriceInfo{Basis: catalog.PricePublished, AsOf: asOf})
 	}
 }
 
