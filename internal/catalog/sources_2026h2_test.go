@@ -249,3 +249,49 @@ func matchGlob(t *testing.T, pattern, s string) bool {
 	}
 	return ok
 }
+
+// TestAWSVantageRedated reads the 2026-01-21 copy of the vantage AWS data
+// (aws_vantage_2026-01-21.csv) on its own: an aws_reserved.csv 1-year
+// Standard RI the copy shows unchanged is dated 2026-01-21, one it does not
+// show keeps the snapshot's 2025-11-30; so does the on-demand price of an
+// offer the snapshot alone prices (source aws-vantage).
+func TestAWSVantageRedated(t *testing.T) {
+	c := builtin(t)
+	cp := readSource(t, "aws_vantage_2026-01-21.csv")
+	newer := map[string][]string{}
+	for _, r := range cp.rows {
+		newer[cp.get(r, "instance_type")+"/"+cp.get(r, "region")] = r
+	}
+	ar := readSource(t, "aws_reserved.csv")
+	n := 0
+	for _, r := range ar.rows {
+		o, ok := c.Offer("aws", ar.get(r, "instance_type"), ar.get(r, "region"))
+		if !ok || refreshed(o) || ar.get(r, "method") != "vantage_snapshot_via_tsaol" {
+			continue
+		}
+		nr, has := newer[o.InstanceType+"/"+o.Region]
+		same := func(col, newCol string) bool {
+			return has && ar.get(r, col) != "" && cp.get(nr, newCol) != "" && ar.f(t, r, col) == cp.f(t, nr, newCol)
+		}
+		date := func(b bool) string {
+			if b {
+				return "2026-01-21"
+			}
+			return "2025-11-30"
+		}
+		if got, info, ok := o.PriceInfo(catalog.Reserved1Y); ok && info.Basis == catalog.PricePublished && near(got, ar.f(t, r, "ri_1y_standard_no_upfront")) {
+			if want := date(same("ri_1y_standard_no_upfront", "reserved_1y_usd_per_hour")); info.AsOf.Format(time.DateOnly) != want {
+				t.Errorf("aws %s/%s reserved_1y dated %v, want %s", o.InstanceType, o.Region, info.AsOf, want)
+			}
+			n++
+		}
+		if o.Source == "aws-vantage" || strings.HasPrefix(o.Source, "aws-vantage+") {
+			_, info, _ := o.PriceInfo(catalog.OnDemand)
+			if want := date(same("on_demand_usd_per_hour", "on_demand_usd_per_hour")); info.AsOf.Format(time.DateOnly) != want {
+				t.Errorf("aws %s/%s on-demand dated %v, want %s", o.InstanceType, o.Region, info.AsOf, want)
+			}
+			n++
+		}
+	}
+	compared(t, n, 500, "AWS vantage dates")
+}
