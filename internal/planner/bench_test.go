@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
 
@@ -36,6 +37,52 @@ func benchRecommend(b *testing.B, p *planner.Planner, req planner.Request) {
 	n := 0
 	for b.Loop() {
 		if _, err := p.Recommend(req); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	var after syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	cpu := syscall.TimevalToNsec(after.Utime) - syscall.TimevalToNsec(before.Utime)
+	b.ReportMetric(float64(cpu)/float64(max(n, 1)), "cpu-ns/op")
+}
+
+// BenchmarkRecommendTrainingWithTradeOffs: the training recommendation
+// with its trade-offs (the deadlines tried), as gpu_recommendation runs it.
+func BenchmarkRecommendTrainingWithTradeOffs(b *testing.B) {
+	p, _ := builtin(b)
+	req := request(b, llama70BLoRA, planner.Constraints{DeadlineHours: 100}, planner.ObjectiveCost)
+	benchWithTradeOffs(b, p, req, nil)
+}
+
+// BenchmarkRecommendInferenceWithTradeOffs: the serving recommendation
+// with its trade-offs (the latency limits tried, each prepared again, and
+// the serverless break-even), as gpu_recommendation runs it.
+func BenchmarkRecommendInferenceWithTradeOffs(b *testing.B) {
+	p, m := builtin(b)
+	req := request(b, serve70B, planner.Constraints{}, planner.ObjectiveCost)
+	w := req.Estimator.Workload()
+	relimit := func(ttft, tpot float64) (planner.Estimator, error) {
+		w := w
+		w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
+		return m.Prepare(w, perf.ValidateOptions{})
+	}
+	benchWithTradeOffs(b, p, req, relimit)
+}
+
+// benchWithTradeOffs is benchRecommend for a recommendation and its
+// trade-offs.
+func benchWithTradeOffs(b *testing.B, p *planner.Planner, req planner.Request, relimit planner.Relimit) {
+	b.ReportAllocs()
+	var before syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	n := 0
+	for b.Loop() {
+		res, err := p.Recommend(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.TradeOffs(req, res, relimit); err != nil {
 			b.Fatal(err)
 		}
 		n++

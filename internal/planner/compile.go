@@ -310,19 +310,7 @@ func (r *run) compile() {
 			}
 		}
 	}
-	for s := range f.pricingModels {
-		f.pricingModels[s] = c.PricingModels == nil
-	}
-	if c.PricingModels == nil && r.inference {
-		// Serving defaults to capacity that is not taken away: spot only
-		// when pricing_models names it (then with spare replicas).
-		f.pricingModels[slotSpot] = false
-	}
-	for _, pm := range c.PricingModels {
-		if s := pm.Index(); s >= 0 {
-			f.pricingModels[s] = true
-		}
-	}
+	f.pricingModels = allowedSlots(c.PricingModels, r.inference)
 	f.compliance = complianceOf(c.Compliance)
 	f.maxNodes = r.p.policy.DefaultMaxNodes
 	if c.MaxNodes > 0 {
@@ -362,4 +350,24 @@ func (r *run) compileStacks() {
 			f.stacksTrainPrecision |= bit
 		}
 	}
+}
+
+// allowedSlots is the pricing models a request allows, by slot: those
+// pricing_models names, or without it every one, but spot for inference:
+// serving defaults to capacity that is not taken away (spot only when
+// pricing_models names it, then with spare replicas).
+func allowedSlots(pms []catalog.PricingModel, inference bool) [catalog.NumPricingModels]bool {
+	var out [catalog.NumPricingModels]bool
+	for s := range out {
+		out[s] = pms == nil
+	}
+	if pms == nil && inference {
+		out[slotSpot] = false
+	}
+	for _, pm := range pms {
+		if s := pm.Index(); s >= 0 {
+			out[s] = true
+		}
+	}
+	return out
 }

@@ -56,6 +56,13 @@ type Policy struct {
 	// ImplausibleSpotPriceRatio: a spot price below this share of the
 	// offer's on-demand price is flagged in the explanation.
 	ImplausibleSpotPriceRatio float64
+	// TradeOffFactors scale the deadline (training) or the latency limits
+	// (inference) for the trade-offs (Planner.TradeOffs): ascending,
+	// positive, none 1.
+	TradeOffFactors []float64
+	// BreakEvenMinDutyCycle is the lowest duty cycle the serverless
+	// break-even search tries.
+	BreakEvenMinDutyCycle float64
 }
 
 // WorkloadOptions are the options a recommendation's workload is
@@ -91,6 +98,10 @@ type policyJSON struct {
 	TypicalRegionQuotaGPUs policyNum `json:"typical_region_quota_gpus"`
 	SpotCapacityGPUs       policyNum `json:"typical_region_spot_capacity_gpus"`
 	ImplausibleSpotRatio   policyNum `json:"implausible_spot_price_ratio"`
+	TradeOffFactors        struct {
+		Values []float64 `json:"values"`
+	} `json:"trade_off_factors"`
+	BreakEvenMinDutyCycle policyNum `json:"serverless_break_even_min_duty_cycle"`
 }
 
 var (
@@ -155,6 +166,14 @@ func ParsePolicy(raw []byte) (*Policy, error) {
 		TypicalRegionQuotaGPUs:         integer("typical_region_quota_gpus", pj.TypicalRegionQuotaGPUs),
 		TypicalRegionSpotCapacityGPUs:  integer("typical_region_spot_capacity_gpus", pj.SpotCapacityGPUs),
 		ImplausibleSpotPriceRatio:      num("implausible_spot_price_ratio", pj.ImplausibleSpotRatio),
+		TradeOffFactors:                pj.TradeOffFactors.Values,
+		BreakEvenMinDutyCycle:          num("serverless_break_even_min_duty_cycle", pj.BreakEvenMinDutyCycle),
+	}
+	if !validFactors(p.TradeOffFactors) {
+		errs = append(errs, "trade_off_factors.values (ascending, none 1)")
+	}
+	if p.BreakEvenMinDutyCycle >= 1 {
+		errs = append(errs, "serverless_break_even_min_duty_cycle (below 1)")
 	}
 	p.BalancedWeights.Cost = num("balanced_weights.cost", pj.BalancedWeights.Cost)
 	p.BalancedWeights.Time = num("balanced_weights.time", pj.BalancedWeights.Time)
@@ -166,6 +185,16 @@ func ParsePolicy(raw []byte) (*Policy, error) {
 		return nil, fmt.Errorf("planner: planner_policy.json: default_top %d exceeds max_top %d", p.DefaultTop, p.MaxTop)
 	}
 	return p, nil
+}
+
+// validFactors: at least one, each positive, ascending, none 1.
+func validFactors(fs []float64) bool {
+	for i, f := range fs {
+		if !(f > 0) || f == 1 || (i > 0 && !(f > fs[i-1])) {
+			return false
+		}
+	}
+	return len(fs) > 0
 }
 
 // mustPolicy is BuiltinPolicy for the exported package variables; the

@@ -3,7 +3,12 @@
 
 package planner
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
 
 // TestPolicyMatchesConstants: planner_policy.json parses, and the schema
 // constants DefaultTop / MaxTop and the exported DefaultMaxNodes carry its
@@ -57,7 +62,8 @@ func TestSpotServingMinSpareUnits(t *testing.T) {
 	  "default_top": {"value": 5}, "max_top": {"value": 100},
 	  "relative_tolerance": {"value": 1e-9}, "spot_risk_mention": {"value": 1.0005},
 	  "default_max_time_per_output_token_ms": {"value": 40}, "default_max_time_to_first_token_ms": {"value": 450}, "typical_region_quota_gpus": {"value": 256},
-	  "typical_region_spot_capacity_gpus": {"value": 64}, "implausible_spot_price_ratio": {"value": 0.15}`
+	  "typical_region_spot_capacity_gpus": {"value": 64}, "implausible_spot_price_ratio": {"value": 0.15},
+	  "trade_off_factors": {"values": [0.5, 2]}, "serverless_break_even_min_duty_cycle": {"value": 0.001}`
 	tests := []struct {
 		field string
 		ok    bool
@@ -80,4 +86,58 @@ func TestSpotServingMinSpareUnits(t *testing.T) {
 			t.Errorf("%s: parsed %d", tc.field, got.SpotServingMinSpareUnits)
 		}
 	}
+}
+
+// TestParsePolicyTradeOffs: the trade-off factors must be positive,
+// ascending and leave out 1 (the request's own row); the break-even
+// search's floor must lie in (0, 1).
+func TestParsePolicyTradeOffs(t *testing.T) {
+	raw, err := catalogPolicyJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		factors string
+		minDuty string
+		ok      bool
+	}{
+		{`[0.5, 0.75, 1.5, 2]`, `0.001`, true},
+		{`[2]`, `0.5`, true},
+		{`[]`, `0.001`, false},
+		{`[0.5, 1, 2]`, `0.001`, false},
+		{`[2, 0.5]`, `0.001`, false},
+		{`[0, 2]`, `0.001`, false},
+		{`[0.5, 0.5]`, `0.001`, false},
+		{`[0.5, 2]`, `1`, false},
+		{`[0.5, 2]`, `0`, false},
+	}
+	for _, tc := range tests {
+		doc := withPolicyField(t, raw, "trade_off_factors", `{"values": `+tc.factors+`}`)
+		doc = withPolicyField(t, doc, "serverless_break_even_min_duty_cycle", `{"value": `+tc.minDuty+`}`)
+		p, err := ParsePolicy(doc)
+		switch {
+		case tc.ok && err != nil:
+			t.Errorf("%s / %s: %v", tc.factors, tc.minDuty, err)
+		case !tc.ok && err == nil:
+			t.Errorf("%s / %s: accepted (%v)", tc.factors, tc.minDuty, p.TradeOffFactors)
+		}
+	}
+}
+
+// catalogPolicyJSON is the built-in planner_policy.json.
+func catalogPolicyJSON() ([]byte, error) { return catalog.ReadDataFile("planner_policy.json") }
+
+// withPolicyField is a policy document with one top-level field replaced.
+func withPolicyField(t *testing.T, raw []byte, name, value string) []byte {
+	t.Helper()
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc[name] = json.RawMessage(value)
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

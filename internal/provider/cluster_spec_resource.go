@@ -390,7 +390,7 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 	m.Labels = types.MapValueMust(types.StringType, labels)
 	m.MinNetworkGbps, m.RDMA = types.Float64Null(), types.BoolNull()
 	if q := sreq.Requirements; q.MinNetworkGbps > 0 {
-		m.MinNetworkGbps = types.Float64Value(q.MinNetworkGbps)
+		m.MinNetworkGbps = float64Value(&resp.Diagnostics, "min_network_gbps", q.MinNetworkGbps)
 	}
 	if sreq.Requirements.RDMA {
 		m.RDMA = types.BoolValue(true)

@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 
@@ -163,7 +164,7 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 	limit := func(desc, name string) schema.Float64Attribute {
 		return floatInput(desc+" Omit for no limit.", limitOf(name).positive())
 	}
-	resp.Schema = schema.Schema{
+	s := schema.Schema{
 		MarkdownDescription: "Recommends where and on what to run a workload: every offer of the catalog × node count × pricing model is " +
 			"checked against the constraints and physics (memory fit, a scale-out fabric for multi-node training, the inference throughput and " +
 			"latency targets), scored by `objective` and explained. The provider's `clouds` allow-list and `discounts` apply. " +
@@ -272,6 +273,8 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"summary":      schema.StringAttribute{Computed: true, MarkdownDescription: recommendationSummaryDoc},
 		},
 	}
+	maps.Copy(s.Attributes, tradeOffAttributes())
+	resp.Schema = s
 }
 
 // topLimit bounds top: the planner returns at most planner.MaxTop
@@ -390,8 +393,14 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	m.Rejected = types.ListValueMust(rejectedType, rej)
 	m.CatalogDate = types.StringValue(res.CatalogDate)
+	to, err := pl.TradeOffs(preq, res, relimitFor(in, model, policy.WorkloadOptions()))
+	if err != nil {
+		addError(&resp.Diagnostics, err)
+		return
+	}
+	m.TradeOffs, m.ServerlessBreakEven = tradeOffValues(to, &resp.Diagnostics)
 	m.Summary = types.StringValue(planner.Summary(res, planner.SummaryOptions{
-		Inference: prep.Workload().Kind == perf.KindInference, Objective: preq.Objective}))
+		Inference: prep.Workload().Kind == perf.KindInference, Objective: preq.Objective, TradeOffs: to}))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -535,6 +544,9 @@ type recommendationModel struct {
 	Rejected    types.List        `tfsdk:"rejected"`
 	CatalogDate types.String      `tfsdk:"catalog_date"`
 	Summary     types.String      `tfsdk:"summary"`
+	// TradeOffs and ServerlessBreakEven: recommendation_tradeoffs.go.
+	TradeOffs           types.List   `tfsdk:"trade_offs"`
+	ServerlessBreakEven types.Object `tfsdk:"serverless_break_even"`
 }
 
 // gpuFraction is a fractional instance's share of one GPU, null otherwise.
@@ -551,7 +563,9 @@ const recommendationSummaryDoc = "The candidates as a fixed-width text table for
 	"(a fractional instance: its share of one GPU × nodes), pricing model, `estimated_hours` (training, fine-tuning) or " +
 	"`tokens_per_second` (inference), `estimated_cost_usd` (inference: per month) and `estimated_co2e_kg` (`n/a` when unknown), " +
 	"rounded as the attributes are. A title line above the table counts the feasible candidates and names the objective " +
-	"and the catalog date. Show it with `output \"plan\" { value = data.gpu_recommendation.x.summary }`."
+	"and the catalog date. Below the table, the trade-offs (`trade_offs`): the cheapest answer at each deadline or latency limit " +
+	"tried, with its cost against the request's own, and for serving the duty cycle where serverless stops being cheaper " +
+	"(`serverless_break_even`). Show it with `output \"plan\" { value = data.gpu_recommendation.x.summary }`."
 
 // stacksTable is the embedded software-stacks table for the schema's
 // docs and validator; an empty table when it failed to load (the planner

@@ -72,7 +72,8 @@ func summaryHasEveryCandidate(attrs map[string]any) error {
 	if len(cands) < 2 {
 		return fmt.Errorf("want several candidates, got %d", len(cands))
 	}
-	lines := strings.Split(strings.TrimSuffix(summary, "\n"), "\n")
+	table, _, _ := strings.Cut(summary, "\n\nCheapest at ") // the trade-offs follow the table
+	lines := strings.Split(strings.TrimSuffix(table, "\n"), "\n")
 	if n := len(lines); n > 0 && strings.HasPrefix(lines[n-1], "Left out, software stack ") {
 		lines = lines[:n-1] // a cheaper candidate on another stack, named after the table
 	}
