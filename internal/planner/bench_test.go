@@ -52,7 +52,8 @@ func benchRecommend(b *testing.B, p *planner.Planner, req planner.Request) {
 func BenchmarkRecommendTrainingWithTradeOffs(b *testing.B) {
 	p, _ := builtin(b)
 	req := request(b, llama70BLoRA, planner.Constraints{DeadlineHours: 100}, planner.ObjectiveCost)
-	benchWithTradeOffs(b, p, req, nil)
+	req.TradeOffs = true
+	benchRecommend(b, p, req)
 }
 
 // BenchmarkRecommendInferenceWithTradeOffs: the serving recommendation
@@ -67,28 +68,6 @@ func BenchmarkRecommendInferenceWithTradeOffs(b *testing.B) {
 		w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
 		return m.Prepare(w, perf.ValidateOptions{})
 	}
-	benchWithTradeOffs(b, p, req, relimit)
-}
-
-// benchWithTradeOffs is benchRecommend for a recommendation and its
-// trade-offs.
-func benchWithTradeOffs(b *testing.B, p *planner.Planner, req planner.Request, relimit planner.Relimit) {
-	b.ReportAllocs()
-	var before syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
-	n := 0
-	for b.Loop() {
-		res, err := p.Recommend(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := p.TradeOffs(req, res, relimit); err != nil {
-			b.Fatal(err)
-		}
-		n++
-	}
-	var after syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
-	cpu := syscall.TimevalToNsec(after.Utime) - syscall.TimevalToNsec(before.Utime)
-	b.ReportMetric(float64(cpu)/float64(max(n, 1)), "cpu-ns/op")
+	req.TradeOffs, req.Relimit = true, relimit
+	benchRecommend(b, p, req)
 }

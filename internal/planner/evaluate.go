@@ -79,7 +79,11 @@ func (r *run) scan() {
 			r.needed[oi.group] = true
 		}
 	}
-	r.physicsAll()
+	if r.req.cheapestOnly {
+		r.physicsCheapest()
+	} else {
+		r.physicsAll()
+	}
 	for i := range r.p.offers {
 		oi := &r.p.offers[i]
 		if reason := r.reasons[i]; reason != "" {
@@ -127,7 +131,11 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 		opt := &g.options[i]
 		for _, s := range slots[:n] {
 			c := r.price(oi, opt, s, discount)
-			if reason := r.limitFailure(oi, opt, &c); reason >= 0 {
+			reason := r.limitFailure(oi, opt, &c)
+			if r.req.TradeOffs && r.keepTradeOff(&c, reason) {
+				r.tradeCands = append(r.tradeCands, c)
+			}
+			if reason >= 0 {
 				furthest[s] = max(furthest[s], reason)
 				continue
 			}
@@ -151,6 +159,16 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 // removed, keeping the cheapest (cost plus carbon cost) candidate within
 // every other limit as the left-out one; it counts nothing.
 func (r *run) evaluateLeftOut(oi *offerInfo, g *groupResult) {
+	r.eachWithinLimits(oi, g, func(c *priced) {
+		if !r.leftOut.set || c.cost+c.carbon < r.leftOut.value {
+			r.leftOut.set, r.leftOut.value, r.leftOut.cand = true, c.cost+c.carbon, *c
+		}
+	})
+}
+
+// eachWithinLimits prices every (node count, allowed pricing model) of an
+// offer and calls fn on those within every limit; it counts nothing.
+func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, fn func(c *priced)) {
 	discount := r.req.Discounts[oi.o.Cloud]
 	for i := range g.options {
 		opt := &g.options[i]
@@ -158,12 +176,8 @@ func (r *run) evaluateLeftOut(oi *offerInfo, g *groupResult) {
 			if !r.f.pricingModels[s] {
 				continue
 			}
-			c := r.price(oi, opt, s, discount)
-			if r.pricedFailure(&c) >= 0 || (c.spare > 0 && r.spareLimit(oi, opt, c.spare) >= 0) || r.numericFailure(&c) >= 0 {
-				continue
-			}
-			if !r.leftOut.set || c.cost+c.carbon < r.leftOut.value {
-				r.leftOut.set, r.leftOut.value, r.leftOut.cand = true, c.cost+c.carbon, c
+			if c := r.price(oi, opt, s, discount); r.withinLimits(oi, opt, &c) {
+				fn(&c)
 			}
 		}
 	}
@@ -179,6 +193,12 @@ func (r *run) pricedFailure(c *priced) int {
 		return reasonIndex(ReasonEstimateFailed)
 	}
 	return -1
+}
+
+// withinLimits reports whether a priced candidate passes what
+// limitFailure checks, noting nothing.
+func (r *run) withinLimits(oi *offerInfo, opt *option, c *priced) bool {
+	return r.pricedFailure(c) < 0 && (c.spare == 0 || r.spareLimit(oi, opt, c.spare) < 0) && r.numericFailure(c) < 0
 }
 
 // limitFailure checks a priced candidate against spot serving's size
@@ -209,19 +229,23 @@ func (r *run) limitFailure(oi *offerInfo, opt *option, c *priced) int {
 
 // numericFailure checks a priced candidate against the numeric limits:
 // the reason index that rejects it, or -1.
-func (r *run) numericFailure(c *priced) int {
+func (r *run) numericFailure(c *priced) int { return r.numericFailureBut(c, -1) }
+
+// numericFailureBut is numericFailure without the limit of reason index
+// skip (-1: none skipped).
+func (r *run) numericFailureBut(c *priced, skip int) int {
 	if !r.f.limited {
 		return -1
 	}
 	lim := &r.req.Constraints
 	switch {
-	case lim.MaxHourlyCostUSD > 0 && c.hourly > lim.MaxHourlyCostUSD:
+	case lim.MaxHourlyCostUSD > 0 && c.hourly > lim.MaxHourlyCostUSD && skip != reasonMaxHourlyCostIdx:
 		return reasonMaxHourlyCostIdx
-	case !r.inference && lim.DeadlineHours > 0 && c.hours > lim.DeadlineHours:
+	case !r.inference && lim.DeadlineHours > 0 && c.hours > lim.DeadlineHours && skip != reasonDeadlineIdx:
 		return reasonDeadlineIdx
-	case lim.MaxTotalCostUSD > 0 && c.cost > lim.MaxTotalCostUSD:
+	case lim.MaxTotalCostUSD > 0 && c.cost > lim.MaxTotalCostUSD && skip != reasonMaxTotalCostIdx:
 		return reasonMaxTotalCostIdx
-	case lim.MaxCO2eKg > 0 && (!c.co2Known || c.co2 > lim.MaxCO2eKg):
+	case lim.MaxCO2eKg > 0 && (!c.co2Known || c.co2 > lim.MaxCO2eKg) && skip != reasonMaxCO2eIdx:
 		return reasonMaxCO2eIdx
 	}
 	return -1

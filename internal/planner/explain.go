@@ -43,13 +43,7 @@ func (r *run) boundBy(c *Candidate) string {
 func (r *run) explain(out []Candidate, k int, leftOut *Candidate) string {
 	c := &out[k]
 	var b strings.Builder
-	if r.inference {
-		r.explainServing(&b, c)
-	} else {
-		r.explainJob(&b, c)
-	}
-	r.explainPricing(&b, c)
-	explainBasis(&b, c)
+	r.whatItDoes(&b, c)
 	b.WriteString("; ")
 	b.WriteString(r.rankPhrase(out, k))
 	if k == 0 && leftOut != nil {
@@ -57,6 +51,18 @@ func (r *run) explain(out []Candidate, k int, leftOut *Candidate) string {
 		b.WriteString(r.leftOutPhrase(c, leftOut))
 	}
 	return b.String()
+}
+
+// whatItDoes writes what binds a candidate, what it achieves and its
+// pricing: the explanation before where it ranks.
+func (r *run) whatItDoes(b *strings.Builder, c *Candidate) {
+	if r.inference {
+		r.explainServing(b, c)
+	} else {
+		r.explainJob(b, c)
+	}
+	r.explainPricing(b, c)
+	explainBasis(b, c)
 }
 
 // leftOutPhrase names the cheaper candidate constraints.software_stacks

@@ -98,7 +98,12 @@ func recommendOnce(p *planner.Planner, model *perf.Model, policy *planner.Policy
 		c.Accelerators = []string{a}
 	}
 	req := planner.Request{Estimator: prep, Constraints: c, Objective: planner.Objectives[int(in.objective)%len(planner.Objectives)],
-		Top: fuzzutil.Int(in.top), CarbonPriceUSDPerTonne: in.carbon}
+		Top: fuzzutil.Int(in.top), CarbonPriceUSDPerTonne: in.carbon, TradeOffs: true,
+		Relimit: func(ttft, tpot float64) (planner.Estimator, error) {
+			w := w
+			w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
+			return model.Prepare(w, policy.WorkloadOptions())
+		}}
 	if cl := clouds[in.cloud%4]; cl != "" {
 		req.AllowedClouds, req.Discounts = []string{cl}, map[string]float64{cl: in.discount}
 	}
@@ -114,6 +119,9 @@ func recommendOnce(p *planner.Planner, model *perf.Model, policy *planner.Policy
 		res.Best.Score = 0
 		for i := range res.Candidates {
 			res.Candidates[i].Score = 0
+		}
+		if res.TradeOffs == nil {
+			return "no trade-offs"
 		}
 		if !fuzzutil.WorkloadWithinLimits(w) || !in.withinLimits() {
 			return ""

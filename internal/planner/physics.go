@@ -105,6 +105,11 @@ func (r *run) physicsAll() {
 		r.unitsOnly = false
 		r.unitSearch(n)
 	}
+	r.mergeMisses(n)
+}
+
+// mergeMisses merges the nearest misses of n workers, in worker order.
+func (r *run) mergeMisses(n int) {
 	for i := 0; i < n; i++ {
 		w := &r.workers[i]
 		r.smallest.merge(&w.smallest)

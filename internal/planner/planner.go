@@ -108,6 +108,8 @@ type Planner struct {
 	policy *Policy
 	offers []offerInfo // sorted by cloud, region, instance type
 	groups []hwGroup
+	// members lists each group's offers (indexes into offers).
+	members [][]int
 	// families is the number of distinct (accelerator, GPUs per node).
 	families int
 
@@ -190,6 +192,11 @@ func (p *Planner) addOffers() {
 		sorted[k] = p.offers[i]
 	}
 	p.offers = sorted
+	p.members = make([][]int, len(p.groups))
+	for i := range p.offers {
+		g := p.offers[i].group
+		p.members[g] = append(p.members[g], i)
+	}
 }
 
 // groupOffers gives each offer its hardware group: offers of the same

@@ -115,9 +115,12 @@ func (r *run) offerTop(c *priced) {
 // constraints.near. Candidates arrive in name order (cloud, region,
 // instance type, nodes, pricing model), which breaks the remaining ties:
 // false when a and b tie on everything here.
-func (r *run) before(a, b *priced) bool {
-	if a.score != b.score {
-		return a.score < b.score
+func (r *run) before(a, b *priced) bool { return r.beforeScored(a, a.score, b, b.score) }
+
+// beforeScored is before with the scores given.
+func (r *run) beforeScored(a *priced, as float64, b *priced, bs float64) bool {
+	if as != bs {
+		return as < bs
 	}
 	if a.co2Known != b.co2Known {
 		return a.co2Known
@@ -189,6 +192,10 @@ func (r *run) rank() ([]Candidate, *Candidate) {
 	out := make([]Candidate, len(kept))
 	for k := range kept {
 		out[k] = r.candidate(&kept[k])
+	}
+	if r.req.cheapestOnly { // a serving trade-off row: its counts are partial
+		out[0].Explanation = r.rowExplanation(&out[0], r.latencyPhrase())
+		return out, nil
 	}
 	var leftOut *Candidate
 	if best := &out[0]; r.leftOut.set && r.leftOut.value < best.EstimatedCostUSD+best.CarbonCostUSD {

@@ -65,6 +65,11 @@ type run struct {
 	// leftOut is the cheapest candidate (cost plus carbon cost) that only
 	// constraints.software_stacks removed.
 	leftOut miss
+	// tradeCands are the candidates the trade-offs choose from
+	// (Request.TradeOffs; keepTradeOff), in scan order.
+	tradeCands []priced
+	// perNode is perNodeMonth for the serving trade-off rows.
+	perNode []float64
 	// worstCO2 is the highest known CO2e of the feasible candidates (set by
 	// rankAll): what an unknown CO2e ranks as.
 	worstCO2 float64
@@ -105,14 +110,21 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 	res := &Result{Feasible: r.feasible, CatalogDate: p.date, Rejected: r.rejections()}
 	res.Candidates, res.LeftOut = r.rank()
 	res.Best = res.Candidates[0]
+	if req.TradeOffs {
+		var err error
+		if res.TradeOffs, err = r.tradeOffs(res); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
 }
 
 // reset prepares a pooled run for a request, keeping its buffers.
 func (r *run) reset(p *Planner, req *Request) {
 	all, top, groups, workers, needed, groupCost, reasons := r.all[:0], r.top[:0], r.groups[:0], r.workers, r.needed, r.groupCost, r.reasons
+	tradeCands := r.tradeCands[:0]
 	w := req.Estimator.Workload()
-	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers, groupCost: groupCost, reasons: reasons,
+	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers, groupCost: groupCost, reasons: reasons, tradeCands: tradeCands,
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
 		moe: w.ActiveParametersB > 0 && w.ActiveParametersB < w.ModelParametersB,
 		// Balanced scores and the cost objective with a carbon price (an

@@ -96,6 +96,24 @@ type Request struct {
 	AllowedClouds          []string           // nil = every cloud
 	Discounts              map[string]float64 // cloud -> fraction off list price
 	CarbonPriceUSDPerTonne float64
+
+	// TradeOffs asks for Result.TradeOffs: what the deadline or the
+	// latency limits cost (tradeoffs.go), from the same search.
+	TradeOffs bool
+	// Relimit prepares the workload again under other p99 latency limits
+	// for the serving trade-offs; nil gives only the request's own row.
+	Relimit Relimit
+
+	// cheapestOnly: only Result.Best matters (a serving trade-off row), so
+	// the search skips hardware that cannot beat the cheapest candidate
+	// found (physicsCheapest); the counts and the other candidates are
+	// partial.
+	cheapestOnly bool
+	// seedGroup+1 (with cheapestOnly): a group to evaluate first; 0 none.
+	seedGroup int
+	// perNode (with cheapestOnly): run.perNodeMonth of the request, which
+	// the trade-off rows share; nil computes it.
+	perNode []float64
 }
 
 // Candidate is one ranked deployment.
@@ -199,6 +217,9 @@ type Result struct {
 	// nil otherwise. Best's explanation says what it would cost and how to
 	// allow it.
 	LeftOut *Candidate
+	// TradeOffs is what the request's limit costs, when Request.TradeOffs
+	// asked for it; nil otherwise.
+	TradeOffs *TradeOffs
 }
 
 // NoCandidateError is returned when no candidate survives: Path is the

@@ -21,9 +21,6 @@ type SummaryOptions struct {
 	Inference bool
 	// Objective names the ranking in the title; "" is the default, cost.
 	Objective Objective
-	// TradeOffs (Planner.TradeOffs), when set, follow the table: the
-	// cheapest answer at each limit tried, and the serverless break-even.
-	TradeOffs *TradeOffs
 }
 
 // Summary renders a result as fixed-width text: a title line, then one
@@ -77,7 +74,7 @@ func Summary(res *Result, opts SummaryOptions) string {
 	}
 	title := fmt.Sprintf("%d of %s feasible %s, ranked by %s (catalog %s)\n",
 		len(res.Candidates), numfmt.Int(float64(res.Feasible)), noun, objective, res.CatalogDate)
-	return title + t.String() + leftOutLine(res, costCol) + tradeOffSummary(opts.TradeOffs)
+	return title + t.String() + leftOutLine(res, costCol) + tradeOffSummary(res.TradeOffs)
 }
 
 // leftOutLine names the cheaper candidate constraints.software_stacks left

@@ -5,11 +5,13 @@ package planner
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
-	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // TradeOff is the cheapest answer (the cost objective) under one changed
@@ -72,136 +74,223 @@ type TradeOffs struct {
 // limits, in ms (the serving trade-offs; nil skips them).
 type Relimit func(ttftMs, tpotMs float64) (Estimator, error)
 
-// TradeOffs answers, beside res (Recommend's answer to req), what the
-// request's limit costs: the cheapest candidate at the deadline (a job) or
-// the latency limits (serving) scaled by each Policy.TradeOffFactors, and
-// for serving the duty cycle where serverless stops being cheaper. Each
-// row is a recommendation of its own under the cost objective, with every
-// other constraint kept.
-func (p *Planner) TradeOffs(req Request, res *Result, relimit Relimit) (*TradeOffs, error) {
-	if req.Estimator == nil || res == nil {
-		return nil, errors.New("planner: TradeOffs needs the request and its result")
+// tradeOffs answers, beside res, what the request's limit costs: the
+// cheapest candidate (the cost objective, every other constraint kept) at
+// the deadline (a job) or the latency limits (serving) scaled by each
+// Policy.TradeOffFactors, and for serving the duty cycle where serverless
+// stops being cheaper. A job's rows and serving's own row and break-even
+// come from the candidates this run's scan kept (tradeCands); a serving
+// row at other limits needs the model's answers under them (servingRows).
+func (r *run) tradeOffs(res *Result) (*TradeOffs, error) {
+	t := &TradeOffs{Inference: r.inference}
+	t.BaseFromBest = !r.inference && !(r.req.Constraints.DeadlineHours > 0)
+	for _, f := range slices.Sorted(slices.Values(append([]float64{1}, r.p.policy.TradeOffFactors...))) {
+		if t.BaseFromBest && f > 1 && r.req.Objective == ObjectiveCost {
+			continue // the cost objective's best is already the cheapest without a deadline
+		}
+		t.Rows = append(t.Rows, TradeOff{Factor: f})
 	}
-	w := req.Estimator.Workload()
-	t := &TradeOffs{Inference: w.Kind == perf.KindInference}
-	t.BaseFromBest = !t.Inference && !(req.Constraints.DeadlineHours > 0)
-	costObjective := Objective(strings.ToLower(strings.TrimSpace(string(req.Objective)))) == ObjectiveCost || req.Objective == ""
-	base := req
-	base.Objective, base.Top, base.DistinctBy = ObjectiveCost, 1, DistinctInstanceType
-	factors := slices.Sorted(slices.Values(append([]float64{1}, p.policy.TradeOffFactors...)))
-	for _, f := range factors {
-		if t.BaseFromBest && f > 1 && costObjective {
-			continue
-		}
-		row := TradeOff{Factor: f}
-		q := base
-		switch {
-		case t.Inference && (f == 1 || relimit == nil):
-			if f != 1 {
-				continue
-			}
-			row.MaxTimeToFirstTokenMs, row.MaxTimePerOutputTokenMs = w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs
-		case t.Inference:
-			row.MaxTimeToFirstTokenMs, row.MaxTimePerOutputTokenMs = w.MaxTimeToFirstTokenMs*f, w.MaxTimePerOutputTokenMs*f
-			est, err := relimit(row.MaxTimeToFirstTokenMs, row.MaxTimePerOutputTokenMs)
-			if err != nil {
-				continue // beyond the latency input limits: no row
-			}
-			q.Estimator = est
-		case t.BaseFromBest:
-			if f != 1 {
-				row.DeadlineHours = res.Best.EstimatedHours * f
-			}
-		default:
-			row.DeadlineHours = req.Constraints.DeadlineHours * f
-		}
-		if !t.Inference {
-			q.Constraints.DeadlineHours = row.DeadlineHours
-		}
-		if err := p.tradeOffBest(q, &row, f == 1 && costObjective, res); err != nil {
-			return nil, err
-		}
-		t.Rows = append(t.Rows, row)
+	if !r.inference {
+		r.jobRows(t.Rows, res)
+		return t, nil
 	}
-	if t.Inference {
-		be, err := p.breakEven(base, w.DutyCycle)
-		if err != nil {
-			return nil, err
-		}
-		t.BreakEven = be
+	rows, err := r.servingRows(t.Rows)
+	if err != nil {
+		return nil, err
 	}
+	t.Rows, t.BreakEven = rows, r.breakEven()
 	return t, nil
 }
 
-// tradeOffBest fills a row's cheapest candidate: res's best when it is
-// the request's own row under the cost objective, else a recommendation
-// of its own; a request nothing meets gives the binding reason.
-func (p *Planner) tradeOffBest(q Request, row *TradeOff, own bool, res *Result) error {
-	if own {
-		row.Best = &res.Best
-		return nil
+// jobRows fills a job's rows: the cheapest candidate within the deadline
+// scaled by each row's factor (without a deadline, the best's hours
+// scaled; the factor-1 row has none), all in one pass.
+func (r *run) jobRows(rows []TradeOff, res *Result) {
+	base, fromBest := r.req.Constraints.DeadlineHours, false
+	if !(base > 0) {
+		base, fromBest = res.Best.EstimatedHours, true
 	}
-	got, err := p.Recommend(q)
+	for i := range rows {
+		if !fromBest || rows[i].Factor != 1 {
+			rows[i].DeadlineHours = base * rows[i].Factor
+		}
+	}
+	best := r.cheapestEach(len(rows), func(c *priced, k int) bool {
+		d := rows[k].DeadlineHours
+		return d == 0 || c.hours <= d
+	})
+	for i := range rows {
+		switch d := rows[i].DeadlineHours; {
+		case best[i] == nil:
+			rows[i].Reason = ReasonDeadline
+		case d == 0:
+			rows[i].Best = r.tradeOffCandidate(best[i], "the cheapest without a deadline")
+		default:
+			rows[i].Best = r.tradeOffCandidate(best[i], "the cheapest finishing within "+numfmt.Thousands(d, 1)+" h")
+		}
+	}
+}
+
+// servingRows fills the serving rows: the request's own limits from this
+// run's candidates, other limits each by a search that stops at the
+// cheapest (physicsCheapest), trying the hardware of the request's
+// cheapest first. Rows whose limits Relimit refuses (beyond the input
+// limits), or all other rows without a Relimit, are left out.
+func (r *run) servingRows(rows []TradeOff) ([]TradeOff, error) {
+	w := &r.workload
+	best := r.cheapestEach(1, func(*priced, int) bool { return true })[0] // the request has a feasible candidate
+	r.perNode = r.perNodeMonth()
+	out := rows[:0]
+	for _, row := range rows {
+		row.MaxTimeToFirstTokenMs, row.MaxTimePerOutputTokenMs = w.MaxTimeToFirstTokenMs*row.Factor, w.MaxTimePerOutputTokenMs*row.Factor
+		if row.Factor == 1 {
+			row.Best = r.tradeOffCandidate(best, r.latencyPhrase())
+		} else if ok, err := r.servingRow(&row, best.offer.group+1); err != nil {
+			return nil, err
+		} else if !ok {
+			continue
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// servingRow fills one serving row at other limits: its cheapest
+// candidate by a search that tries group seed-1 first, or the reason none
+// meets the limits. ok is false when the row is left out.
+func (r *run) servingRow(row *TradeOff, seed int) (ok bool, err error) {
+	if r.req.Relimit == nil {
+		return false, nil
+	}
+	est, err := r.req.Relimit(row.MaxTimeToFirstTokenMs, row.MaxTimePerOutputTokenMs)
+	if err != nil {
+		return false, nil // beyond the latency input limits: no row
+	}
+	q := *r.req
+	q.Estimator, q.Objective, q.Top, q.DistinctBy = est, ObjectiveCost, 1, DistinctDeployment
+	q.TradeOffs, q.Relimit, q.cheapestOnly, q.seedGroup, q.perNode = false, nil, true, seed, r.perNode
+	got, err := r.p.Recommend(q)
 	var none *NoCandidateError
 	switch {
 	case errors.As(err, &none):
 		row.Reason = none.Reason
-		return nil
+		return true, nil
 	case err != nil:
-		return err
+		return false, err
 	}
 	row.Best = &got.Best
-	return nil
+	return true, nil
+}
+
+// latencyPhrase closes a serving row's explanation.
+func (r *run) latencyPhrase() string {
+	return fmt.Sprintf("the cheapest at p99 limits of %s ms to first token and %s ms per output token",
+		numfmt.Short(r.workload.MaxTimeToFirstTokenMs), numfmt.Short(r.workload.MaxTimePerOutputTokenMs))
+}
+
+// tradeOffCandidate expands a trade-off's candidate, explained by what it
+// does and the phrase saying what it is the cheapest at.
+func (r *run) tradeOffCandidate(c *priced, phrase string) *Candidate {
+	cand := r.candidate(c)
+	cand.Explanation = r.rowExplanation(&cand, phrase)
+	return &cand
+}
+
+// rowExplanation explains a candidate outside the ranking: what binds it,
+// what it achieves and its pricing, then the phrase.
+func (r *run) rowExplanation(c *Candidate, phrase string) string {
+	var b strings.Builder
+	r.whatItDoes(&b, c)
+	b.WriteString("; ")
+	b.WriteString(phrase)
+	return b.String()
+}
+
+// cheapestEach is, for each of n selections of the trade-off candidates
+// (in: whether a candidate belongs to selection k), the cost objective's
+// best of it, exactly as a recommendation of those alone ranks it: cost
+// plus carbon cost (an unknown CO2e at the selection's worst known one's),
+// then the tie-breaks; nil for an empty selection. Each result's score is
+// set.
+func (r *run) cheapestEach(n int, in func(c *priced, k int) bool) []*priced {
+	worst := make([]axisBests, n)
+	if r.req.CarbonPriceUSDPerTonne > 0 {
+		for i := range r.tradeCands {
+			for k := range worst {
+				if c := &r.tradeCands[i]; c.co2Known && in(c, k) {
+					worst[k].worstCO2 = math.Max(worst[k].worstCO2, c.co2)
+				}
+			}
+		}
+	}
+	best, raw, score := make([]*priced, n), make([]float64, n), make([]float64, n)
+	for i := range r.tradeCands {
+		c := &r.tradeCands[i]
+		for k := range best {
+			if !in(c, k) {
+				continue
+			}
+			// More than a cent above the best cannot tie it once rounded.
+			v := c.cost + r.carbonCost(c, &worst[k])
+			if best[k] != nil && v > raw[k]+pruneMarginUSD {
+				continue
+			}
+			if s := numfmt.USD(v); best[k] == nil || r.beforeScored(c, s, best[k], score[k]) {
+				best[k], raw[k], score[k] = c, v, s
+			}
+		}
+	}
+	for k, c := range best {
+		if c != nil {
+			cp := *c
+			cp.score = score[k]
+			best[k] = &cp
+		}
+	}
+	return best
+}
+
+// keepTradeOff reports whether a priced candidate, rejected for reason
+// (-1: feasible), counts for the trade-offs: a feasible one, or for a job
+// one the deadline alone rejects.
+func (r *run) keepTradeOff(c *priced, reason int) bool {
+	if reason < 0 {
+		return true
+	}
+	return !r.inference && reason == reasonDeadlineIdx && r.numericFailureBut(c, reasonDeadlineIdx) < 0
 }
 
 // breakEven finds the duty cycle where serverless stops being cheaper
-// than the cheapest dedicated deployment: every feasible serverless
-// deployment is billed its share of the time (cost.Model.
-// ServerlessBilledShare, which grows with the duty cycle; its energy
-// with it), a dedicated one the same at any duty cycle. nil when the
-// request does not allow both or either has no candidate.
-func (p *Planner) breakEven(base Request, duty float64) (*BreakEven, error) {
-	allowed := allowedSlots(base.Constraints.PricingModels, true)
-	var dedicated []catalog.PricingModel
-	for s, ok := range allowed {
-		if ok && s != slotServerless {
-			dedicated = append(dedicated, catalog.AllPricingModels[s])
+// than the cheapest dedicated deployment, from the feasible candidates:
+// every serverless deployment is billed its share of the time (cost.Model.
+// ServerlessBilledShare, which grows with the duty cycle; its energy with
+// it), a dedicated one the same at any duty cycle. nil unless both kinds
+// are feasible.
+func (r *run) breakEven() *BreakEven {
+	sides := r.cheapestEach(2, func(c *priced, k int) bool { return (c.pm == catalog.Serverless) == (k == 0) })
+	cheapest, dedicated := sides[0], sides[1]
+	if cheapest == nil || dedicated == nil {
+		return nil
+	}
+	target := dedicated.cost + dedicated.carbon
+	var best *priced
+	duty := 0.0
+	for i := range r.tradeCands {
+		c := &r.tradeCands[i]
+		if c.pm != catalog.Serverless {
+			continue
+		}
+		d := r.p.serverlessBreakEven(c, r.dutyCycle, target)
+		if d > duty || (d == duty && d > 0 && c.cost+c.carbon < best.cost+best.carbon) {
+			best, duty = c, d
 		}
 	}
-	if !allowed[slotServerless] || len(dedicated) == 0 {
-		return nil, nil
+	if best == nil {
+		best = cheapest
 	}
-	sq, dq := base, base
-	sq.Constraints.PricingModels = []catalog.PricingModel{catalog.Serverless}
-	sq.Top, sq.DistinctBy = p.policy.MaxTop, DistinctDeployment
-	dq.Constraints.PricingModels = dedicated
-	sres, err := p.recommendOrNone(sq)
-	if sres == nil || err != nil {
-		return nil, err
-	}
-	dres, err := p.recommendOrNone(dq)
-	if dres == nil || err != nil {
-		return nil, err
-	}
-	be := &BreakEven{Serverless: sres.Best, Dedicated: dres.Best, MinDutyCycle: p.policy.BreakEvenMinDutyCycle}
-	target := dres.Best.EstimatedCostUSD + dres.Best.CarbonCostUSD
-	for i := range sres.Candidates {
-		c := &sres.Candidates[i]
-		if d := p.serverlessBreakEven(c, duty, target); d > be.DutyCycle {
-			be.DutyCycle, be.Serverless = d, *c
-		}
-	}
-	return be, nil
-}
-
-// recommendOrNone is Recommend with "no candidate" as a nil result.
-func (p *Planner) recommendOrNone(q Request) (*Result, error) {
-	res, err := p.Recommend(q)
-	var none *NoCandidateError
-	if errors.As(err, &none) {
-		return nil, nil
-	}
-	return res, err
+	return &BreakEven{DutyCycle: duty, MinDutyCycle: r.p.policy.BreakEvenMinDutyCycle,
+		Serverless: *r.tradeOffCandidate(best, "the serverless side of the break-even"),
+		Dedicated:  *r.tradeOffCandidate(dedicated, "the cheapest deployment on an instance pricing model")}
 }
 
 // breakEvenSteps bisects the duty cycle to within 2^-40 of the range.
@@ -212,7 +301,7 @@ const breakEvenSteps = 40
 // energy scale with its billed share of the time, which grows with the
 // duty cycle. 1 when it is cheaper at constant load, 0 when it is not
 // cheaper even at Policy.BreakEvenMinDutyCycle.
-func (p *Planner) serverlessBreakEven(c *Candidate, duty, target float64) float64 {
+func (p *Planner) serverlessBreakEven(c *priced, duty, target float64) float64 {
 	if c.offer == nil || c.offer.serverless == nil {
 		return 0
 	}
@@ -221,7 +310,7 @@ func (p *Planner) serverlessBreakEven(c *Candidate, duty, target float64) float6
 	if !(share0 > 0) {
 		return 0
 	}
-	perShare := (c.EstimatedCostUSD + c.CarbonCostUSD) / share0
+	perShare := (c.cost + c.carbon) / share0
 	cheaper := func(d float64) bool { return perShare*p.cost.ServerlessBilledShare(s, d) < target }
 	lo, hi := p.policy.BreakEvenMinDutyCycle, 1.0
 	switch {

@@ -59,7 +59,7 @@ func tradeOffSummary(t *TradeOffs) string {
 			continue
 		}
 		vs := ""
-		if own != nil && own.EstimatedCostUSD > 0 && c != own {
+		if own != nil && own.EstimatedCostUSD > 0 && r.Factor != 1 {
 			vs = numfmt.SignedPercent(c.EstimatedCostUSD/own.EstimatedCostUSD - 1)
 		}
 		tab.Row(limit, c.Cloud, c.Region, fmt.Sprintf("%s × %d", c.InstanceType, c.Nodes), gpusCell(c), string(c.PricingModel),

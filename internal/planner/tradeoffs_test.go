@@ -22,18 +22,18 @@ func fakeRelimit(w perf.Workload) planner.Relimit {
 	}
 }
 
-// tradeOffs recommends and answers the trade-offs of one request.
+// tradeOffs recommends with the trade-offs of one request.
 func tradeOffs(t *testing.T, p *planner.Planner, req planner.Request, w perf.Workload) (*planner.Result, *planner.TradeOffs) {
 	t.Helper()
+	req.TradeOffs, req.Relimit = true, fakeRelimit(w)
 	res, err := p.Recommend(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	to, err := p.TradeOffs(req, res, fakeRelimit(w))
-	if err != nil {
-		t.Fatal(err)
+	if res.TradeOffs == nil {
+		t.Fatal("no trade-offs")
 	}
-	return res, to
+	return res, res.TradeOffs
 }
 
 // cheapestAt is an independent answer to one row: the cost objective's
@@ -205,7 +205,7 @@ func TestGoldenTradeOffs(t *testing.T) {
 		req := fixtureRequest(tc.w, tc.c, "")
 		req.Top = 2
 		res, to := tradeOffs(t, p, req, tc.w)
-		fmt.Fprintf(&b, "== %s\n%s\n", tc.name, planner.Summary(res, planner.SummaryOptions{Inference: to.Inference, TradeOffs: to}))
+		fmt.Fprintf(&b, "== %s\n%s\n", tc.name, planner.Summary(res, planner.SummaryOptions{Inference: to.Inference}))
 	}
 	checkGolden(t, "tradeoffs.golden", b.String())
 }

@@ -352,6 +352,8 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		AllowedClouds:          d.data.Clouds,
 		Discounts:              d.data.Discounts,
 		CarbonPriceUSDPerTonne: d.data.CarbonPriceUSDPerTonne,
+		TradeOffs:              true,
+		Relimit:                relimitFor(in, model, policy.WorkloadOptions()),
 	}
 	if m.Constraints != nil {
 		resp.Diagnostics.Append(m.Constraints.toPlanner(ctx, &preq.Constraints)...)
@@ -393,14 +395,9 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	m.Rejected = types.ListValueMust(rejectedType, rej)
 	m.CatalogDate = types.StringValue(res.CatalogDate)
-	to, err := pl.TradeOffs(preq, res, relimitFor(in, model, policy.WorkloadOptions()))
-	if err != nil {
-		addError(&resp.Diagnostics, err)
-		return
-	}
-	m.TradeOffs, m.ServerlessBreakEven = tradeOffValues(to, &resp.Diagnostics)
+	m.TradeOffs, m.ServerlessBreakEven = tradeOffValues(res.TradeOffs, &resp.Diagnostics)
 	m.Summary = types.StringValue(planner.Summary(res, planner.SummaryOptions{
-		Inference: prep.Workload().Kind == perf.KindInference, Objective: preq.Objective, TradeOffs: to}))
+		Inference: prep.Workload().Kind == perf.KindInference, Objective: preq.Objective}))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -93,6 +93,9 @@ func relimitFor(in workloadInput, model *perf.Model, opts perf.ValidateOptions) 
 
 // tradeOffValues are the trade_offs and serverless_break_even values.
 func tradeOffValues(t *planner.TradeOffs, diags *diag.Diagnostics) (types.List, types.Object) {
+	if t == nil {
+		return types.ListNull(tradeOffType), types.ObjectNull(breakEvenType.AttrTypes)
+	}
 	rows := make([]attr.Value, len(t.Rows))
 	for i := range t.Rows {
 		r := &t.Rows[i]
