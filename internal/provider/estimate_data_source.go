@@ -191,7 +191,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 			fmt.Sprintf("gpus_per_node = %d exceeds gpu_count = %d: a node cannot hold more GPUs than the whole job uses. "+
 				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, %s).", perNode, gpus, gpus, defaultGPUsPerNode()))
 	}
-	var wl types.Object
+	var wl types.Dynamic
 	var accel types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wl)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("accelerator"), &accel)...)
@@ -366,7 +366,7 @@ func curveLevelsDoc() string {
 }
 
 type estimateModel struct {
-	Workload        types.Object  `tfsdk:"workload"`
+	Workload        types.Dynamic `tfsdk:"workload"`
 	Accelerator     types.String  `tfsdk:"accelerator"`
 	GPUCount        types.Int64   `tfsdk:"gpu_count"`
 	GPUsPerNode     types.Int64   `tfsdk:"gpus_per_node"`

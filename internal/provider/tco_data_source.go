@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -52,9 +53,6 @@ var (
 )
 
 func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	size := func(desc string) schema.Float64Attribute {
-		return floatInput(desc+" Default `0`.", limitOf(catalog.LimitDataGB))
-	}
 	months, fraction := limitOf(catalog.LimitMonths), limitOf(catalog.LimitFraction)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The lifecycle cost (TCO) of a fleet of GPU instances over a number of months: compute under a mix of " +
@@ -97,19 +95,9 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					noNullValues{},
 					sharesSumToOne{},
 				}},
-			"storage": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Storage kept for the whole horizon, priced at the cloud's block and object storage list prices. A misspelled attribute inside this object is dropped by Terraform without an error; an object with none of its attributes set gets a warning.",
-				Attributes: map[string]schema.Attribute{
-					"block_gb":  size("Total block storage (volumes) across the fleet, GB."),
-					"object_gb": size("Object storage, GB."),
-				}},
-			"network": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Monthly data transfer. A misspelled attribute inside this object is dropped by Terraform without an error; an object with none of its attributes set gets a warning.",
-				Attributes: map[string]schema.Attribute{
-					"egress_gb_per_month": size("Internet egress per month, GB, priced on the cloud's tiers in order (free allowance first)."),
-					"inter_region_gb_per_month": size("Transfer to other regions of the same cloud per month, GB, " +
-						"at the cloud's inter-region price."),
-				}},
+			"storage": objectAttribute(false, "Storage kept for the whole horizon, priced at the cloud's block and object "+
+				"storage list prices.", tcoStorageKeys()),
+			"network": objectAttribute(false, "Monthly data transfer.", tcoNetworkKeys()),
 			"extra_monthly_usd": schema.MapAttribute{Optional: true, ElementType: limitOf(catalog.LimitMonthlyCostUSD).Float64(),
 				MarkdownDescription: "Other monthly costs by name (managed Kubernetes, support, licences, load balancers), USD per month, " +
 					"for example `{ eks = 73, support = 500 }`. Each becomes a breakdown line `extra:<name>`. Not discounted." +
@@ -165,7 +153,6 @@ func (d *tcoDataSource) Configure(_ context.Context, req datasource.ConfigureReq
 func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m tcoModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	warnEmptyObjects(ctx, req.Config, &resp.Diagnostics, path.Root("storage"), path.Root("network"))
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
@@ -225,12 +212,8 @@ func (m *tcoModel) toFleet(ctx context.Context, data *providerData, diags *diag.
 			in.PricingMix[pm] = mix[k]
 		}
 	}
-	if m.Storage != nil {
-		in.BlockGB, in.ObjectGB = m.Storage.BlockGB.ValueFloat64(), m.Storage.ObjectGB.ValueFloat64()
-	}
-	if m.Network != nil {
-		in.EgressGBPerMonth, in.InterRegionGBPerMonth = m.Network.EgressGBPerMonth.ValueFloat64(), m.Network.InterRegionGBPerMonth.ValueFloat64()
-	}
+	readObject(ctx, tcoStorageKeys(), m.Storage, path.Root("storage"), in, diags)
+	readObject(ctx, tcoNetworkKeys(), m.Network, path.Root("network"), in, diags)
 	if !m.ExtraMonthlyUSD.IsNull() {
 		diags.Append(m.ExtraMonthlyUSD.ElementsAs(ctx, &in.ExtraMonthlyUSD, false)...)
 	}
@@ -341,35 +324,46 @@ func (sharesSumToOne) ValidateMap(ctx context.Context, req validator.MapRequest,
 	}
 }
 
-type tcoStorageModel struct {
-	BlockGB  types.Float64 `tfsdk:"block_gb"`
-	ObjectGB types.Float64 `tfsdk:"object_gb"`
-}
+// tcoStorageKeys is the key table of gpu_tco's `storage`.
+var tcoStorageKeys = sync.OnceValue(func() *objectKeys[cost.Input] {
+	size := limitOf(catalog.LimitDataGB)
+	return &objectKeys[cost.Input]{keys: []key[cost.Input]{
+		{name: "block_gb", doc: "Total block storage (volumes) across the fleet, GB.", def: "`0`",
+			is: number(size, func(in *cost.Input) *float64 { return &in.BlockGB })},
+		{name: "object_gb", doc: "Object storage, GB.", def: "`0`", is: number(size, func(in *cost.Input) *float64 { return &in.ObjectGB })},
+	}}
+})
 
-type tcoNetworkModel struct {
-	EgressGBPerMonth      types.Float64 `tfsdk:"egress_gb_per_month"`
-	InterRegionGBPerMonth types.Float64 `tfsdk:"inter_region_gb_per_month"`
-}
+// tcoNetworkKeys is the key table of gpu_tco's `network`.
+var tcoNetworkKeys = sync.OnceValue(func() *objectKeys[cost.Input] {
+	size := limitOf(catalog.LimitDataGB)
+	return &objectKeys[cost.Input]{keys: []key[cost.Input]{
+		{name: "egress_gb_per_month", doc: "Internet egress per month, GB, priced on the cloud's tiers in order (free allowance first).",
+			def: "`0`", is: number(size, func(in *cost.Input) *float64 { return &in.EgressGBPerMonth })},
+		{name: "inter_region_gb_per_month", doc: "Transfer to other regions of the same cloud per month, GB, at the cloud's " +
+			"inter-region price.", def: "`0`", is: number(size, func(in *cost.Input) *float64 { return &in.InterRegionGBPerMonth })},
+	}}
+})
 
 type tcoModel struct {
-	Cloud                  types.String     `tfsdk:"cloud"`
-	Region                 types.String     `tfsdk:"region"`
-	InstanceType           types.String     `tfsdk:"instance_type"`
-	InstanceCount          types.Int64      `tfsdk:"instance_count"`
-	Months                 types.Float64    `tfsdk:"months"`
-	Utilization            types.Float64    `tfsdk:"utilization"`
-	PricingMix             types.Map        `tfsdk:"pricing_mix"`
-	Storage                *tcoStorageModel `tfsdk:"storage"`
-	Network                *tcoNetworkModel `tfsdk:"network"`
-	ExtraMonthlyUSD        types.Map        `tfsdk:"extra_monthly_usd"`
-	TotalCostUSD           types.Float64    `tfsdk:"total_cost_usd"`
-	MonthlyCostUSD         types.Float64    `tfsdk:"monthly_cost_usd"`
-	CostPerGPUHourUSD      types.Float64    `tfsdk:"cost_per_gpu_hour_usd"`
-	Breakdown              types.List       `tfsdk:"breakdown"`
-	PricingModelComparison types.List       `tfsdk:"pricing_model_comparison"`
-	EnergyKWh              types.Float64    `tfsdk:"energy_kwh"`
-	CO2eKg                 types.Float64    `tfsdk:"co2e_kg"`
-	CarbonCostUSD          types.Float64    `tfsdk:"carbon_cost_usd"`
-	Regions                types.List       `tfsdk:"regions"`
-	Summary                types.String     `tfsdk:"summary"`
+	Cloud                  types.String  `tfsdk:"cloud"`
+	Region                 types.String  `tfsdk:"region"`
+	InstanceType           types.String  `tfsdk:"instance_type"`
+	InstanceCount          types.Int64   `tfsdk:"instance_count"`
+	Months                 types.Float64 `tfsdk:"months"`
+	Utilization            types.Float64 `tfsdk:"utilization"`
+	PricingMix             types.Map     `tfsdk:"pricing_mix"`
+	Storage                types.Dynamic `tfsdk:"storage"`
+	Network                types.Dynamic `tfsdk:"network"`
+	ExtraMonthlyUSD        types.Map     `tfsdk:"extra_monthly_usd"`
+	TotalCostUSD           types.Float64 `tfsdk:"total_cost_usd"`
+	MonthlyCostUSD         types.Float64 `tfsdk:"monthly_cost_usd"`
+	CostPerGPUHourUSD      types.Float64 `tfsdk:"cost_per_gpu_hour_usd"`
+	Breakdown              types.List    `tfsdk:"breakdown"`
+	PricingModelComparison types.List    `tfsdk:"pricing_model_comparison"`
+	EnergyKWh              types.Float64 `tfsdk:"energy_kwh"`
+	CO2eKg                 types.Float64 `tfsdk:"co2e_kg"`
+	CarbonCostUSD          types.Float64 `tfsdk:"carbon_cost_usd"`
+	Regions                types.List    `tfsdk:"regions"`
+	Summary                types.String  `tfsdk:"summary"`
 }
