@@ -182,7 +182,12 @@ var diagnosticRe = regexp.MustCompile(`(?m)^[\s│]*Error: `)
 // instead).
 func TestAccBadConfigs(t *testing.T) {
 	t.Parallel()
-	for _, bc := range badConfigs(t) {
+	runBadConfigs(t, badConfigs(t))
+}
+
+// runBadConfigs plans each bad configuration (see TestAccBadConfigs).
+func runBadConfigs(t *testing.T, configs []badConfig) {
+	for _, bc := range configs {
 		t.Run(strings.ReplaceAll(bc.name, " ", "_"), func(t *testing.T) {
 			want := errRe(bc.want)
 			errors := max(bc.errors, 1)
