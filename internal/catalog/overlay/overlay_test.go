@@ -67,6 +67,9 @@ func TestOverlayExamples(t *testing.T) {
 	if o.OnDemandUSD != 41.28 || o.Reserved1YUSD != 30 || o.GPUs != 8 || o.ReservedDerived {
 		t.Errorf("negotiated p5 = %+v", o)
 	}
+	if want := (catalog.PriceInfo{Basis: catalog.PricePublished, AsOf: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}); o.PriceInfos.OnDemand != want || o.PriceInfos.Reserved1Y != want {
+		t.Errorf("negotiated p5 price infos = %+v, want %+v for on-demand and 1-year", o.PriceInfos, want)
+	}
 	if want := "catalog_file negotiated.yaml: AWS private pricing addendum"; !strings.HasPrefix(o.Source, want) {
 		t.Errorf("source = %q, want prefix %q", o.Source, want)
 	}
