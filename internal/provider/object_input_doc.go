@@ -18,9 +18,9 @@ import (
 
 // objectNote says, on every object input, why its type reads Dynamic and
 // how a module passes it.
-const objectNote = "An object: Terraform shows its type as Dynamic so that it passes every key to the provider, and a " +
-	"misspelled key is an error naming the closest attribute. A module passing it through a variable should type that " +
-	"variable `any` (`object({...})` would drop a misspelled key before the provider sees it). Its attributes:"
+const objectNote = "An object, typed Dynamic so that Terraform passes every key to the provider: a misspelled key is an " +
+	"error naming the closest attribute (a module passing it should type its variable `any`, see the provider page). " +
+	"Its attributes:"
 
 // objectDoc is the MarkdownDescription of an object input.
 func objectDoc(intro string, keys keyTable) string {
@@ -43,10 +43,11 @@ func (t *objectKeys[T]) markdown(indent string) string {
 		if k.required {
 			b.WriteString(", Required")
 		}
-		b.WriteString(") " + k.doc + k.is.rule())
+		b.WriteString(") " + k.doc)
 		if k.def != "" {
 			b.WriteString(" Default: " + k.def + ".")
 		}
+		b.WriteString(k.is.rule())
 		if k.is.kind == kindObject {
 			b.WriteString(" Its attributes:\n" + k.is.nested.markdown(indent+"  "))
 		}
