@@ -45,6 +45,9 @@ var (
 	tcoLineAttrTypes       = map[string]attr.Type{"category": types.StringType, "cost_usd": types.Float64Type}
 	tcoComparisonAttrTypes = map[string]attr.Type{
 		"pricing_model":            types.StringType,
+		"available":                types.BoolType,
+		"reason":                   types.StringType,
+		"region":                   types.StringType,
 		"total_cost_usd":           types.Float64Type,
 		"savings_vs_on_demand_usd": types.Float64Type,
 		"break_even_utilization":   types.Float64Type,
@@ -121,13 +124,26 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					"cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Cost over the horizon, USD."},
 				}}},
 			"pricing_model_comparison": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "The whole TCO if all compute were bought one way, for each pricing model the instance is sold under " +
-					"(canonical order on_demand, spot, reserved_1y, reserved_3y, capacity_block; a serverless offer: serverless alone).",
+				MarkdownDescription: "The whole TCO if all compute were bought one way: a row for every pricing model, in canonical " +
+					"order `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` (a serverless offer: `serverless` alone). " +
+					"A pricing model the instance cannot be bought under is a row with `available = false` and the `reason`, not an " +
+					"error, so a comparison over clouds and pricing models never fails on one gap (see the " +
+					"[Compare clouds guide](../guides/compare-clouds.md)). With `region` set every row is priced there; without it, " +
+					"each row in the cheapest commercial region that sells the instance that way (its `region`), as `gpu_tco` " +
+					"picks the region for the mix.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"pricing_model":  schema.StringAttribute{Computed: true, MarkdownDescription: "Pricing model."},
-					"total_cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Total cost under that model, USD."},
-					"savings_vs_on_demand_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "On-demand total minus this " +
-						"total, USD (negative when it costs more; 0 when the instance has no on-demand price)."},
+					"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "Pricing model."},
+					"available": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the fleet can be bought this way " +
+						"(in `region`, or in any commercial region when `region` is unset). When `false`, the figures are null."},
+					"reason": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the fleet cannot be bought this way, for " +
+						"example `azure Standard_ND96isr_H100_v5 has no \"spot\" price in any of its 12 regions in the catalog; it is " +
+						"sold as: \"on_demand\", \"reserved_1y\", \"reserved_3y\".`; null when `available`."},
+					"region": schema.StringAttribute{Computed: true, MarkdownDescription: "The region the row is priced in (`\"\"` for " +
+						"workers a serverless platform places); null when not `available`."},
+					"total_cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Total cost under that model, USD " +
+						"(the sum of its breakdown rounded as `total_cost_usd` is)."},
+					"savings_vs_on_demand_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "The on-demand row's total " +
+						"minus this total, USD (negative when it costs more); null when this row or the on-demand row is not `available`."},
 					"break_even_utilization": schema.Float64Attribute{Computed: true, MarkdownDescription: "Reservations only: the utilization " +
 						"above which reserving the fleet for whole terms over `months` costs less than on-demand " +
 						"(above 1: never within the horizon). Null for on-demand, spot, or an instance without an on-demand price."},
@@ -182,7 +198,8 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	for _, w := range fr.Result.Warnings {
 		d.data.warnings.add(&resp.Diagnostics, "TCO Rests On An Assumption", w)
 	}
-	m.setResult(&fr.Input, &fr.Result, fr.HasOnDemand, &resp.Diagnostics)
+	m.setResult(&fr.Input, &fr.Result, &resp.Diagnostics)
+	m.PricingModelComparison = comparisonValue(fr.Comparison, &resp.Diagnostics)
 	if pm, info, ok := fr.Input.OldestMixPrice(); ok {
 		where := fr.Input.Offer
 		if fr.Input.Serverless != nil {
@@ -238,7 +255,7 @@ func (m *tcoModel) toFleet(ctx context.Context, data *providerData, diags *diag.
 // every number through the guarded conversion. Each line is rounded to
 // cents, then the rounded lines are summed, so the breakdown adds up to
 // the total exactly as Terraform shows it.
-func (m *tcoModel) setResult(in *cost.Input, res *cost.Result, hasOnDemand bool, diags *diag.Diagnostics) {
+func (m *tcoModel) setResult(in *cost.Input, res *cost.Result, diags *diag.Diagnostics) {
 	months := in.Months
 	lines := make([]attr.Value, len(res.Breakdown))
 	var total float64
@@ -251,40 +268,6 @@ func (m *tcoModel) setResult(in *cost.Input, res *cost.Result, hasOnDemand bool,
 		})
 	}
 	total = numfmt.USD(total)
-	var odTotal float64
-	for _, c := range res.Comparison {
-		if c.PricingModel == catalog.OnDemand {
-			odTotal = numfmt.USD(c.TotalUSD)
-		}
-	}
-	comp := make([]attr.Value, len(res.Comparison))
-	for i, c := range res.Comparison {
-		num := func(name string, v float64) types.Float64 {
-			return float64Value(diags, fmt.Sprintf("pricing_model_comparison[%d].%s", i, name), v)
-		}
-		t := numfmt.USD(c.TotalUSD)
-		savings := 0.0
-		if hasOnDemand {
-			savings = numfmt.USD(odTotal - t)
-		}
-		beUtil, beMonths := types.Float64Null(), types.Float64Null()
-		if be, ok := res.BreakEven[c.PricingModel]; ok {
-			beUtil = num("break_even_utilization", numfmt.Ratio(be.Utilization))
-			if !be.Never {
-				beMonths = num("break_even_months", numfmt.Hours(be.Months))
-			}
-		}
-		basis, asOf := priceInfoValues(in.PriceInfo(c.PricingModel))
-		comp[i] = types.ObjectValueMust(tcoComparisonAttrTypes, map[string]attr.Value{
-			"price_basis":              basis,
-			"price_as_of":              asOf,
-			"pricing_model":            types.StringValue(string(c.PricingModel)),
-			"total_cost_usd":           num("total_cost_usd", t),
-			"savings_vs_on_demand_usd": num("savings_vs_on_demand_usd", savings),
-			"break_even_utilization":   beUtil,
-			"break_even_months":        beMonths,
-		})
-	}
 	m.TotalCostUSD = float64Value(diags, "total_cost_usd", total)
 	m.MonthlyCostUSD = float64Value(diags, "monthly_cost_usd", numfmt.USD(total/months))
 	perGPUh := 0.0
@@ -293,10 +276,53 @@ func (m *tcoModel) setResult(in *cost.Input, res *cost.Result, hasOnDemand bool,
 	}
 	m.CostPerGPUHourUSD = float64Value(diags, "cost_per_gpu_hour_usd", perGPUh)
 	m.Breakdown = types.ListValueMust(types.ObjectType{AttrTypes: tcoLineAttrTypes}, lines)
-	m.PricingModelComparison = types.ListValueMust(types.ObjectType{AttrTypes: tcoComparisonAttrTypes}, comp)
 	m.EnergyKWh = float64Value(diags, "energy_kwh", numfmt.Measure(res.EnergyKWh))
 	m.CO2eKg = float64Value(diags, "co2e_kg", numfmt.Measure(res.CO2eKg))
 	m.CarbonCostUSD = float64Value(diags, "carbon_cost_usd", numfmt.USD(res.CarbonCostUSD))
+}
+
+// comparisonValue is pricing_model_comparison: each row's figures rounded
+// as the TCO's are, null where the row is not available.
+func comparisonValue(rows []cost.ComparisonRow, diags *diag.Diagnostics) types.List {
+	odTotal, hasOD := 0.0, false
+	for i := range rows {
+		if rows[i].PricingModel == catalog.OnDemand && rows[i].Available() {
+			odTotal, hasOD = rows[i].Result.ShownTotalUSD(), true
+		}
+	}
+	out := make([]attr.Value, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		num := func(name string, v float64) types.Float64 {
+			return float64Value(diags, fmt.Sprintf("pricing_model_comparison[%d].%s", i, name), v)
+		}
+		vals := map[string]attr.Value{
+			"pricing_model": types.StringValue(string(r.PricingModel)), "available": types.BoolValue(r.Available()),
+			"reason": types.StringNull(), "region": types.StringNull(), "total_cost_usd": types.Float64Null(),
+			"savings_vs_on_demand_usd": types.Float64Null(), "break_even_utilization": types.Float64Null(),
+			"break_even_months": types.Float64Null(), "price_basis": types.StringNull(), "price_as_of": types.StringNull(),
+		}
+		if !r.Available() {
+			vals["reason"] = types.StringValue(r.Reason)
+			out[i] = types.ObjectValueMust(tcoComparisonAttrTypes, vals)
+			continue
+		}
+		total := r.Result.ShownTotalUSD()
+		vals["region"] = types.StringValue(r.Region())
+		vals["total_cost_usd"] = num("total_cost_usd", total)
+		if hasOD {
+			vals["savings_vs_on_demand_usd"] = num("savings_vs_on_demand_usd", numfmt.USD(odTotal-total))
+		}
+		if be, ok := r.Result.BreakEven[r.PricingModel]; ok {
+			vals["break_even_utilization"] = num("break_even_utilization", numfmt.Ratio(be.Utilization))
+			if !be.Never {
+				vals["break_even_months"] = num("break_even_months", numfmt.Hours(be.Months))
+			}
+		}
+		vals["price_basis"], vals["price_as_of"] = priceInfoValues(r.Input.PriceInfo(r.PricingModel))
+		out[i] = types.ObjectValueMust(tcoComparisonAttrTypes, vals)
+	}
+	return types.ListValueMust(types.ObjectType{AttrTypes: tcoComparisonAttrTypes}, out)
 }
 
 // serverlessBurstDoc is the cost model's burst length for the schema text.
