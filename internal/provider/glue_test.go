@@ -68,22 +68,15 @@ func TestGlueCarriesEveryWorkloadAttribute(t *testing.T) {
 			func(w perf.Workload) any { return w.SpeculativeDecoding.DraftModelParametersB }, 1.0},
 	}
 	checkRowsCoverSchema(t, "workload", recommendationWorkloadKeys().names(""), rows)
-	for _, r := range rows {
-		t.Run(r.attr, func(t *testing.T) {
-			var diags diag.Diagnostics
-			set := map[string]any{"kind": "training", r.attr: r.val} // kind is required
-			if strings.HasPrefix(r.attr, "speculative_decoding.") && r.attr != "speculative_decoding.method" {
-				set["speculative_decoding.method"] = "mtp" // so is the method
-			}
-			in, ok := readWorkload(context.Background(), dynamicOf(t, set), &diags)
-			if !ok || diags.HasError() {
-				t.Fatalf("readWorkload: %v", diags)
-			}
-			if got := r.got(in.workload); !reflect.DeepEqual(got, r.want) {
-				t.Errorf("workload.%s = %v reached perf.Workload as %v", r.attr, r.val, got)
-			}
-		})
-	}
+	runGlueRows(t, "workload.", rows, func(t *testing.T, r glueRow[perf.Workload]) (perf.Workload, diag.Diagnostics) {
+		set := map[string]any{"kind": "training", r.attr: r.val} // kind is required
+		if strings.HasPrefix(r.attr, "speculative_decoding.") && r.attr != "speculative_decoding.method" {
+			set["speculative_decoding.method"] = "mtp" // so is the method
+		}
+		var diags diag.Diagnostics
+		in, _ := readWorkload(context.Background(), dynamicOf(t, set), &diags)
+		return in.workload, diags
+	})
 }
 
 // TestGlueCarriesEveryConstraint: every attribute of gpu_recommendation's
@@ -110,18 +103,12 @@ func TestGlueCarriesEveryConstraint(t *testing.T) {
 		{"max_co2e_kg", 100.0, func(c planner.Constraints) any { return c.MaxCO2eKg }, 100.0},
 	}
 	checkRowsCoverSchema(t, "constraints", constraintsKeys().names(""), rows)
-	for _, r := range rows {
-		t.Run(r.attr, func(t *testing.T) {
-			var c planner.Constraints
-			var diags diag.Diagnostics
-			if readObject(context.Background(), constraintsKeys(), dynamicOf(t, map[string]any{r.attr: r.val}), path.Root("constraints"), &c, &diags); diags.HasError() {
-				t.Fatal(diags)
-			}
-			if got := r.got(c); !reflect.DeepEqual(got, r.want) {
-				t.Errorf("constraints.%s = %v reached planner.Constraints as %v", r.attr, r.val, got)
-			}
-		})
-	}
+	runGlueRows(t, "constraints.", rows, func(t *testing.T, r glueRow[planner.Constraints]) (planner.Constraints, diag.Diagnostics) {
+		var c planner.Constraints
+		var diags diag.Diagnostics
+		readObject(context.Background(), constraintsKeys(), dynamicOf(t, map[string]any{r.attr: r.val}), path.Root("constraints"), &c, &diags)
+		return c, diags
+	})
 }
 
 // TestGlueCarriesEveryTCOInput: every input attribute of gpu_tco reaches
@@ -149,20 +136,31 @@ func TestGlueCarriesEveryTCOInput(t *testing.T) {
 	(&tcoDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
 	typ := schemaObjectType(t, resp.Schema.Type())
 	checkRowsCoverSchema(t, "gpu_tco", inputNames(resp.Schema.Attributes), rows)
+	runGlueRows(t, "", rows, func(t *testing.T, r glueRow[cost.Fleet]) (cost.Fleet, diag.Diagnostics) {
+		ctx := context.Background()
+		var m tcoModel
+		var f cost.Fleet
+		diags := objectWith(t, typ, r.attr, r.val).As(ctx, &m, basetypes.ObjectAsOptions{})
+		if !diags.HasError() {
+			f = m.toFleet(ctx, &providerData{}, &diags)
+		}
+		return f, diags
+	})
+}
+
+// runGlueRows has convert (the glue) turn each row's attribute, set alone
+// (with the keys an object requires), into the library's input and
+// compares where the value arrived; prefix names the object in messages.
+func runGlueRows[T any](t *testing.T, prefix string, rows []glueRow[T], convert func(*testing.T, glueRow[T]) (T, diag.Diagnostics)) {
+	t.Helper()
 	for _, r := range rows {
 		t.Run(r.attr, func(t *testing.T) {
-			ctx := context.Background()
-			var m tcoModel
-			if diags := objectWith(t, typ, r.attr, r.val).As(ctx, &m, basetypes.ObjectAsOptions{}); diags.HasError() {
-				t.Fatal(diags)
-			}
-			var diags diag.Diagnostics
-			f := m.toFleet(ctx, &providerData{}, &diags)
+			got, diags := convert(t, r)
 			if diags.HasError() {
 				t.Fatal(diags)
 			}
-			if got := r.got(f); !reflect.DeepEqual(got, r.want) {
-				t.Errorf("%s = %v reached cost.Fleet as %v", r.attr, r.val, got)
+			if g := r.got(got); !reflect.DeepEqual(g, r.want) {
+				t.Errorf("%s%s = %v reached the library as %v", prefix, r.attr, r.val, g)
 			}
 		})
 	}
