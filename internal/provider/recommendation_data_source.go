@@ -176,6 +176,26 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"instance type and region: to compare regions) or `deployment` (every node count and pricing model of every offer).",
 				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(planner.DistinctByValues...)}},
 			"top": intInput(fmt.Sprintf("How many candidates to return. Default %d.", planner.DefaultTop), topLimit()),
+			"compare": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "When `true`, `comparison` lists the best candidate of every cloud × pricing model pair the " +
+					"request allows (`constraints.clouds`, else the provider's `clouds`, else every cloud of the catalog, × " +
+					"`constraints.pricing_models`, else every one), or why a pair has none, without failing the plan on a gap. " +
+					"Each pair is the request narrowed to that cloud and pricing model (`constraints.regions` to the cloud's), ranked " +
+					"by `objective`; it costs one more ranking per pair. Default `false`: `comparison` is null."},
+			"comparison": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "With `compare = true`: one row per cloud × pricing model pair, clouds in the order given, " +
+					"pricing models in canonical order. Null otherwise.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"cloud":         schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID."},
+					"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "Pricing model."},
+					"available": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the pair has a candidate " +
+						"(`candidate` is set)."},
+					"reason": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the pair has no candidate, for example " +
+						"`azure sells no offer as spot in the catalog.` or the binding constraint and nearest miss of the narrowed " +
+						"request; null when `available`."},
+					"candidate": schema.SingleNestedAttribute{Computed: true, Attributes: candidateAttributes(),
+						MarkdownDescription: "The pair's best candidate, shaped like `best`; null when not `available`."},
+				}}},
 			"best": schema.SingleNestedAttribute{Computed: true, Attributes: candidateAttributes(),
 				MarkdownDescription: "The top candidate (`candidates[0]`)."},
 			"candidates": schema.ListNestedAttribute{Computed: true,
@@ -296,9 +316,18 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		})
 	}
 	m.Rejected = types.ListValueMust(rejectedType, rej)
+	m.Comparison = types.ListNull(comparisonRowType)
+	var pairs []planner.PairResult
+	if m.Compare.ValueBool() {
+		if pairs, err = pl.Compare(preq); err != nil {
+			addError(&resp.Diagnostics, err)
+			return
+		}
+		m.Comparison = comparisonRows(pairs, &resp.Diagnostics)
+	}
 	m.CatalogDate = types.StringValue(res.CatalogDate)
 	m.Summary = types.StringValue(planner.Summary(res, planner.SummaryOptions{
-		Inference: prep.Workload().Kind == perf.KindInference, Objective: preq.Objective}))
+		Inference: prep.Workload().Kind == perf.KindInference, Objective: preq.Objective, Comparison: pairs}))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -357,11 +386,37 @@ type recommendationModel struct {
 	Objective   types.String  `tfsdk:"objective"`
 	DistinctBy  types.String  `tfsdk:"distinct_by"`
 	Top         types.Int64   `tfsdk:"top"`
+	Compare     types.Bool    `tfsdk:"compare"`
+	Comparison  types.List    `tfsdk:"comparison"`
 	Best        types.Object  `tfsdk:"best"`
 	Candidates  types.List    `tfsdk:"candidates"`
 	Rejected    types.List    `tfsdk:"rejected"`
 	CatalogDate types.String  `tfsdk:"catalog_date"`
 	Summary     types.String  `tfsdk:"summary"`
+}
+
+// comparisonRowType is a row of comparison.
+var comparisonRowType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"cloud": types.StringType, "pricing_model": types.StringType, "available": types.BoolType, "reason": types.StringType,
+	"candidate": candidateType,
+}}
+
+// comparisonRows is the comparison attribute of a planner comparison.
+func comparisonRows(pairs []planner.PairResult, diags *diag.Diagnostics) types.List {
+	rows := make([]attr.Value, len(pairs))
+	for i, pr := range pairs {
+		cand, reason := types.ObjectNull(candidateAttrTypes), types.StringNull()
+		if pr.Best != nil {
+			cand = candidateValue(pr.Best, fmt.Sprintf("comparison[%d].candidate", i), diags)
+		} else {
+			reason = types.StringValue(pr.Reason)
+		}
+		rows[i] = types.ObjectValueMust(comparisonRowType.AttrTypes, map[string]attr.Value{
+			"cloud": types.StringValue(pr.Cloud), "pricing_model": types.StringValue(string(pr.PricingModel)),
+			"available": types.BoolValue(pr.Best != nil), "reason": reason, "candidate": cand,
+		})
+	}
+	return types.ListValueMust(comparisonRowType, rows)
 }
 
 // gpuFraction is a fractional instance's share of one GPU, null otherwise.
