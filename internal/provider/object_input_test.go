@@ -54,6 +54,8 @@ func objectMistakes() []badConfig {
 			want: `storage.block is not an attribute of storage\. Closest: block_gb\. Attributes: block_gb, object_gb\.`},
 		{name: "typo in gpu_tco network", config: tco(`network = { egress_gb = 100 }`),
 			want: `network.egress_gb is not an attribute of network\. Closest: egress_gb_per_month\.`},
+		{name: "typo in pricing_mix", config: tco(`pricing_mix = { on_demnd = 0.5, SPOT = 0.5 }`),
+			want: `Unknown Map Key.*pricing_mix\["on_demnd"\] is not a pricing model\. Closest: "on_demand"\.`},
 		{name: "typo in gpu_cluster_spec storage", config: fmt.Sprintf(badSpec, `storage = { blockgb = 100 }`),
 			want: `storage.blockgb is not an attribute of storage\. Closest: block_gb\.`},
 		{name: "typo through merge", config: `locals { base = { ` + serve + ` } }` + "\n" +
@@ -376,7 +378,7 @@ func TestObjectKeysAcceptEveryEnumInAnyCase(t *testing.T) {
 	t.Parallel()
 	for name, keys := range map[string]keyTable{"workload": recommendationWorkloadKeys(), "constraints": constraintsKeys(),
 		"storage": tcoStorageKeys(), "network": tcoNetworkKeys(), "cluster storage": clusterStorageKeys()} {
-		for _, e := range enumKeys(keys, "") {
+		for _, e := range enumKeysOf(keys, "") {
 			for _, v := range e.values {
 				val := tftypes.NewValue(tftypes.String, strings.ToUpper(v))
 				if e.list {
@@ -409,8 +411,8 @@ type enumKey struct {
 	values []string
 }
 
-// enumKeys lists the enum keys of a key table (nested ones as "a.b").
-func enumKeys(keys keyTable, prefix string) []enumKey {
+// enumKeysOf lists the enum keys of a key table (nested ones as "a.b").
+func enumKeysOf(keys keyTable, prefix string) []enumKey {
 	var out []enumKey
 	switch k := keys.(type) {
 	case *objectKeys[perf.Workload]:
@@ -432,7 +434,7 @@ func enumKeys(keys keyTable, prefix string) []enumKey {
 func enumOf(p string, kind valueKind, enum []string, nested keyTable) []enumKey {
 	switch {
 	case kind == kindObject:
-		return enumKeys(nested, p+".")
+		return enumKeysOf(nested, p+".")
 	case enum != nil:
 		return []enumKey{{p, kind == kindStrings, enum}}
 	}
@@ -467,7 +469,7 @@ func TestObjectKeysDocument(t *testing.T) {
 				t.Errorf("%s: %s is not documented as a list item with its type:\n%s", name, k, doc)
 			}
 		}
-		for _, e := range enumKeys(keys, "") {
+		for _, e := range enumKeysOf(keys, "") {
 			for _, v := range e.values {
 				if !strings.Contains(doc, "`"+v+"`") {
 					t.Errorf("%s.%s: the allowed value %q is not documented", name, e.path, v)

@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
 // nameList checks a list of names (clouds, regions, accelerators, …):
@@ -85,5 +88,35 @@ func (noNullValues) ValidateMap(_ context.Context, req validator.MapRequest, res
 			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Null Map Value",
 				fmt.Sprintf("%s[%s] is null: give a value or remove the key.", req.Path, strconv.Quote(k)))
 		}
+	}
+}
+
+// enumKeys rejects a map key that is not one of values (any case), naming
+// the closest one: the map attribute's keys are a closed set, like an
+// object input's (pricing_mix's pricing models).
+type enumKeys struct {
+	what   string // what a key is, for the message: "a pricing model"
+	values []string
+}
+
+var _ validator.Map = enumKeys{}
+
+func (v enumKeys) Description(context.Context) string {
+	return "each key is " + v.what + ": " + strings.Join(v.values, ", ") + " (any case)"
+}
+
+func (v enumKeys) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v enumKeys) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for _, k := range sortedKeys(req.ConfigValue.Elements()) {
+		if canonical(v.values, k) != "" {
+			continue
+		}
+		resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Unknown Map Key",
+			fmt.Sprintf("%s[%s] is not %s. Closest: %q. Keys (any case): %s.", req.Path, strconv.Quote(k), v.what,
+				catalog.Closest(k, v.values, 1)[0], catalog.QuoteList(v.values)))
 	}
 }
