@@ -218,7 +218,11 @@ func dynamicOf(t *testing.T, set map[string]any) types.Dynamic {
 	if err != nil {
 		t.Fatalf("%v: %v", set, err)
 	}
-	return d.(types.Dynamic)
+	dyn, ok := d.(types.Dynamic)
+	if !ok {
+		t.Fatalf("%v: %T is not a Dynamic value", set, d)
+	}
+	return dyn
 }
 
 // tfSparse is an object value holding only the keys of set ("a" or "a.b").
