@@ -100,7 +100,7 @@ func number[T any](l inputLimit, at func(*T) *float64) valueOf[T] {
 }
 
 // whole is a whole-number key bounded by l, stored at at.
-func whole[T any, I int | int64](l inputLimit, at func(*T) *I) valueOf[T] {
+func whole[T any, I int | int64 | float64](l inputLimit, at func(*T) *I) valueOf[T] {
 	l.l.Integer = true
 	return valueOf[T]{kind: kindNumber, limit: l, setNumber: func(t *T, f *big.Float) {
 		n, _ := f.Int64() // the limit bounds it

@@ -54,6 +54,8 @@ func objectMistakes() []badConfig {
 			want: `storage.block is not an attribute of storage\. Closest: block_gb\. Attributes: block_gb, object_gb\.`},
 		{name: "typo in gpu_tco network", config: tco(`network = { egress_gb = 100 }`),
 			want: `network.egress_gb is not an attribute of network\. Closest: egress_gb_per_month\.`},
+		{name: "typo in gpu_estimate parallelism", config: fmt.Sprintf(badEstimate, "workload = { "+serve+" }\n  gpu_count = 8\n  parallelism = { tensors = 8 }"),
+			want: `parallelism.tensors is not an attribute of parallelism\. Closest: tensor\. Attributes: tensor, pipeline, expert, context, data\.`},
 		{name: "typo in pricing_mix", config: tco(`pricing_mix = { on_demnd = 0.5, SPOT = 0.5 }`),
 			want: `Unknown Map Key.*pricing_mix\["on_demnd"\] is not a pricing model\. Closest: "on_demand"\.`},
 		{name: "typo in gpu_cluster_spec storage", config: fmt.Sprintf(badSpec, `storage = { blockgb = 100 }`),
@@ -461,7 +463,8 @@ func objectWithKey(p string, v tftypes.Value) tftypes.Value {
 func TestObjectKeysDocument(t *testing.T) {
 	t.Parallel()
 	for name, keys := range map[string]keyTable{"workload": recommendationWorkloadKeys(), "constraints": constraintsKeys(),
-		"storage": tcoStorageKeys(), "network": tcoNetworkKeys(), "cluster storage": clusterStorageKeys()} {
+		"storage": tcoStorageKeys(), "network": tcoNetworkKeys(), "cluster storage": clusterStorageKeys(),
+		"parallelism": parallelismKeys()} {
 		doc := objectDoc("", keys)
 		for _, k := range keys.names("") {
 			leaf := k[strings.LastIndex(k, ".")+1:]

@@ -75,6 +75,21 @@ func workloadKeys(recommendation bool) *objectKeys[perf.Workload] {
 			is: whole(seq, func(w *W) *int { return &w.InputTokens })},
 		{name: "output_tokens", doc: "Inference: mean generated length in tokens.", def: docInt(perf.DefaultOutputTokens),
 			is: whole(seq, func(w *W) *int { return &w.OutputTokens })},
+		{name: "output_tokens_p99", doc: "Inference: the spread of the generated length, as its 99th percentile in tokens (at least " +
+			"`output_tokens`), for example `4096` beside `output_tokens = 1024` for chat whose answers are mostly short. The model takes " +
+			"the lengths as log-normal with this mean and p99: a long answer holds its place in the batch longer, so the requests in " +
+			"flight reserve KV-cache memory for more tokens than the mean (fewer fit per GPU) and each decode step reads more cache; one " +
+			"request of this length must fit; the explanation gives its time (tail latency).",
+			def: "`output_tokens` (every request the same length)", is: whole(seq, func(w *W) *int { return &w.OutputTokensP99 })},
+		{name: "max_concurrency", doc: "Inference: the most requests in flight, for example `256` for a client or gateway that keeps " +
+			"256 requests open. gpu_estimate: across all its replicas; gpu_recommendation: per serving unit it adds. Beyond it, requests " +
+			"queue and time to first token grows instead of the batch.",
+			def: "as many as memory, the latency limits and the serving engine allow; the engine's limit is " + engineLimitDoc(),
+			is: whole(limitOf(catalog.LimitConcurrency), func(w *W) *int { return &w.MaxConcurrency })},
+		{name: "global_batch_tokens", doc: "Training and fine-tuning: tokens of one optimizer step (global batch size × " +
+			"sequence_length), for example `4194304` for Llama 2's 4M-token batch. Data parallelism is bounded by it: each " +
+			"data-parallel rank needs at least one sequence (context parallelism splits sequences further).", def: batchDefaultDoc(),
+			is: whole(limitOf(catalog.LimitGlobalBatchTokens), func(w *W) *float64 { return &w.GlobalBatchTokens })},
 		{name: "max_time_to_first_token_ms", doc: "Inference: limit on the **99th percentile** time to first token, milliseconds (as " +
 			"MLPerf Server and InferenceX p99). The model computes means and holds the mean to the limit divided by the p99/mean ratio " +
 			"fitted on InferenceX (" + latencyRatioDoc("ttft") + ").", def: "no limit",
@@ -235,4 +250,34 @@ func (in workloadInput) prepare(model *perf.Model, opts perf.ValidateOptions, di
 		return nil, false
 	}
 	return p, true
+}
+
+// engineLimitDoc is the serving engines' batch limits for the schema text
+// (perf_model.json inference.max_batch and inference.engines).
+func engineLimitDoc() string {
+	m, err := perf.Builtin()
+	if err != nil {
+		return "the model's (see the accuracy guide)"
+	}
+	ip := m.Params().Inference
+	return fmt.Sprintf("`%d` sequences per tensor-parallel replica, `%d` per GPU of data-parallel attention (TensorRT-LLM, "+
+		"SGLang and vLLM batch limits)", ip.MaxBatch, ip.Engines["default"].MaxBatchPerDPRank)
+}
+
+// batchDefaultDoc is the default global batch for the schema text
+// (perf_model.json training.global_batch_tokens and friends).
+func batchDefaultDoc() string {
+	m, err := perf.Builtin()
+	if err != nil {
+		return "the published batch for the model's size"
+	}
+	tp := m.Params().Training
+	var parts []string
+	for _, b := range tp.BatchTokensBySize {
+		parts = append(parts, fmt.Sprintf("`%s` up to %v B parameters", catalog.FormatNumber(b.Tokens), b.MaxParamsB))
+	}
+	parts = append(parts, fmt.Sprintf("`%s` beyond", catalog.FormatNumber(tp.GlobalBatchTokens)))
+	return fmt.Sprintf("pre-training, the published batch for the model's size (%s; GPT-3 and Llama 2 papers), grown to `%s` tokens "+
+		"per GPU on large clusters; fine-tuning `%s`", strings.Join(parts, ", "), catalog.FormatNumber(tp.MinBatchTokensPerGPU),
+		catalog.FormatNumber(tp.FineTuneBatchTokens))
 }
