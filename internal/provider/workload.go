@@ -85,7 +85,7 @@ func workloadKeys(recommendation bool) *objectKeys[perf.Workload] {
 			"256 requests open. gpu_estimate: across all its replicas; gpu_recommendation: per serving unit it adds. Beyond it, requests " +
 			"queue and time to first token grows instead of the batch.",
 			def: "as many as memory, the latency limits and the serving engine allow; the engine's limit is " + engineLimitDoc(),
-			is: whole(limitOf(catalog.LimitConcurrency), func(w *W) *int { return &w.MaxConcurrency })},
+			is:  whole(limitOf(catalog.LimitConcurrency), func(w *W) *int { return &w.MaxConcurrency })},
 		{name: "global_batch_tokens", doc: "Training and fine-tuning: tokens of one optimizer step (global batch size × " +
 			"sequence_length), for example `4194304` for Llama 2's 4M-token batch. Data parallelism is bounded by it: each " +
 			"data-parallel rank needs at least one sequence (context parallelism splits sequences further).", def: batchDefaultDoc(),
