@@ -115,6 +115,12 @@ func TestIssue19Fixes(t *testing.T) {
 			}
 		}
 	}
+	// Lambda's us-south-1 is no longer among the regions Lambda lists.
+	for _, it := range c.InstanceTypes("lambda") {
+		if _, ok := c.Offer("lambda", it, "us-south-1"); ok {
+			t.Errorf("lambda %s/us-south-1: an offer in a region Lambda no longer lists", it)
+		}
+	}
 	// GCP a3-highgpu-1g/2g/4g: Spot (or Flex-start) only.
 	for _, it := range []string{"a3-highgpu-1g", "a3-highgpu-2g", "a3-highgpu-4g"} {
 		offers := c.OffersOf("gcp", it)
