@@ -55,6 +55,17 @@ func (p *problems) bound(section, field string, v float64) bool {
 	return true
 }
 
+// names checks the text fields of an entry that show in plan output
+// (IDs, names, aliases, sources) with NameProblem, in the order given as
+// field, value pairs.
+func (p *problems) names(fieldValues ...string) {
+	for i := 0; i+1 < len(fieldValues); i += 2 {
+		if problem := NameProblem(fieldValues[i+1]); problem != "" {
+			p.add(fieldValues[i], "%s", problem)
+		}
+	}
+}
+
 func (p problems) err() error {
 	if len(p) == 0 {
 		return nil
