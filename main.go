@@ -4,7 +4,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -12,7 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/provider"
 )
@@ -32,11 +31,13 @@ func main() {
 	quietSDKLogsUnlessAsked()
 	collectGarbageLessOften()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/gpuplan/gpu",
-		Debug:   debug,
-	})
-	if err != nil {
+	// provider.NewServer is the framework's server with its answers'
+	// diagnostics summarised (what providerserver.Serve serves, wrapped).
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	if err := tf6server.Serve("registry.terraform.io/gpuplan/gpu", provider.NewServer(version), opts...); err != nil {
 		log.Fatal(err.Error())
 	}
 }

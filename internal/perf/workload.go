@@ -290,11 +290,14 @@ func (v *workloadCheck) names() {
 	default:
 		v.add("kind", fmt.Sprintf("%q", w.Kind), "must be one of "+catalog.QuoteList(Kinds))
 	}
-	if p := strings.ToLower(strings.TrimSpace(w.Precision)); p != "" && !slices.Contains(catalog.Precisions, p) {
-		v.add("precision", fmt.Sprintf("%q", w.Precision), "must be one of "+catalog.QuoteList(catalog.Precisions))
+	// A value given blank ("  ") is an error, not the default: only an
+	// unset ("") attribute takes it.
+	if p := strings.ToLower(strings.TrimSpace(w.Precision)); w.Precision != "" && !slices.Contains(catalog.Precisions, p) {
+		v.add("precision", fmt.Sprintf("%q", w.Precision), "must be one of "+catalog.QuoteList(catalog.Precisions)+" (omit precision for its default)")
 	}
-	if m := strings.ToLower(strings.TrimSpace(w.FineTuningMethod)); m != "" && !slices.Contains(Methods, m) {
-		v.add("fine_tuning_method", fmt.Sprintf("%q", w.FineTuningMethod), "must be one of "+catalog.QuoteList(Methods))
+	if m := strings.ToLower(strings.TrimSpace(w.FineTuningMethod)); w.FineTuningMethod != "" && !slices.Contains(Methods, m) {
+		v.add("fine_tuning_method", fmt.Sprintf("%q", w.FineTuningMethod), "must be one of "+catalog.QuoteList(Methods)+
+			" (omit fine_tuning_method for its default)")
 	}
 }
 
@@ -303,7 +306,11 @@ func (v *workloadCheck) names() {
 func (v *workloadCheck) model() {
 	w := &v.w
 	name := strings.TrimSpace(w.Model)
+	if w.Model == "" {
+		return
+	}
 	if name == "" {
+		v.add("model", fmt.Sprintf("%q", w.Model), "is blank: name a model preset (for example \"llama-3.1-70b\"), or omit model and set model_parameters_b")
 		return
 	}
 	presets, err := catalog.BuiltinModelPresets()
@@ -400,6 +407,11 @@ const MaxDraftTokens = 16
 func (v *workloadCheck) speculative() {
 	sd := &v.w.SpeculativeDecoding
 	method := strings.ToLower(strings.TrimSpace(sd.Method))
+	if method == "" && sd.Method != "" {
+		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), "is blank: give one of "+catalog.QuoteList(SpeculativeMethods)+
+			", or omit speculative_decoding to turn it off")
+		return
+	}
 	if method == "" {
 		if sd.AcceptanceRate != 0 || sd.DraftTokens != 0 || sd.DraftModelParametersB != 0 {
 			v.add("speculative_decoding.method", `""`, "is required when speculative_decoding is set: one of "+catalog.QuoteList(SpeculativeMethods))

@@ -4,6 +4,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -106,7 +107,7 @@ func (p *Planner) validateClouds(req *Request, errs *inputerr.List) {
 	for i, cl := range c.Clouds {
 		at := inputerr.Root("constraints").Name("clouds").Index(i)
 		if _, ok := p.cat.Cloud(cl); !ok {
-			errs.Add(at, "Unknown Cloud", "%s", p.cat.UnknownCloud(at.String(), cl))
+			errs.AddLazy(at, "Unknown Cloud", func() string { return p.cat.UnknownCloud(at.String(), cl) })
 		} else if prov != nil && !prov[cl] {
 			errs.Add(at, "Contradictory Constraints", "%s = %q is excluded by the provider's clouds allow-list (%s); add it there or remove it here.",
 				at, cl, catalog.QuoteList(req.AllowedClouds))
@@ -119,7 +120,7 @@ func (p *Planner) validateRegions(c *Constraints, errs *inputerr.List) {
 		at := inputerr.Root("constraints").Name("regions").Index(i)
 		owners := p.regionClouds[rg]
 		if len(owners) == 0 {
-			errs.Add(at, "Unknown Region", "%s", catalog.UnknownRegion(at.String(), rg, p.regionIDs))
+			errs.AddLazy(at, "Unknown Region", func() string { return catalog.UnknownRegion(at.String(), rg, p.regionIDs) })
 			continue
 		}
 		if len(c.Clouds) > 0 && !anyIn(owners, c.Clouds) {
@@ -138,7 +139,7 @@ func (p *Planner) validateCountries(req *Request, written []string, errs *inpute
 		at := inputerr.Root("constraints").Name("countries").Index(i)
 		owners := p.countryClouds[x]
 		if len(owners) == 0 {
-			errs.Add(at, "Unknown Country", "%s", catalog.UnknownCountry(at.String(), written[i], p.countryIDs))
+			errs.AddLazy(at, "Unknown Country", func() string { return catalog.UnknownCountry(at.String(), written[i], p.countryIDs) })
 			continue
 		}
 		allowed := owners
@@ -171,15 +172,17 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 	for i, g := range c.Geographies {
 		if !p.geos[g] {
 			at := constraints.Name("geographies").Index(i)
-			errs.Add(at, "Unknown Geography", "%s = %q is not a geography in the catalog. Closest: %s. Allowed: %s.",
-				at, g, catalog.QuoteList(catalog.Closest(g, p.geoIDs, 3)), catalog.QuoteList(p.geoIDs))
+			errs.AddLazy(at, "Unknown Geography", func() string {
+				return fmt.Sprintf("%s = %q is not a geography in the catalog. Closest: %s. Allowed: %s.",
+					at, g, catalog.QuoteList(catalog.Closest(g, p.geoIDs, 3)), catalog.QuoteList(p.geoIDs))
+			})
 		}
 	}
 	for i, a := range c.Accelerators {
 		acc, ok := p.cat.Accelerator(a)
 		if !ok {
 			at := constraints.Name("accelerators").Index(i)
-			errs.Add(at, "Unknown Accelerator", "%s", p.cat.UnknownAccelerator(at.String(), a))
+			errs.AddLazy(at, "Unknown Accelerator", func() string { return p.cat.UnknownAccelerator(at.String(), a) })
 			continue
 		}
 		c.Accelerators[i] = acc.ID

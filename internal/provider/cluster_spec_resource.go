@@ -103,6 +103,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 					"When unset, the region where the instance is cheapest under `pricing_model` is chosen (ties by region code) " +
 					"and recomputed whenever `cloud` or the hardware changes. When set, the instance must be offered there: " +
 					"otherwise the error names the regions that have it.",
+				Validators: []validator.String{notEmpty{"give a region code of cloud such as \"us-east-1\", or omit region for the cheapest one"}},
 			},
 			"accelerator": schema.StringAttribute{
 				Required: true,
@@ -223,7 +224,10 @@ func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.Modif
 	// region of the prior state, which must be recomputed when the cloud changes.
 	plan.Region = cfg.Region
 
-	if r.data != nil && !r.data.catalogKnown(&resp.Diagnostics) {
+	if r.data != nil && !r.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts) {
+		return
+	}
+	if r.data != nil && !req.State.Raw.IsNull() && !r.data.catalogUnchanged(ctx, req.Private, &resp.Diagnostics) {
 		return
 	}
 	if r.data == nil || !plan.inputsKnown(ctx) {
@@ -288,15 +292,22 @@ func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel, diag
 func (r *clusterSpecResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	// Everything was computed in ModifyPlan: the planned values are the state.
 	resp.State.Raw = req.Plan.Raw.Copy()
+	resp.Diagnostics.Append(forgetCatalog(ctx, resp.Private)...)
 }
 
-func (r *clusterSpecResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+func (r *clusterSpecResource) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
 	// A logical resource: nothing outside Terraform can change it, so the
 	// state is kept as it is (the framework copies it to the response).
+	// The refresh records the catalog the plan is made with
+	// (catalog_change.go).
+	if r.data != nil && !r.data.CatalogFileUnknown {
+		resp.Diagnostics.Append(r.data.recordCatalog(ctx, resp.Private)...)
+	}
 }
 
 func (r *clusterSpecResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.State.Raw = req.Plan.Raw.Copy()
+	resp.Diagnostics.Append(forgetCatalog(ctx, resp.Private)...)
 }
 
 func (r *clusterSpecResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
@@ -312,7 +323,7 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 		resp.Diagnostics.AddError("Provider Not Configured", "The gpu provider must be configured before importing a gpu_cluster_spec.")
 		return
 	}
-	if !r.data.catalogKnown(&resp.Diagnostics) {
+	if !r.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts) {
 		return
 	}
 	cloud, region, js, err := splitImportID(req.ID)

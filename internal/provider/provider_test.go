@@ -7,7 +7,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
@@ -17,7 +16,7 @@ import (
 // Terraform binary, which `make terraform` builds and `make test` passes
 // through TF_ACC_TERRAFORM_PATH.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"gpu": providerserver.NewProtocol6WithError(New("test")()),
+	"gpu": func() (tfprotov6.ProviderServer, error) { return NewServer("test")(), nil },
 }
 
 func TestMain(m *testing.M) {

@@ -272,7 +272,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
-	if !d.data.catalogKnown(&resp.Diagnostics) {
+	if !d.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts, argCarbonPrice) {
 		return
 	}
 	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)

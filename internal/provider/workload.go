@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -87,7 +86,8 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 			"training_tokens_b": floatInput("Training and fine-tuning: tokens to process, billions (epochs × dataset tokens), for example "+
 				"`2000` for 2T tokens. Required for those kinds.", limitOf(catalog.LimitTrainingTokensB)),
 			"fine_tuning_method": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters). Default `lora`."},
+				MarkdownDescription: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters). Default `lora`.",
+				Validators:          []validator.String{notEmpty{"give one of " + catalog.QuoteList(perf.Methods) + ", or omit fine_tuning_method for its default"}}},
 			"tokens_per_second": floatInput(tps, limitOf(catalog.LimitTokensPerSecond)),
 			"input_tokens":      intInput("Inference: mean prompt length in tokens. Default `1024`.", seq),
 			"output_tokens":     intInput("Inference: mean generated length in tokens. Default `256`.", seq),
@@ -149,7 +149,7 @@ func withModelAttributes(attrs map[string]schema.Attribute) map[string]schema.At
 				"precision) sizes the workload, and the size and architecture attributes below become optional overrides. " +
 				"Presets: " + modelPresetList() + ". An unknown name is an error that lists the closest presets; for another " +
 				"model omit `model` and set `model_parameters_b`.",
-			Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+			Validators: []validator.String{notEmpty{"name a model preset such as \"llama-3.1-70b\", or omit model and set model_parameters_b"}}},
 		"model_parameters_b": floatInput("Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for Mixtral 8x7B. "+
 			"Required without `model`; with it, an override of the preset's count.", params),
 		"active_parameters_b": floatInput("Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B). "+
@@ -159,7 +159,8 @@ func withModelAttributes(attrs map[string]schema.Attribute) map[string]schema.At
 				"Default `bf16`; with `model`, the preset's native weight precision (`fp8` for DeepSeek-R1, `bf16` for Llama; a " +
 				"preset whose routed experts ship narrower, such as gpt-oss MXFP4 or Kimi K2.5 INT4, keeps them so). The " +
 				"accelerator must support it (A100 has no `fp8`; `fp4` needs Blackwell or MI355X). Serving at `fp8` or `fp4` " +
-				"keeps an FP8 KV cache."},
+				"keeps an FP8 KV cache.",
+			Validators: []validator.String{notEmpty{"give one of " + catalog.QuoteList(catalog.Precisions) + ", or omit precision for its default"}}},
 	} {
 		attrs[name] = a
 	}
@@ -179,7 +180,9 @@ func speculativeAttribute() schema.SingleNestedAttribute {
 			"method": schema.StringAttribute{Required: true,
 				MarkdownDescription: "`mtp`: the model's multi-token-prediction head (DeepSeek-V3/R1, GLM, Qwen3.5, MiniMax) or an " +
 					"EAGLE-style one-layer head, run once per draft token; `draft_model`: a separate small model of " +
-					"`draft_model_parameters_b`."},
+					"`draft_model_parameters_b`.",
+				Validators: []validator.String{notEmpty{"give one of " + catalog.QuoteList(perf.SpeculativeMethods) +
+					", or omit speculative_decoding to turn it off"}}},
 			"acceptance_rate": floatInput("Probability that a draft token is accepted (given the previous one was). "+
 				"Defaults: "+mtp.rate+" for `mtp`, "+draft.rate+" for `draft_model` (sources in the catalog's SOURCES.md).",
 				limitOf(catalog.LimitFraction).exclusive()),
