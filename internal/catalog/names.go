@@ -43,11 +43,11 @@ func IsJurisdiction(regime string) bool {
 	return regime != ComplianceHIPAA && complianceNeeds[regime] != ""
 }
 
-// PricingModelNames lists every pricing model the catalog carries
-// (AllPricingModels) as strings, in canonical order.
-func PricingModelNames() []string {
-	out := make([]string, len(AllPricingModels))
-	for i, pm := range AllPricingModels {
+// PricingModelNames returns pricing models as strings, in their order:
+// PricingModelNames(AllPricingModels) for messages and validators.
+func PricingModelNames(pms []PricingModel) []string {
+	out := make([]string, len(pms))
+	for i, pm := range pms {
 		out[i] = string(pm)
 	}
 	return out

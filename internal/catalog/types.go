@@ -28,21 +28,50 @@ const (
 // bought ahead (AWS EC2 Capacity Blocks for ML): Offer.CapacityBlockUSD is
 // its effective hourly rate. Serverless is per-second billing of GPU
 // containers (Catalog.Serverless, priced per GPU-second, not per instance).
-// Neither is in PricingModels, the hourly instance models every offer
-// consumer handles; the cost model and the planner handle both
-// (cost.InstancePricingModels, cost.TCOPricingModels).
 const (
 	CapacityBlock PricingModel = "capacity_block"
 	Serverless    PricingModel = "serverless"
 )
 
-// PricingModels lists the hourly instance pricing models every offer
-// consumer (planner, cost model, provider) handles, in canonical order.
-var PricingModels = []PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y}
+// pricingModels is the one list of pricing models, in canonical order.
+// Every narrower list is a prefix of it, so a pricing model's Index is the
+// same in all of them.
+var pricingModels = [...]PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y, CapacityBlock, Serverless}
 
-// AllPricingModels lists every pricing model the catalog carries: the
-// hourly ones of PricingModels, then capacity blocks and serverless.
-var AllPricingModels = []PricingModel{OnDemand, Spot, Reserved1Y, Reserved3Y, CapacityBlock, Serverless}
+// NumPricingModels sizes arrays indexed by PricingModel.Index.
+const NumPricingModels = len(pricingModels)
+
+// The pricing-model lists, each a prefix of the canonical order (capped,
+// so appending to one copies). Callers must not modify them.
+var (
+	// AllPricingModels: every pricing model (a recommendation's, a
+	// gpu_tco pricing_mix's).
+	AllPricingModels = pricingModels[:]
+	// InstancePricingModels: the models an instance is priced under per
+	// instance-hour (serverless is billed per second of use, not per
+	// instance): gpu_tco's offers, hourly_price_usd.
+	InstancePricingModels = pricingModelsUpTo(CapacityBlock)
+	// PricingModels: the hourly models of an instance that anyone can buy
+	// at any time (no booked window): the cluster spec's.
+	PricingModels = pricingModelsUpTo(Reserved3Y)
+)
+
+// pricingModelsUpTo is the canonical list up to and including last.
+func pricingModelsUpTo(last PricingModel) []PricingModel {
+	n := last.Index() + 1
+	return pricingModels[:n:n]
+}
+
+// Index is the position of a pricing model in the canonical order (and
+// in every list above that holds it), or -1 for an unknown name.
+func (pm PricingModel) Index() int {
+	for i, x := range pricingModels {
+		if x == pm {
+			return i
+		}
+	}
+	return -1
+}
 
 // Precisions lists the numeric precisions the provider understands.
 var Precisions = []string{"fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8", "int4"}

@@ -45,13 +45,6 @@ var (
 		}
 		return m
 	}()
-	validPricingModels = func() map[PricingModel]bool {
-		m := map[PricingModel]bool{}
-		for _, pm := range AllPricingModels {
-			m[pm] = true
-		}
-		return m
-	}()
 )
 
 // The validators below report every problem of an entry at once (a
@@ -104,8 +97,8 @@ func ValidateCloud(c *Cloud) error {
 	p.names("id", c.ID, "name", c.Name, "pue_source", c.PUESource, "source", c.Source)
 	p.bound(sectionClouds, "pue", c.PUE)
 	for _, pm := range c.PricingModels {
-		if !validPricingModels[pm] {
-			p.add("pricing_models", "unknown pricing model %q (valid: %s)", pm, QuoteList(PricingModelNames()))
+		if pm.Index() < 0 {
+			p.add("pricing_models", "unknown pricing model %q (valid: %s)", pm, QuoteList(PricingModelNames(AllPricingModels)))
 		}
 	}
 	for i, t := range c.EgressTiers {

@@ -17,6 +17,13 @@
 //
 // # Compute, per pricing model
 //
+// One biller applies the rules below: Rate (an offer's price under one
+// pricing model, resolved once by Model.Rate or Model.ServerlessRate) and
+// Rate.Bill (a Usage: instances, hours used, the horizon held, the duty
+// cycle, serving or a job, the discount). TCO, JobCost, ServerlessCost and
+// the planner's candidates are all billed by it; Bill allocates nothing,
+// so the planner calls it for every candidate.
+//
 // The provider discount d (fraction off list) multiplies every list price of
 // the cloud (compute, storage, egress, inter-region) by (1 − d). It does not
 // apply to ExtraMonthlyUSD (the user's own figures) nor to carbon.

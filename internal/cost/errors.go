@@ -40,26 +40,11 @@ func inputErr(field, summary, format string, args ...any) *InputError {
 	return &InputError{Field: field, Summary: summary, Detail: fmt.Sprintf(format, args...)}
 }
 
-// InstancePricingModels are the pricing models the cost model prices per
-// instance-hour, in canonical order: catalog.PricingModels and capacity
-// blocks (serverless is billed per second of use, not per instance).
-var InstancePricingModels = append(slices.Clone(catalog.PricingModels), catalog.CapacityBlock)
-
-// tcoModels are the pricing models a TCO pricing mix takes, in canonical
-// order: InstancePricingModels, then serverless (the only model of a
-// serverless offer). A mix is indexed like it (shares).
-var tcoModels = [...]catalog.PricingModel{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y,
-	catalog.CapacityBlock, catalog.Serverless}
-
-// TCOPricingModels are the pricing models a TCO pricing mix takes, in
-// canonical order: InstancePricingModels and serverless.
-var TCOPricingModels = tcoModels[:]
-
 // OfferedModels lists the pricing models an offer is sold under, in
 // canonical order.
 func OfferedModels(o *catalog.Offer) []catalog.PricingModel {
 	var pms []catalog.PricingModel
-	for _, pm := range InstancePricingModels {
+	for _, pm := range catalog.InstancePricingModels {
 		if _, ok := o.Price(pm); ok {
 			pms = append(pms, pm)
 		}
@@ -94,10 +79,5 @@ func notSoldAs(field, key string, o *catalog.Offer, pm catalog.PricingModel, sol
 }
 
 func knownModel(pm catalog.PricingModel) bool {
-	for _, k := range InstancePricingModels {
-		if k == pm {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(catalog.InstancePricingModels, pm)
 }

@@ -6,7 +6,6 @@ package cost
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -71,9 +70,9 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 	}
 	if !knownModel(in.PricingModel) {
 		return r, inputErr("pricing_model", "Unknown Pricing Model",
-			"pricing_model = %q; allowed: %s.", in.PricingModel, joinModels(InstancePricingModels))
+			"pricing_model = %q; allowed: %s.", in.PricingModel, joinModels(catalog.InstancePricingModels))
 	}
-	price, ok := in.Offer.Price(in.PricingModel)
+	rate, ok := m.Rate(in.Offer, in.Cloud, in.PricingModel)
 	if !ok {
 		return r, notSoldErr("pricing_model", "", in.Offer, in.PricingModel)
 	}
@@ -86,42 +85,18 @@ func (m *Model) JobCost(in JobInput) (JobResult, error) {
 		return r, inputErr("workload", "Invalid Workload", "workload = %q: allowed: %q.", in.Workload, m.Workloads())
 	}
 
-	r.HourlyUSD = price * (1 - in.Discount)
-	switch in.PricingModel {
-	case catalog.Spot:
-		if wl == workloadInference {
-			// Serving loses no work to an interruption, only capacity: the
-			// caller provisions spare nodes (SpotServingSpares) in Nodes.
-			r.BilledHours = in.Hours
-		} else {
-			f := m.SpotRiskFactor(in.Cloud, in.Nodes)
-			if bad(f) {
-				return JobResult{}, inputErr("pricing_model", "Spot Job Never Finishes",
-					"a synchronous job on %d spot instances of %s is interrupted far more often than it checkpoints: it would never finish.",
-					in.Nodes, in.Cloud.ID)
-			}
-			r.BilledHours = in.Hours * f
-		}
-		r.RunningHours = r.BilledHours
-	case catalog.Reserved1Y, catalog.Reserved3Y:
-		termHours := m.TermMonths[in.PricingModel] * m.HoursPerMonth
-		r.BilledHours = math.Max(1, math.Ceil(in.Hours/termHours-ceilTolerance)) * termHours
-		r.RunningHours = in.Hours
-	case catalog.CapacityBlock:
-		// The whole window, on the whole cluster size (billed below).
-		r.BilledHours = m.CapacityBlockHours(in.Hours)
-		r.RunningHours = in.Hours
-	default:
-		r.BilledHours = in.Hours
-		r.RunningHours = in.Hours
-	}
+	// Serving loses no work to a spot interruption, only capacity: the
+	// caller provisions spare nodes (SpotServingSpares) in Nodes.
 	nodes := float64(in.Nodes)
-	billedNodes := nodes
-	if in.PricingModel == catalog.CapacityBlock {
-		billedNodes = float64(m.CapacityBlockInstances(in.Nodes))
+	b := rate.Bill(&Usage{Instances: nodes, Hours: in.Hours, HorizonHours: in.Hours, Serving: wl == workloadInference,
+		Discount: in.Discount})
+	if bad(b.BilledHours) {
+		return JobResult{}, inputErr("pricing_model", "Spot Job Never Finishes",
+			"a synchronous job on %d spot instances of %s is interrupted far more often than it checkpoints: it would never finish.",
+			in.Nodes, in.Cloud.ID)
 	}
-	r.ComputeUSD = billedNodes * r.BilledHours * r.HourlyUSD
-	r.EnergyKWh = nodes * r.RunningHours * m.NodePowerKW(in.Offer, in.Accelerator, wl) * m.PUE(in.Cloud, in.Region)
+	r.HourlyUSD, r.BilledHours, r.RunningHours, r.ComputeUSD = b.HourlyUSD, b.BilledHours, b.RunningHours, b.USD
+	r.EnergyKWh = nodes * r.RunningHours * m.NodeKWhPerHour(in.Offer, in.Cloud, in.Region, in.Accelerator, wl)
 	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
 		r.CO2eKg = r.EnergyKWh * in.Region.GridGCO2ePerKWh / gramsPerKg
 	}

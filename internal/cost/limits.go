@@ -117,7 +117,7 @@ func (r *Result) checkFinite() error {
 		f.add(p+".total_cost_usd", c.TotalUSD)
 		f.add(p+".savings_vs_on_demand_usd", c.SavingsVsOnDemandUSD)
 	}
-	for _, pm := range InstancePricingModels {
+	for _, pm := range catalog.InstancePricingModels {
 		if be, ok := r.BreakEven[pm]; ok {
 			f.add("break_even_utilization["+string(pm)+"]", be.Utilization)
 			f.add("break_even_months["+string(pm)+"]", be.Months)

@@ -212,6 +212,13 @@ func (m *Model) NodePowerKW(o *catalog.Offer, acc *catalog.Accelerator, kind str
 	return m.gpusPowerKW(o.GPUCount(), acc, kind)
 }
 
+// NodeKWhPerHour is the facility energy of one instance running a
+// workload kind for an hour: NodePowerKW × the PUE of the region, else the
+// cloud's, else the fallback.
+func (m *Model) NodeKWhPerHour(o *catalog.Offer, cl *catalog.Cloud, r *catalog.Region, acc *catalog.Accelerator, kind string) float64 {
+	return m.NodePowerKW(o, acc, kind) * m.PUE(cl, r)
+}
+
 // gpusPowerKW is the average power of gpus accelerators running a workload
 // kind with their host, kW (NodePowerKW); 0 without a TDP.
 func (m *Model) gpusPowerKW(gpus float64, acc *catalog.Accelerator, kind string) float64 {

@@ -80,7 +80,7 @@ func notSoldAnywhere(base Input, offers []*catalog.Offer) error {
 		mix = map[catalog.PricingModel]float64{catalog.OnDemand: 1}
 	}
 	var soldAs []string
-	for _, pm := range InstancePricingModels {
+	for _, pm := range catalog.InstancePricingModels {
 		if n := regionsSelling(offers, pm); n > 0 {
 			soldAs = append(soldAs, fmt.Sprintf("%s (%s)", pm, regionCount(n)))
 		}
@@ -90,7 +90,7 @@ func notSoldAnywhere(base Input, offers []*catalog.Offer) error {
 		sold = "none"
 	}
 	it := offers[0].Cloud + " " + offers[0].InstanceType
-	for _, pm := range InstancePricingModels {
+	for _, pm := range catalog.InstancePricingModels {
 		if mix[pm] > 0 && regionsSelling(offers, pm) == 0 {
 			key := "" // the default mix: the error is on the unset pricing_mix
 			if len(base.PricingMix) > 0 {

@@ -116,10 +116,10 @@ func (m *Model) ServerlessCost(in ServerlessInput) (ServerlessResult, error) {
 		return r, err
 	}
 	workers := float64(in.Workers)
-	r.WorkerUSDPerHour = ServerlessWorkerUSDPerHour(in.Offer) * (1 - in.Discount)
+	rate := m.ServerlessRate(in.Offer, in.Cloud)
+	b := rate.Bill(&Usage{Instances: workers, HorizonHours: in.Hours, DutyCycle: in.DutyCycle, Discount: in.Discount})
+	r.WorkerUSDPerHour, r.BilledHours, r.ComputeUSD = b.HourlyUSD, b.BilledHours, b.USD
 	r.BusyHours = in.Hours * in.DutyCycle
-	r.BilledHours = in.Hours * m.ServerlessBilledShare(in.Offer, in.DutyCycle)
-	r.ComputeUSD = workers * r.BilledHours * r.WorkerUSDPerHour
 	r.EnergyKWh = workers * r.BilledHours * m.ServerlessWorkerKWhPerHour(in.Offer, in.Cloud, in.Region, in.Accelerator)
 	if in.Region != nil && in.Region.GridGCO2ePerKWh > 0 {
 		r.CO2eKg = r.EnergyKWh * in.Region.GridGCO2ePerKWh / gramsPerKg

@@ -49,7 +49,7 @@ func summaryTitle(in *Input, regions SummaryRegions) string {
 		where += fmt.Sprintf(" (the cheapest of %s)", regionCount(len(regions.Others)+1))
 	}
 	var mix []string
-	for _, pm := range InstancePricingModels {
+	for _, pm := range catalog.InstancePricingModels {
 		if s := in.PricingMix[pm]; s > 0 {
 			mix = append(mix, fmt.Sprintf("%s %s", pm, numfmt.Percent(s)))
 		}

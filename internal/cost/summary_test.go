@@ -31,16 +31,16 @@ func TestSummary(t *testing.T) {
 	// 157,680; reserved_1y ceil(0.75 × 2) = 2 × 8,760 h × 28 = 490,560;
 	// block 1,000 GB × 0.08 × 12 = 960. Total 649,200.
 	for _, want := range []string{
-		"2× gpu.8x on acme eu-test-1 (the cheapest of 3 regions), 12 months at 100.0% utilization, on_demand 25.0% + reserved_1y 75.0%\n",
-		"compute         648,240.00   99.9%\n",
-		"storage_block       960.00    0.1%\n",
-		"total           649,200.00  100.0%\n",
+		"2× gpu.8x on acme eu-test-1 (the cheapest of 3 regions), 12 months at 100% utilization, on_demand 25% + reserved_1y 75%\n",
+		"compute         648,240.00  99.9%\n",
+		"storage_block       960.00   0.1%\n",
+		"total           649,200.00   100%\n",
 		// The same fleet all on demand: 17,520 × 36 + 960 = 631,680.
-		"on_demand      631,680.00         0.00                                            25.0%\n",
+		"on_demand      631,680.00         0.00                                              25%\n",
 		// All reserved: 2 × 8,760 h × 28 + 960 = 491,520; it beats on demand
 		// above 28 / 36 = 0.7778 utilization, one term pays off after
 		// 12 × 28 / 36 = 9.33 months.
-		"reserved_1y    491,520.00   140,160.00  utilization > 0.7778, after 9.33 months   75.0%\n",
+		"reserved_1y    491,520.00   140,160.00  utilization > 0.7778, after 9.33 months     75%\n",
 		"reserved_3y    947,040.00  -315,360.00  never within the horizon\n",
 		"OTHER REGION  COUNTRY   TOTAL USD  DIFFERENCE USD\n",
 		"us-test-1     ",

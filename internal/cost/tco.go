@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -132,8 +131,8 @@ func TCO(in Input) (Result, error) {
 	return m.TCO(in)
 }
 
-// shares holds a pricing mix indexed like tcoModels.
-type shares [len(tcoModels)]float64
+// shares holds a pricing mix indexed by catalog.PricingModel.Index.
+type shares [catalog.NumPricingModels]float64
 
 // energyParams is what turns running instance-hours into kWh and CO2e.
 type energyParams struct {
@@ -221,7 +220,7 @@ func (m *Model) hidden(in *Input, res *Result) ([]Line, float64) {
 func (m *Model) compare(in *Input, hiddenUSD float64, ep energyParams, res *Result) {
 	var odTotal float64
 	_, hasOD := in.Offer.Price(catalog.OnDemand)
-	for i, pm := range tcoModels {
+	for i, pm := range catalog.AllPricingModels {
 		if _, ok := m.rate(in, pm); !ok {
 			continue
 		}
@@ -247,22 +246,22 @@ func (m *Model) compare(in *Input, hiddenUSD float64, ep energyParams, res *Resu
 	}
 }
 
-// rate is the hourly list price of one instance (a serverless offer: one
-// worker) under a pricing model, and whether it is sold that way.
-func (m *Model) rate(in *Input, pm catalog.PricingModel) (float64, bool) {
+// rate is the rate of one instance (a serverless offer: one worker) under
+// a pricing model, and whether it is sold that way.
+func (m *Model) rate(in *Input, pm catalog.PricingModel) (Rate, bool) {
 	if pm == catalog.Serverless {
 		if in.Serverless == nil {
-			return 0, false
+			return Rate{}, false
 		}
-		return ServerlessWorkerUSDPerHour(in.Serverless), true
+		return m.ServerlessRate(in.Serverless, in.Cloud), true
 	}
-	return in.Offer.Price(pm)
+	return m.Rate(in.Offer, in.Cloud, pm)
 }
 
 // sold lists the pricing models the input's offer is sold under.
 func (m *Model) sold(in *Input) []catalog.PricingModel {
 	var out []catalog.PricingModel
-	for _, pm := range tcoModels {
+	for _, pm := range catalog.AllPricingModels {
 		if _, ok := m.rate(in, pm); ok {
 			out = append(out, pm)
 		}
@@ -274,18 +273,18 @@ func (m *Model) sold(in *Input) []catalog.PricingModel {
 // share of the fleet, rounded up) taken as one synchronous job (doc.go); 1
 // without spot.
 func (m *Model) spotRisk(in *Input, mix shares) float64 {
-	s := mix[slices.Index(tcoModels[:], catalog.Spot)]
+	s := mix[catalog.Spot.Index()]
 	if s == 0 {
 		return 1
 	}
-	return m.SpotRiskFactor(in.Cloud, max(1, int(math.Ceil(s*float64(in.InstanceCount)-ceilTolerance))))
+	return m.SpotRiskFactor(in.Cloud, int(wholeInstances(s*float64(in.InstanceCount))))
 }
 
 // spotNeverFinishes is the error of a spot share so large that, as one
 // synchronous job, its instances are interrupted far faster than they
 // checkpoint: the expected hours overflow.
 func (m *Model) spotNeverFinishes(in *Input, mix shares) error {
-	n := math.Ceil(mix[slices.Index(tcoModels[:], catalog.Spot)]*float64(in.InstanceCount) - ceilTolerance)
+	n := math.Ceil(mix[catalog.Spot.Index()]*float64(in.InstanceCount) - ceilTolerance)
 	minutes := 60 / (n * m.SpotInterruptionRate(in.Cloud))
 	return keyErr("pricing_mix", string(catalog.Spot), "Spot Job Never Finishes",
 		"%s spot instances of %s, priced as one synchronous job, are interrupted every %s minutes on average, far more often than the "+
@@ -295,53 +294,31 @@ func (m *Model) spotNeverFinishes(in *Input, mix shares) error {
 
 // demand is the running instance-hours the fleet needs over the horizon.
 func (m *Model) demand(in *Input) float64 {
-	return float64(in.InstanceCount) * in.Months * m.HoursPerMonth * in.Utilization
+	return float64(in.InstanceCount) * m.horizonHours(in) * in.Utilization
 }
 
-// compute bills the mix. It returns the compute USD, the instance-hours the
-// fleet actually runs (for energy) and, when wantLines, one line per model.
+// horizonHours is the horizon in hours.
+func (m *Model) horizonHours(in *Input) float64 { return in.Months * m.HoursPerMonth }
+
+// compute bills the mix: each model's share of the fleet at its rate
+// (Rate.Bill). It returns the compute USD, the instance-hours the fleet
+// actually runs (for energy) and, when wantLines, one line per model.
 func (m *Model) compute(in *Input, mix shares, wantLines bool) (usd, running float64, lines []ModelCompute) {
-	demand := m.demand(in)
-	spotRisk := m.spotRisk(in, mix)
-	d := 1 - in.Discount
-	for i, pm := range tcoModels {
+	horizon := m.horizonHours(in)
+	for i, pm := range catalog.AllPricingModels {
 		s := mix[i]
 		if s == 0 {
 			continue
 		}
-		price, _ := m.rate(in, pm)
-		rate := price * d
-		useful := s * demand
-		mc := ModelCompute{PricingModel: pm, Share: s, HourlyUSD: rate}
-		switch pm {
-		case catalog.Spot:
-			mc.BilledInstanceHours = useful * spotRisk
-			running += mc.BilledInstanceHours
-		case catalog.CapacityBlock:
-			// Whole windows for the hours each of the share's instances runs,
-			// on whole cluster sizes.
-			n := int(math.Ceil(s*float64(in.InstanceCount) - ceilTolerance))
-			mc.ReservedInstances = m.CapacityBlockInstances(n)
-			mc.BilledInstanceHours = float64(mc.ReservedInstances) * m.CapacityBlockHours(useful/float64(max(n, 1)))
-			running += useful
-		case catalog.Serverless:
-			// Busy time, idle tails and cold starts as the platform bills
-			// them; the billed hours hold the GPUs, so they count for energy.
-			mc.BilledInstanceHours = s * float64(in.InstanceCount) * in.Months * m.HoursPerMonth *
-				m.ServerlessBilledShare(in.Serverless, in.Utilization)
-			running += mc.BilledInstanceHours
-		case catalog.Reserved1Y, catalog.Reserved3Y:
-			term := m.TermMonths[pm]
-			n := math.Ceil(s*float64(in.InstanceCount) - ceilTolerance)
-			terms := math.Ceil(in.Months/term - ceilTolerance)
-			mc.ReservedInstances = int(n)
-			mc.BilledInstanceHours = n * terms * term * m.HoursPerMonth
-			running += useful
-		default:
-			mc.BilledInstanceHours = useful
-			running += useful
+		rate, _ := m.rate(in, pm)
+		instances := s * float64(in.InstanceCount)
+		b := rate.Bill(&Usage{Instances: instances, Hours: horizon * in.Utilization, HorizonHours: horizon,
+			DutyCycle: in.Utilization, Discount: in.Discount})
+		mc := ModelCompute{PricingModel: pm, Share: s, HourlyUSD: b.HourlyUSD, BilledInstanceHours: b.InstanceHours(), USD: b.USD}
+		if pm == catalog.Reserved1Y || pm == catalog.Reserved3Y || pm == catalog.CapacityBlock {
+			mc.ReservedInstances = int(b.Instances)
 		}
-		mc.USD = mc.BilledInstanceHours * rate
+		running += instances * b.RunningHours
 		usd += mc.USD
 		if wantLines {
 			lines = append(lines, mc)
@@ -513,7 +490,7 @@ func (m *Model) mix(in *Input) (shares, error) {
 		if _, ok := m.rate(in, def); !ok {
 			return out, notSoldAs("pricing_mix", "", in.Offer, def, m.sold(in))
 		}
-		out[slices.Index(tcoModels[:], def)] = 1
+		out[def.Index()] = 1
 		return out, nil
 	}
 	keys := make([]string, 0, len(in.PricingMix))
@@ -525,9 +502,9 @@ func (m *Model) mix(in *Input) (shares, error) {
 	for _, k := range keys {
 		pm := catalog.PricingModel(k)
 		s := in.PricingMix[pm]
-		if !slices.Contains(tcoModels[:], pm) {
+		if pm.Index() < 0 {
 			return out, keyErr("pricing_mix", k, "Unknown Pricing Model",
-				"pricing_mix has the key %q; allowed: %s.", k, joinModels(tcoModels[:]))
+				"pricing_mix has the key %q; allowed: %s.", k, joinModels(catalog.AllPricingModels))
 		}
 		if ie := (bound{field: "pricing_mix", key: k, summary: "Invalid Pricing Mix", limit: catalog.LimitFraction, v: s,
 			hint: "It is the share of the running hours bought this way."}).check(); ie != nil {
@@ -543,7 +520,7 @@ func (m *Model) mix(in *Input) (shares, error) {
 			"the pricing_mix shares sum to %v; they must sum to 1 (within %v), for example { on_demand = 0.3, reserved_1y = 0.7 }.",
 			sum, m.ShareSumTolerance)
 	}
-	for i, pm := range tcoModels {
+	for i, pm := range catalog.AllPricingModels {
 		out[i] = in.PricingMix[pm] / sum
 	}
 	return out, nil

@@ -90,28 +90,45 @@ func Short(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
-// Percent formats a ratio as a percentage with one decimal:
-// Percent(0.9712) = "97.1%".
+// Percent formats a ratio as a percentage, the one way every message,
+// explanation and table prints one: no space before the sign, at most one
+// decimal with a trailing zero dropped, and two significant digits (down
+// to 0.0001%) for a share too small for one decimal, so it does not read
+// as 0: Percent(0.9712) = "97.1%", Percent(0.02) = "2%", Percent(0.00049)
+// = "0.049%", Percent(-0.5) = "-50%".
 func Percent(ratio float64) string {
-	p := math.Round(ratio*1000) / 10
-	if p == 0 {
-		p = 0 // not "-0.0%"
-	}
-	return strconv.FormatFloat(p, 'f', 1, 64) + "%"
+	return percentDigits(ratio*100) + "%"
 }
 
-// SignedPercent formats a relative change with its sign and one decimal:
-// SignedPercent(0.123) = "+12.3%", SignedPercent(-0.5) = "−50.0%" (a
-// minus sign), SignedPercent(0) = "±0.0%".
+// SignedPercent formats a relative change as Percent does, with its sign:
+// SignedPercent(0.123) = "+12.3%", SignedPercent(-0.5) = "−50%" (a minus
+// sign), SignedPercent(0) = "±0%".
 func SignedPercent(ratio float64) string {
-	p := math.Round(ratio*1000) / 10
+	s := percentDigits(math.Abs(ratio * 100))
 	switch {
-	case p > 0:
-		return "+" + strconv.FormatFloat(p, 'f', 1, 64) + "%"
-	case p < 0:
-		return "−" + strconv.FormatFloat(-p, 'f', 1, 64) + "%"
+	case s == "0":
+		return "±0%"
+	case ratio > 0:
+		return "+" + s + "%"
 	}
-	return "±0.0%"
+	return "−" + s + "%"
+}
+
+// maxPercentDecimals bounds the decimals of a small percentage (0.0001%).
+const maxPercentDecimals = 4
+
+// percentDigits writes a percentage: one decimal at most, two significant
+// digits below 0.05, "0" (never "-0") for what rounds to zero.
+func percentDigits(p float64) string {
+	decimals := 1
+	if a := math.Abs(p); a > 0 && a < 0.05 {
+		decimals = min(maxPercentDecimals, 1-int(math.Floor(math.Log10(a))))
+	}
+	s := Trim(p, decimals)
+	if s == "-0" {
+		return "0"
+	}
+	return s
 }
 
 // NonFinite returns where v (a struct, slice, map or pointer of them)

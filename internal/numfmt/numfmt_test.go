@@ -4,6 +4,7 @@
 package numfmt_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
@@ -15,10 +16,14 @@ func TestPercent(t *testing.T) {
 		plain, signd string
 	}{
 		{0.9712, "97.1%", "+97.1%"},
-		{1, "100.0%", "+100.0%"},
-		{0, "0.0%", "±0.0%"},
-		{0.00049, "0.0%", "±0.0%"},
-		{-0.5, "-50.0%", "−50.0%"},
+		{1, "100%", "+100%"},
+		{0.02, "2%", "+2%"},
+		{0.005, "0.5%", "+0.5%"},
+		{0, "0%", "±0%"},
+		{0.00049, "0.049%", "+0.049%"},
+		{0.0000123, "0.0012%", "+0.0012%"},
+		{1e-300, "0%", "±0%"},
+		{-0.5, "-50%", "−50%"},
 		{-0.1234, "-12.3%", "−12.3%"},
 	} {
 		if got := numfmt.Percent(tt.ratio); got != tt.plain {
@@ -31,7 +36,10 @@ func TestPercent(t *testing.T) {
 }
 
 func TestPercentNegativeZero(t *testing.T) {
-	if got := numfmt.Percent(-0.00001); got != "0.0%" {
+	if got := numfmt.Percent(-1e-300); got != "0%" {
+		t.Errorf("Percent(-1e-300) = %q", got)
+	}
+	if got := numfmt.Percent(math.Copysign(0, -1)); got != "0%" {
 		t.Errorf("Percent(-0.00001) = %q", got)
 	}
 }

@@ -60,7 +60,7 @@ func TestHoldoutPublishedRuns(t *testing.T) {
 		w := perf.Workload{
 			Kind: perf.KindTraining, ModelParametersB: num(r, "params_b"), TrainingTokensB: num(r, "tokens_b"),
 			SequenceLength: int(num(r, "sequence_length")),
-		}.WithDefaults()
+		}
 		est, err := m.Estimate(w, perf.Hardware{Accelerator: acc, GPUs: gpus, GPUsPerNode: int(num(r, "gpus_per_node")),
 			NetworkGbps: num(r, "network_gbps_per_node"), Fabric: catalog.Fabric(r[col["fabric"]])})
 		if err != nil || !est.Fits {

@@ -61,10 +61,24 @@ func TestValidate(t *testing.T) {
 }
 
 func TestWithDefaults(t *testing.T) {
-	w := perf.Workload{Kind: "Inference", ModelParametersB: 70}.WithDefaults()
-	if w.Kind != "inference" || w.ActiveParametersB != 70 || w.Precision != "bf16" || w.SequenceLength != 4096 ||
-		w.FineTuningMethod != "lora" || w.InputTokens != 1024 || w.OutputTokens != 256 || w.DutyCycle != 1 {
+	m := model(t)
+	w := m.WithDefaults(perf.Workload{Kind: " Inference", ModelParametersB: 70, Precision: "FP8",
+		SpeculativeDecoding: perf.SpeculativeDecoding{Method: "MTP"}}, perf.ValidateOptions{})
+	if w.Kind != "inference" || w.ActiveParametersB != 70 || w.Precision != "fp8" || w.SequenceLength != 4096 ||
+		w.FineTuningMethod != "lora" || w.InputTokens != 1024 || w.OutputTokens != 256 || w.DutyCycle != 1 ||
+		w.MaxTimePerOutputTokenMs != 0 || w.SpeculativeDecoding.Method != "mtp" || w.SpeculativeDecoding.DraftTokens == 0 {
 		t.Fatalf("defaults not applied: %+v", w)
+	}
+	// The caller's latency limit applies to inference that sets none.
+	opts := perf.ValidateOptions{DefaultMaxTimePerOutputTokenMs: 40}
+	if w := m.WithDefaults(perf.Workload{Kind: "inference", ModelParametersB: 8}, opts); w.MaxTimePerOutputTokenMs != 40 {
+		t.Errorf("inference without a limit: %v ms, want the caller's 40", w.MaxTimePerOutputTokenMs)
+	}
+	if w := m.WithDefaults(perf.Workload{Kind: "inference", ModelParametersB: 8, MaxTimePerOutputTokenMs: 90}, opts); w.MaxTimePerOutputTokenMs != 90 {
+		t.Errorf("inference with a limit: %v ms, want its own 90", w.MaxTimePerOutputTokenMs)
+	}
+	if w := m.WithDefaults(perf.Workload{Kind: "training", ModelParametersB: 8}, opts); w.MaxTimePerOutputTokenMs != 0 {
+		t.Errorf("a job got a latency limit: %v ms", w.MaxTimePerOutputTokenMs)
 	}
 }
 
@@ -219,11 +233,11 @@ func TestMinGPUsToFit(t *testing.T) {
 
 func TestArchitectureRule(t *testing.T) {
 	m := model(t)
-	a := m.Architecture(perf.Workload{ModelParametersB: 70}.WithDefaults())
+	a := m.Architecture(m.WithDefaults(perf.Workload{ModelParametersB: 70}, perf.ValidateOptions{}))
 	if a.Layers < 60 || a.Layers > 90 || a.Hidden < 7000 || a.Hidden > 10000 || a.KVHeads != 8 {
 		t.Errorf("70B derived architecture implausible: %+v", a)
 	}
-	b := m.Architecture(perf.Workload{ModelParametersB: 70, Layers: 80, HiddenSize: 8192, KVHeads: 8}.WithDefaults())
+	b := m.Architecture(m.WithDefaults(perf.Workload{ModelParametersB: 70, Layers: 80, HiddenSize: 8192, KVHeads: 8}, perf.ValidateOptions{}))
 	if b.Layers != 80 || b.Hidden != 8192 || b.Derived {
 		t.Errorf("overrides not used: %+v", b)
 	}

@@ -18,6 +18,7 @@ import (
 // accelerators passed to it must not change while it is in use.
 type Prepared struct {
 	m           *Model
+	given       Workload // as given (CheckPrecision says which precision was defaulted)
 	w           Workload // with defaults
 	arch        Arch
 	shape       shape // the serving physics' view of the model
@@ -28,14 +29,14 @@ type Prepared struct {
 }
 
 // Prepare validates the workload (see Workload.Validate) and applies its
-// defaults. The error is an inputerr.List naming every bad attribute.
+// defaults (WithDefaults, with opts' latency default). The error is an
+// inputerr.List naming every bad attribute.
 func (m *Model) Prepare(w Workload, opts ValidateOptions) (*Prepared, error) {
 	if errs := w.Validate(opts); len(errs) > 0 {
 		return nil, errs
 	}
-	p := &Prepared{m: m, accs: map[*catalog.Accelerator]*accInfo{}}
-	p.w = w.WithDefaults()
-	m.applySpeculativeDefaults(&p.w.SpeculativeDecoding)
+	p := &Prepared{m: m, given: w, accs: map[*catalog.Accelerator]*accInfo{}}
+	p.w = m.WithDefaults(w, opts)
 	preset := lookupPreset(p.w.Model)
 	expertPrecision := ""
 	if preset != nil && strings.TrimSpace(w.Precision) == "" {

@@ -36,7 +36,7 @@ func TestPropertyMoreGPUsNotSlower(t *testing.T) {
 				gbps = 25
 			}
 			for _, w := range propWorkloads {
-				if a.PeakTFLOPS[w.WithDefaults().Precision] == 0 {
+				if a.PeakTFLOPS[m.WithDefaults(w, perf.ValidateOptions{}).Precision] == 0 {
 					continue
 				}
 				prev := perf.Estimate{}
@@ -92,7 +92,7 @@ func TestPropertyFitConsistent(t *testing.T) {
 	m := model(t)
 	for _, a := range fixtureAccelerators(t) {
 		for _, w := range propWorkloads {
-			if a.PeakTFLOPS[w.WithDefaults().Precision] == 0 {
+			if a.PeakTFLOPS[m.WithDefaults(w, perf.ValidateOptions{}).Precision] == 0 {
 				continue
 			}
 			for _, g := range []int{1, 2, 8, 64} {

@@ -139,11 +139,11 @@ func (c *servingCtx) explanation(r *replicaPerf, d *disaggPerf, est *Estimate) s
 		fmt.Fprintf(&b, "; %s speculative decoding emits %.2f tokens per step", c.sp.method, c.sp.perStep)
 	}
 	if c.s.moe() && c.s.experts > 0 {
-		fmt.Fprintf(&b, "; routed experts hold %s GB per GPU and take %.0f%% of a decode iteration, attention %.0f%%",
-			numfmt.Short(est.Serving.ExpertWeightsGB), est.Serving.ExpertTime*100, est.Serving.AttentionTime*100)
+		fmt.Fprintf(&b, "; routed experts hold %s GB per GPU and take %s of a decode iteration, attention %s",
+			numfmt.Short(est.Serving.ExpertWeightsGB), numfmt.Percent(est.Serving.ExpertTime), numfmt.Percent(est.Serving.AttentionTime))
 	}
 	if pf := x.cmpFlops / x.peakFlops; pf < c.m.p.Explanation.PowerLimitMention {
-		fmt.Fprintf(&b, "; the %.0f W board limit holds tensor throughput to %.0f%% of the datasheet peak", x.acc.TDPWatts, pf*100)
+		fmt.Fprintf(&b, "; the %.0f W board limit holds tensor throughput to %s of the datasheet peak", x.acc.TDPWatts, numfmt.Percent(pf))
 	}
 	if w.TokensPerSecond > 0 {
 		if est.MeetsTarget {

@@ -285,22 +285,22 @@ func (m *Model) trainingExplanation(w Workload, x hw, method string, r *trainRes
 		what = method + " fine-tuning"
 	}
 	var b []string
-	b = append(b, fmt.Sprintf("%s at %.0f%% MFU with TP=%d, PP=%d, DP=%d on %d× %s", what, r.mfu*100, r.l.tp, r.l.pp, r.l.dp, r.l.gpus(), x.acc.ID))
+	b = append(b, fmt.Sprintf("%s at %s MFU with TP=%d, PP=%d, DP=%d on %d× %s", what, numfmt.Percent(r.mfu), r.l.tp, r.l.pp, r.l.dp, r.l.gpus(), x.acc.ID))
 	if r.nodes > 1 {
 		b = append(b, fmt.Sprintf("%d nodes over %s", r.nodes, x.fabric.kind))
 	}
 	if r.commDominates {
 		b = append(b, "communication dominates: inter-node gradient/parameter traffic takes longer than compute, so more GPUs add little or nothing")
 	} else if r.dpExposed > m.p.Explanation.NetworkShareMention {
-		b = append(b, fmt.Sprintf("network traffic adds %.0f%%", r.dpExposed*100))
+		b = append(b, "network traffic adds "+numfmt.Percent(r.dpExposed))
 	}
 	if pf := x.cmpFlops / x.peakFlops; pf < m.p.Explanation.PowerLimitMention {
-		b = append(b, fmt.Sprintf("the %.0f W board limit holds tensor throughput to %.0f%% of the datasheet peak", x.acc.TDPWatts, pf*100))
+		b = append(b, fmt.Sprintf("the %.0f W board limit holds tensor throughput to %s of the datasheet peak", x.acc.TDPWatts, numfmt.Percent(pf)))
 	}
 	if r.l.gpus() < x.gpus {
 		b = append(b, fmt.Sprintf("%d of %d GPUs idle (count does not factor)", x.gpus-r.l.gpus(), x.gpus))
 	}
-	b = append(b, fmt.Sprintf("%s tokens/s, %s h incl. %.1f%% goodput loss", numfmt.Int(r.tokensPerS), numfmt.Short(est.Hours), (1-est.Goodput)*100))
+	b = append(b, fmt.Sprintf("%s tokens/s, %s h incl. %s goodput loss", numfmt.Int(r.tokensPerS), numfmt.Short(est.Hours), numfmt.Percent(1-est.Goodput)))
 	return joinClauses(b)
 }
 

@@ -51,7 +51,7 @@ type SpeculativeDecoding struct {
 // Enabled reports whether speculative decoding is on.
 func (s SpeculativeDecoding) Enabled() bool { return s.Method != "" }
 
-// Defaults applied by Workload.WithDefaults, documented on the Terraform
+// Defaults applied by Model.WithDefaults, documented on the Terraform
 // attributes.
 const (
 	DefaultPrecision        = "bf16"
@@ -69,7 +69,9 @@ var (
 )
 
 // Workload is what the user wants to run. Zero values mean "use the
-// default" (see WithDefaults). Field comments give the Terraform attribute.
+// default": Model.WithDefaults (which Model.Prepare applies once, before
+// anything reads the workload) sets each. Field comments give the
+// Terraform attribute and the default.
 type Workload struct {
 	Kind string // kind: "training" | "fine_tuning" | "inference"
 	// Model is a preset ID or alias from the catalog's model presets
@@ -85,11 +87,15 @@ type Workload struct {
 	TrainingTokensB  float64 // training_tokens_b: tokens to process, billions
 	FineTuningMethod string  // fine_tuning_method: full | lora | qlora; "" = lora
 
-	TokensPerSecond         float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
-	InputTokens             int     // input_tokens: mean prompt length; 0 = 1024
-	OutputTokens            int     // output_tokens: mean generated length; 0 = 256
-	MaxTimeToFirstTokenMs   float64 // max_time_to_first_token_ms; 0 = no limit
-	MaxTimePerOutputTokenMs float64 // max_time_per_output_token_ms; 0 = no limit
+	TokensPerSecond       float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
+	InputTokens           int     // input_tokens: mean prompt length; 0 = 1024
+	OutputTokens          int     // output_tokens: mean generated length; 0 = 256
+	MaxTimeToFirstTokenMs float64 // max_time_to_first_token_ms; 0 = no limit
+	// MaxTimePerOutputTokenMs (max_time_per_output_token_ms): 0 = the
+	// caller's default, ValidateOptions.DefaultMaxTimePerOutputTokenMs: no
+	// limit for an estimate, planner_policy.json
+	// default_max_time_per_output_token_ms for a recommendation.
+	MaxTimePerOutputTokenMs float64
 	// DutyCycle (duty_cycle, inference) is the share of the time the load
 	// is there, in (0, 1]; 0 = 1, constant load. TokensPerSecond is the
 	// rate while it is there. It does not change the physics; the planner
@@ -178,21 +184,37 @@ type ValidateOptions struct {
 	// is not known yet (during validate, or a value from another resource)
 	// are left for the next phase.
 	Known func(attribute string) bool
+	// DefaultMaxTimePerOutputTokenMs is the p99 limit on time per output
+	// token WithDefaults gives an inference workload that sets none; 0 =
+	// no limit. A recommendation passes its policy's (Planner.Prepare).
+	DefaultMaxTimePerOutputTokenMs float64
 }
 
-// WithDefaults returns the workload with every zero-valued optional field
-// set to its documented default. Kind, precision and method are lower-cased.
-//
-// With Model naming a preset, Model becomes the preset's ID and the zero
-// size and architecture fields take the preset's published values; the
-// precision defaults to the preset's native weight precision (fp32
-// releases serve in bf16). Speculative-decoding defaults depend on the
-// model constants and are applied by Model.Prepare.
-func (w Workload) WithDefaults() Workload {
+// normalized returns the workload with its enumerated names as the model
+// reads them: kind, precision, fine-tuning method and speculative method
+// trimmed and lower-cased (users may write any case). Validate checks the
+// normalized names; WithDefaults starts from them.
+func (w Workload) normalized() Workload {
 	w.Kind = strings.ToLower(strings.TrimSpace(w.Kind))
 	w.Precision = strings.ToLower(strings.TrimSpace(w.Precision))
 	w.FineTuningMethod = strings.ToLower(strings.TrimSpace(w.FineTuningMethod))
 	w.SpeculativeDecoding.Method = strings.ToLower(strings.TrimSpace(w.SpeculativeDecoding.Method))
+	return w
+}
+
+// WithDefaults returns the workload as every reader sees it: normalized
+// (names in lower case; a model preset's alias resolved to its ID) and
+// with every zero-valued optional field set to its default, the
+// constants above, the speculative-decoding method's defaults of
+// perf_model.json, and the caller's latency limit
+// (opts.DefaultMaxTimePerOutputTokenMs). It is the one place defaults are
+// applied; Prepare calls it once.
+//
+// With Model naming a preset, the zero size and architecture fields take
+// the preset's published values and the precision defaults to the
+// preset's native weight precision (fp32 releases serve in bf16).
+func (m *Model) WithDefaults(w Workload, opts ValidateOptions) Workload {
+	w = w.normalized()
 	if p := lookupPreset(w.Model); p != nil {
 		w.applyPreset(p)
 	}
@@ -220,6 +242,10 @@ func (w Workload) WithDefaults() Workload {
 	if w.DutyCycle == 0 {
 		w.DutyCycle = DefaultDutyCycle
 	}
+	if w.Kind == KindInference && w.MaxTimePerOutputTokenMs == 0 {
+		w.MaxTimePerOutputTokenMs = opts.DefaultMaxTimePerOutputTokenMs
+	}
+	m.applySpeculativeDefaults(&w.SpeculativeDecoding)
 	return w
 }
 
@@ -227,7 +253,7 @@ func (w Workload) WithDefaults() Workload {
 // are fine: they take their defaults) and returns every problem found, in
 // attribute order, each on the attribute's path under opts.Root.
 func (w Workload) Validate(opts ValidateOptions) inputerr.List {
-	v := workloadCheck{w: w, opts: opts, kind: strings.ToLower(strings.TrimSpace(w.Kind))}
+	v := workloadCheck{w: w, norm: w.normalized(), opts: opts}
 	if v.opts.Root.IsEmpty() {
 		v.opts.Root = inputerr.Root("workload")
 	}
@@ -242,9 +268,9 @@ func (w Workload) Validate(opts ValidateOptions) inputerr.List {
 
 // workloadCheck collects the problems of one Validate call.
 type workloadCheck struct {
-	w      Workload
+	w      Workload // as written (messages echo it)
+	norm   Workload // normalized (the rules read it)
 	opts   ValidateOptions
-	kind   string // lower-cased kind
 	preset *catalog.ModelPreset
 	errs   inputerr.List
 }
@@ -285,17 +311,16 @@ func (v *workloadCheck) missing(attr, msg string) {
 
 func (v *workloadCheck) names() {
 	w := &v.w
-	switch v.kind {
-	case KindTraining, KindFineTuning, KindInference:
-	default:
+	n := &v.norm
+	if !slices.Contains(Kinds, n.Kind) {
 		v.add("kind", fmt.Sprintf("%q", w.Kind), "must be one of "+catalog.QuoteList(Kinds))
 	}
 	// A value given blank ("  ") is an error, not the default: only an
 	// unset ("") attribute takes it.
-	if p := strings.ToLower(strings.TrimSpace(w.Precision)); w.Precision != "" && !slices.Contains(catalog.Precisions, p) {
+	if p := n.Precision; w.Precision != "" && !slices.Contains(catalog.Precisions, p) {
 		v.add("precision", fmt.Sprintf("%q", w.Precision), "must be one of "+catalog.QuoteList(catalog.Precisions)+" (omit precision for its default)")
 	}
-	if m := strings.ToLower(strings.TrimSpace(w.FineTuningMethod)); w.FineTuningMethod != "" && !slices.Contains(Methods, m) {
+	if m := n.FineTuningMethod; w.FineTuningMethod != "" && !slices.Contains(Methods, m) {
 		v.add("fine_tuning_method", fmt.Sprintf("%q", w.FineTuningMethod), "must be one of "+catalog.QuoteList(Methods)+
 			" (omit fine_tuning_method for its default)")
 	}
@@ -349,11 +374,11 @@ func (v *workloadCheck) sizes() {
 	if w.SequenceLength < 0 {
 		v.add("sequence_length", w.SequenceLength, "must be a positive number of tokens")
 	}
-	trainingKind := v.kind == KindTraining || v.kind == KindFineTuning
+	trainingKind := v.norm.Kind == KindTraining || v.norm.Kind == KindFineTuning
 	if w.TrainingTokensB < 0 || math.IsNaN(w.TrainingTokensB) {
 		v.add("training_tokens_b", w.TrainingTokensB, "must be a positive number of billions of tokens")
 	} else if trainingKind && w.TrainingTokensB == 0 && v.known("kind") {
-		v.missing("training_tokens_b", fmt.Sprintf("it is required for kind = %q, the billions of tokens to train on (e.g. 2000 for 2T tokens)", v.kind))
+		v.missing("training_tokens_b", fmt.Sprintf("it is required for kind = %q, the billions of tokens to train on (e.g. 2000 for 2T tokens)", v.norm.Kind))
 	}
 }
 
@@ -361,7 +386,7 @@ func (v *workloadCheck) serving() {
 	w := &v.w
 	if w.TokensPerSecond < 0 || math.IsNaN(w.TokensPerSecond) {
 		v.add("tokens_per_second", w.TokensPerSecond, "must be a positive aggregate output tokens/s")
-	} else if v.kind == KindInference && v.opts.RequireTokensPerSecond && w.TokensPerSecond == 0 && v.known("kind") {
+	} else if v.norm.Kind == KindInference && v.opts.RequireTokensPerSecond && w.TokensPerSecond == 0 && v.known("kind") {
 		v.missing("tokens_per_second", `it is required for kind = "inference", the aggregate output tokens/s to serve (for example 5000)`)
 	}
 	if w.InputTokens < 0 {
@@ -380,7 +405,7 @@ func (v *workloadCheck) serving() {
 }
 
 // dutyCycle checks duty_cycle: a share of time in (0, 1], below 1 for
-// inference only (1, constant load, is also what WithDefaults gives a job).
+// inference only (1, constant load, is also what Model.WithDefaults gives a job).
 func (v *workloadCheck) dutyCycle() {
 	d := v.w.DutyCycle
 	if d == 0 {
@@ -393,8 +418,8 @@ func (v *workloadCheck) dutyCycle() {
 	case !l.Allows(d):
 		v.add("duty_cycle", catalog.FormatNumber(d), "must be "+l.Range()+": the share of the time the load is there, for example 0.05 "+
 			"for about 36 hours a month; omit it for constant load (1)")
-	case v.kind != KindInference && d != DefaultDutyCycle && v.known("kind"):
-		v.add("duty_cycle", catalog.FormatNumber(d), fmt.Sprintf("applies to kind = %q only (kind is %q): a job runs until it is done", KindInference, v.kind))
+	case v.norm.Kind != KindInference && d != DefaultDutyCycle && v.known("kind"):
+		v.add("duty_cycle", catalog.FormatNumber(d), fmt.Sprintf("applies to kind = %q only (kind is %q): a job runs until it is done", KindInference, v.norm.Kind))
 	}
 }
 
@@ -406,7 +431,7 @@ const MaxDraftTokens = 16
 // speculative checks the speculative_decoding object.
 func (v *workloadCheck) speculative() {
 	sd := &v.w.SpeculativeDecoding
-	method := strings.ToLower(strings.TrimSpace(sd.Method))
+	method := v.norm.SpeculativeDecoding.Method
 	if method == "" && sd.Method != "" {
 		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), "is blank: give one of "+catalog.QuoteList(SpeculativeMethods)+
 			", or omit speculative_decoding to turn it off")
@@ -421,8 +446,8 @@ func (v *workloadCheck) speculative() {
 	if !slices.Contains(SpeculativeMethods, method) {
 		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), "must be one of "+catalog.QuoteList(SpeculativeMethods))
 	}
-	if v.kind != KindInference && v.known("kind") {
-		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.kind))
+	if v.norm.Kind != KindInference && v.known("kind") {
+		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.norm.Kind))
 	}
 	if sd.AcceptanceRate != 0 && !(sd.AcceptanceRate > 0 && sd.AcceptanceRate < 1) {
 		v.add("speculative_decoding.acceptance_rate", sd.AcceptanceRate, "must be a probability between 0 and 1 (exclusive), e.g. 0.7")

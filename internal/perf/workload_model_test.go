@@ -68,15 +68,16 @@ func TestValidateModelAndSpeculative(t *testing.T) {
 // TestPresetDefaults: a preset fills the sizes, the architecture and the
 // native precision once; explicit values win.
 func TestPresetDefaults(t *testing.T) {
-	w := perf.Workload{Kind: "inference", Model: "dsr1"}.WithDefaults()
+	m := model(t)
+	w := m.WithDefaults(perf.Workload{Kind: "inference", Model: "dsr1"}, perf.ValidateOptions{})
 	if w.Model != "deepseek-r1" || w.ModelParametersB != 671 || w.ActiveParametersB != 37 || w.Precision != "fp8" || w.Layers != 61 || w.HiddenSize != 7168 {
 		t.Errorf("deepseek-r1 defaults: %+v", w)
 	}
-	w = perf.Workload{Kind: "inference", Model: "gpt-j-6b"}.WithDefaults()
+	w = m.WithDefaults(perf.Workload{Kind: "inference", Model: "gpt-j-6b"}, perf.ValidateOptions{})
 	if w.Precision != "bf16" {
 		t.Errorf("an fp32 release serves in bf16, got %q", w.Precision)
 	}
-	w = perf.Workload{Kind: "inference", Model: "llama-3.1-70b", Precision: "fp8", Layers: 40}.WithDefaults()
+	w = m.WithDefaults(perf.Workload{Kind: "inference", Model: "llama-3.1-70b", Precision: "fp8", Layers: 40}, perf.ValidateOptions{})
 	if w.Precision != "fp8" || w.Layers != 40 || w.KVHeads != 8 {
 		t.Errorf("overrides: %+v", w)
 	}

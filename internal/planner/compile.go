@@ -43,6 +43,9 @@ func (p *Planner) Validate(req *Request) inputerr.List {
 	p.validateRegions(c, &errs)
 	p.validateNames(c, &errs)
 	compOK := validateCompliance(c, &errs)
+	if compOK {
+		errs = append(errs, JurisdictionConflicts(c.Compliance)...)
+	}
 	validateLimits(c, &errs)
 	if len(errs) == 0 && compOK && len(c.Compliance) > 0 {
 		if e := p.complianceContradiction(req); e != nil {
@@ -95,7 +98,7 @@ func (p *Planner) validateRequest(req *Request, errs *inputerr.List) {
 			"tokens_per_second = %v: a recommendation for kind = \"inference\" needs the aggregate output tokens/s to serve, for example 5000.",
 			w.TokensPerSecond)
 	}
-	if d := w.DutyCycle; d != 0 && !(d > 0 && d <= 1) {
+	if d := w.DutyCycle; !(d > 0 && d <= 1) {
 		errs.Add(inputerr.Root("workload").Name("duty_cycle"), "Invalid Workload",
 			"duty_cycle = %s: must be more than 0 and at most 1, the share of the time the load is there.", catalog.FormatNumber(d))
 	}
@@ -187,9 +190,9 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 		}
 		c.Accelerators[i] = acc.ID
 	}
-	names := PricingModelNames()
+	names := catalog.PricingModelNames(catalog.AllPricingModels)
 	for i, pm := range c.PricingModels {
-		if pmSlot(pm) < 0 {
+		if pm.Index() < 0 {
 			at := constraints.Name("pricing_models").Index(i)
 			errs.Add(at, "Unknown Pricing Model", "%s = %q; allowed: %s. Closest: %s.",
 				at, pm, catalog.QuoteList(names), catalog.QuoteList(catalog.Closest(string(pm), names, 1)))
@@ -239,7 +242,7 @@ type filters struct {
 	provClouds, clouds, regions, geos, countries, accels map[string]bool
 	// partitions: the separate-account partitions asked for.
 	partitions        map[catalog.Partition]bool
-	pricingModels     [numPricingModels]bool // by slot
+	pricingModels     [catalog.NumPricingModels]bool // by slot
 	compliance        complianceSet
 	maxNodes, maxGPUs int
 	userMaxNodes      bool
@@ -269,7 +272,7 @@ func (r *run) compile() {
 		f.pricingModels[s] = c.PricingModels == nil
 	}
 	for _, pm := range c.PricingModels {
-		if s := pmSlot(pm); s >= 0 {
+		if s := pm.Index(); s >= 0 {
 			f.pricingModels[s] = true
 		}
 	}

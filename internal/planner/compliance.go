@@ -51,6 +51,31 @@ func offerCompliance(cl *catalog.Cloud, r *catalog.Region) complianceSet {
 	return s
 }
 
+// JurisdictionConflicts reports each compliance regime that ties compute
+// to another jurisdiction than an earlier one of the list
+// (catalog.IsJurisdiction: every regime but hipaa): no region is in both.
+// Regimes are read in any case; entries that are no jurisdiction (an
+// unknown regime, or "" for a value not known yet) are skipped. It needs
+// no catalog, so the provider runs it at terraform validate too.
+func JurisdictionConflicts(regimes []string) inputerr.List {
+	var errs inputerr.List
+	var seen []string
+	at := inputerr.Root("constraints").Name("compliance")
+	for i, s := range regimes {
+		x := strings.ToLower(strings.TrimSpace(s))
+		if !catalog.IsJurisdiction(x) {
+			continue
+		}
+		for _, prev := range seen {
+			errs.Add(at.Index(i), "Contradictory Constraints",
+				"compliance lists both %q and %q: a region cannot be in both jurisdictions (%s needs %s; %s needs %s). Keep one.",
+				prev, x, prev, catalog.ComplianceNeeds(prev), x, catalog.ComplianceNeeds(x))
+		}
+		seen = append(seen, x)
+	}
+	return errs
+}
+
 // complianceContradiction reports compliance regimes no region can meet
 // together, or together with the clouds, regions and geographies asked for.
 func (p *Planner) complianceContradiction(req *Request) *inputerr.Error {

@@ -97,10 +97,10 @@ func (r *run) scan() {
 // with no surviving node count is counted once, under the furthest reason
 // one of its node counts reached.
 func (r *run) evaluate(oi *offerInfo, g *groupResult) {
-	var furthest [numPricingModels]int // by slot
-	var kept [numPricingModels]bool
-	discount := 1 - r.req.Discounts[oi.o.Cloud]
-	var slots [numPricingModels]int // the allowed slots of the offer, in sold order
+	var furthest [catalog.NumPricingModels]int // by slot
+	var kept [catalog.NumPricingModels]bool
+	discount := r.req.Discounts[oi.o.Cloud]
+	var slots [catalog.NumPricingModels]int // the allowed slots of the offer, in sold order
 	n := 0
 	for _, s := range oi.soldSlot {
 		if r.f.pricingModels[s] {

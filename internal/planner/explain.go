@@ -144,17 +144,17 @@ func (r *run) explainPricing(b *strings.Builder, c *Candidate) {
 	case catalog.Reserved1Y, catalog.Reserved3Y:
 		fmt.Fprintf(b, ", %s billed for its full %s-month term", c.PricingModel, numfmt.Trim(r.p.cost.TermMonths[c.PricingModel], 0))
 	case catalog.CapacityBlock:
-		hours := c.EstimatedHours
-		if r.inference {
-			hours = r.hoursPerMonth * r.horizonMonths
+		if c.offer != nil {
+			u := r.usage(float64(c.Nodes), c.EstimatedHours, r.req.Discounts[c.Cloud])
+			bill := c.offer.rates[c.PricingModel.Index()].Bill(&u)
+			fmt.Fprintf(b, ", capacity block of %d instances booked for %s h", int(bill.Instances),
+				numfmt.Thousands(bill.BilledHours, 0))
 		}
-		fmt.Fprintf(b, ", capacity block of %d instances booked for %s h", r.p.cost.CapacityBlockInstances(c.Nodes),
-			numfmt.Thousands(r.p.cost.CapacityBlockHours(hours), 0))
 	case catalog.Serverless:
 		r.explainServerless(b, c)
 	default:
 		if r.inference && r.dutyCycle < 1 {
-			fmt.Fprintf(b, ", billed around the clock though the load is there %s of the time", percent(r.dutyCycle))
+			fmt.Fprintf(b, ", billed around the clock though the load is there %s of the time", numfmt.Percent(r.dutyCycle))
 		}
 	}
 }
@@ -178,7 +178,7 @@ func (p *Planner) QuotaWarning(c *Candidate) string {
 var pricingWords = map[catalog.PricingModel]string{catalog.OnDemand: "on demand", catalog.Spot: "on spot"}
 
 // explainServerless says what a serverless candidate is billed for: "billed
-// only for the 2 % of the month the load is there (17.52 h a month per
+// only for the 2% of the month the load is there (17.52 h a month per
 // worker with idle tails and cold starts)", or around the clock when its
 // workers never scale to zero.
 func (r *run) explainServerless(b *strings.Builder, c *Candidate) {
@@ -192,18 +192,15 @@ func (r *run) explainServerless(b *strings.Builder, c *Candidate) {
 		b.WriteString(", serverless always-on workers billed around the clock")
 	case share >= 1 && r.dutyCycle < 1:
 		fmt.Fprintf(b, ", serverless but billed around the clock: the load is there %s of the time and the workers' idle "+
-			"timeout outlasts the gaps between bursts", percent(r.dutyCycle))
+			"timeout outlasts the gaps between bursts", numfmt.Percent(r.dutyCycle))
 	case share >= 1:
 		b.WriteString(", serverless under constant load: billed around the clock")
 	default:
 		fmt.Fprintf(b, ", serverless: billed only for the %s of the month the load is there (%s h a month per worker with idle "+
-			"tails and cold starts, not %s)", percent(r.dutyCycle), numfmt.Thousands(r.hoursPerMonth*share, 2),
+			"tails and cold starts, not %s)", numfmt.Percent(r.dutyCycle), numfmt.Thousands(r.hoursPerMonth*share, 2),
 			numfmt.Thousands(r.hoursPerMonth, 0))
 	}
 }
-
-// percent writes a share as a percentage: 0.02 → "2 %", 0.005 → "0.5 %".
-func percent(share float64) string { return numfmt.Trim(share*100, 2) + " %" }
 
 // nounCount writes "1 worker", "3 workers".
 func nounCount(n int, noun string) string {

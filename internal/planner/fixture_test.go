@@ -99,7 +99,15 @@ func fixturePlanner(tb testing.TB) *planner.Planner {
 //   - an accelerator without the workload's precision is a *perf.PrecisionError.
 type fakeEstimator struct{ w perf.Workload }
 
-func fake(w perf.Workload) *fakeEstimator { return &fakeEstimator{w: w.WithDefaults()} }
+// fake is the fake model of a workload with its defaults applied, as
+// perf.Model.Prepare applies them.
+func fake(w perf.Workload) *fakeEstimator {
+	m, err := perf.Builtin()
+	if err != nil {
+		panic(err) // the embedded benchmark model: every test fails with it
+	}
+	return &fakeEstimator{w: m.WithDefaults(w, perf.ValidateOptions{})}
+}
 
 func (f *fakeEstimator) Workload() perf.Workload { return f.w }
 

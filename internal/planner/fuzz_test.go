@@ -85,7 +85,7 @@ func recommendOnce(p *planner.Planner, model *perf.Model, policy *planner.Policy
 		TokensPerSecond: in.tps, InputTokens: fuzzutil.Int(in.input), OutputTokens: fuzzutil.Int(in.output),
 		MaxTimeToFirstTokenMs: in.ttft, MaxTimePerOutputTokenMs: in.tpot,
 	}
-	prep, err := model.Prepare(policy.WithServingDefaults(w), perf.ValidateOptions{RequireTokensPerSecond: true})
+	prep, err := model.Prepare(w, policy.WorkloadOptions())
 	if err != nil {
 		return inputErrorProblem("Prepare", err)
 	}

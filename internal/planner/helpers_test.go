@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
 )
@@ -36,6 +37,20 @@ func builtin(tb testing.TB) (*planner.Planner, *perf.Model) {
 		tb.Fatal(setupE)
 	}
 	return thePl, theModl
+}
+
+// models returns the built-in cost model and planner policy.
+func models(tb testing.TB) (*cost.Model, *planner.Policy) {
+	tb.Helper()
+	cm, err := cost.DefaultModel()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pol, err := planner.BuiltinPolicy()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cm, pol
 }
 
 // request builds a request for a perf workload.

@@ -30,45 +30,14 @@ const (
 // of an 8-GPU instance, the scale of a large pre-training run).
 var DefaultMaxNodes = mustPolicy().DefaultMaxNodes
 
-// The pricing models the planner prices, each with a slot in the per-model
-// arrays of an offer (pmSlot). Serverless is the only model of a serverless
-// offer and no instance's.
-var pricingModelSlots = [...]catalog.PricingModel{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y,
-	catalog.CapacityBlock, catalog.Serverless}
-
-// numPricingModels sizes the per-pricing-model arrays.
-const numPricingModels = len(pricingModelSlots)
-
-// Slots of pricingModelSlots, for the hot loop.
-const (
-	slotOnDemand = iota
-	slotSpot
-	slotReserved1Y
-	slotReserved3Y
-	slotCapacityBlock
-	slotServerless
+// The planner prices every pricing model (catalog.AllPricingModels); an
+// offer's per-model arrays are indexed by catalog.PricingModel.Index, its
+// slot. Serverless is the only model of a serverless offer and no
+// instance's.
+var (
+	slotSpot       = catalog.Spot.Index()
+	slotServerless = catalog.Serverless.Index()
 )
-
-// PricingModelNames lists the pricing models a recommendation prices, in
-// canonical order.
-func PricingModelNames() []string {
-	out := make([]string, len(pricingModelSlots))
-	for i, pm := range pricingModelSlots {
-		out[i] = string(pm)
-	}
-	return out
-}
-
-// pmSlot returns the slot of a pricing model, or -1 when the planner does
-// not price it.
-func pmSlot(pm catalog.PricingModel) int {
-	for i, x := range pricingModelSlots {
-		if x == pm {
-			return i
-		}
-	}
-	return -1
-}
 
 // The workload kinds, each with a slot in offerInfo.kwhPerHour.
 var kindSlots = [...]string{perf.KindTraining, perf.KindFineTuning, perf.KindInference}
@@ -103,15 +72,15 @@ type offerInfo struct {
 	partition catalog.Partition
 	group     int // index into Planner.groups
 	// sold lists the pricing models the offer is sold under, canonical
-	// order, and soldSlot the pmSlot of each.
+	// order, and soldSlot the slot (Index) of each.
 	sold      []catalog.PricingModel
 	soldSlot  []int
 	memPerGPU float64
-	// Pricing coefficients from the cost model (see price.go and
-	// TestPricingMatchesCostModel): list price per pricing model (by slot),
-	// energy per node running hour per workload kind (by kindSlot), kg CO2e
-	// per kWh. Spot rework depends on the node count (price.go).
-	price      [numPricingModels]float64
+	// From the cost model (see price.go): the rate per pricing model (by
+	// slot; kept apart, so the offers the filters walk stay small), energy
+	// per node running hour per workload kind (by kindSlot), kg CO2e per
+	// kWh.
+	rates      *[catalog.NumPricingModels]cost.Rate
 	kwhPerHour [len(kindSlots)]float64
 	kgPerKWh   float64
 }
@@ -146,7 +115,6 @@ type Planner struct {
 	partitions    map[catalog.Partition]*partitionInfo
 	date          string
 	hoursPerMonth float64
-	termHours     [numPricingModels]float64 // by slot; 0 = no commitment
 }
 
 // New precomputes the planner's view of a catalog: offers sorted in the
@@ -169,15 +137,10 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 	}
 	p := &Planner{cat: cat, cost: cm, policy: pol, regionClouds: map[string][]string{}, geos: map[string]bool{},
 		countryClouds: map[string][]string{}, shares: map[string]*catalog.Accelerator{}, hoursPerMonth: cm.HoursPerMonth}
-	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
-		p.termHours[pmSlot(pm)] = cm.TermMonths[pm] * cm.HoursPerMonth
-	}
 	if !cat.Date.IsZero() {
 		p.date = cat.Date.Format("2006-01-02")
 	}
-	if err := p.addOffers(); err != nil {
-		return nil, err
-	}
+	p.addOffers()
 	p.indexNames()
 	return p, nil
 }
@@ -185,14 +148,10 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 // addOffers precomputes every offer the planner can rank (instances and
 // serverless offers) and groups them by hardware shape, then sorts them in
 // tie-break order.
-func (p *Planner) addOffers() error {
+func (p *Planner) addOffers() {
 	p.offers = make([]offerInfo, 0, len(p.cat.Offers)+len(p.cat.Serverless))
 	for _, o := range p.cat.Offers {
-		oi, ok, err := p.newOfferInfo(o)
-		if err != nil {
-			return err
-		}
-		if ok {
+		if oi, ok := p.newOfferInfo(o); ok {
 			p.offers = append(p.offers, oi)
 		}
 	}
@@ -217,7 +176,6 @@ func (p *Planner) addOffers() error {
 		sorted[k] = p.offers[i]
 	}
 	p.offers = sorted
-	return nil
 }
 
 // groupOffers gives each offer its hardware group: offers of the same
@@ -257,43 +215,38 @@ func (p *Planner) groupOffers() {
 // newOfferInfo resolves an offer and precomputes its filters and pricing
 // coefficients; ok is false for an offer the planner cannot rank (no GPUs,
 // an unresolved reference, nothing sold).
-func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
+func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool) {
 	if o == nil || (o.GPUs <= 0 && !o.Fractional()) {
-		return offerInfo{}, false, nil
+		return offerInfo{}, false
 	}
-	oi := offerInfo{o: o, fraction: o.GPUFraction}
+	oi := offerInfo{o: o, fraction: o.GPUFraction, rates: new([catalog.NumPricingModels]cost.Rate)}
 	oi.cloud, _ = p.cat.Cloud(o.Cloud)
 	oi.region, _ = p.cat.Region(o.Cloud, o.Region)
 	oi.accel, _ = p.cat.Accelerator(o.Accelerator)
 	if oi.cloud == nil || oi.accel == nil {
-		return offerInfo{}, false, nil // an offer the catalog validator should have refused
+		return offerInfo{}, false // an offer the catalog validator should have refused
 	}
 	oi.comp = offerCompliance(oi.cloud, oi.region)
 	oi.partition = catalog.PartitionCommercial
 	if oi.region != nil {
 		oi.geo, oi.country, oi.partition = oi.region.Geography, oi.region.Country, oi.region.Partition
 	}
-	for _, pm := range cost.OfferedModels(o) {
-		if s := pmSlot(pm); s >= 0 {
+	for _, pm := range catalog.InstancePricingModels {
+		if rate, ok := p.cost.Rate(o, oi.cloud, pm); ok {
 			oi.sold = append(oi.sold, pm)
-			oi.soldSlot = append(oi.soldSlot, s)
-			oi.price[s], _ = o.Price(pm)
+			oi.soldSlot = append(oi.soldSlot, pm.Index())
+			oi.rates[pm.Index()] = rate
 		}
 	}
 	if len(oi.sold) == 0 {
-		return offerInfo{}, false, nil
+		return offerInfo{}, false
 	}
 	oi.memPerGPU = o.GPUMemoryGB / math.Max(1, float64(o.GPUs)) // a fractional instance: its share
 	oi.kgPerKWh = gridKgPerKWh(oi.region)
 	for k, kind := range kindSlots {
-		jr, err := p.cost.JobCost(cost.JobInput{Offer: o, Cloud: oi.cloud, Region: oi.region, Accelerator: oi.accel,
-			Nodes: 1, Hours: 1, PricingModel: oi.sold[0], Workload: kind})
-		if err != nil {
-			return offerInfo{}, false, err
-		}
-		oi.kwhPerHour[k] = jr.EnergyKWh
+		oi.kwhPerHour[k] = p.cost.NodeKWhPerHour(o, oi.cloud, oi.region, oi.accel, kind)
 	}
-	return oi, true, nil
+	return oi, true
 }
 
 // newServerlessInfo resolves a serverless offer: one worker is a node of
@@ -302,7 +255,8 @@ func (p *Planner) newOfferInfo(o *catalog.Offer) (offerInfo, bool, error) {
 // rejected before it is priced). ok is false for an unresolved reference.
 func (p *Planner) newServerlessInfo(s *catalog.ServerlessOffer) (offerInfo, bool) {
 	o := s.InstanceView()
-	oi := offerInfo{o: o, serverless: s, sold: []catalog.PricingModel{catalog.Serverless}, soldSlot: []int{slotServerless}}
+	oi := offerInfo{o: o, serverless: s, sold: []catalog.PricingModel{catalog.Serverless}, soldSlot: []int{slotServerless},
+		rates: new([catalog.NumPricingModels]cost.Rate)}
 	oi.cloud, _ = p.cat.Cloud(s.Cloud)
 	oi.region, _ = p.cat.Region(s.Cloud, s.Region)
 	oi.accel, _ = p.cat.Accelerator(s.Accelerator)
@@ -314,7 +268,7 @@ func (p *Planner) newServerlessInfo(s *catalog.ServerlessOffer) (offerInfo, bool
 	if oi.region != nil {
 		oi.geo, oi.country, oi.partition = oi.region.Geography, oi.region.Country, oi.region.Partition
 	}
-	oi.price[slotServerless] = cost.ServerlessWorkerUSDPerHour(s)
+	oi.rates[slotServerless] = p.cost.ServerlessRate(s, oi.cloud)
 	oi.memPerGPU = o.GPUMemoryGB / float64(o.GPUs)
 	oi.kwhPerHour[kindSlot(perf.KindInference)] = p.cost.ServerlessWorkerKWhPerHour(s, oi.cloud, oi.region, oi.accel)
 	oi.kgPerKWh = gridKgPerKWh(oi.region)

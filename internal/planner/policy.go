@@ -6,7 +6,6 @@ package planner
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -41,7 +40,7 @@ type Policy struct {
 	SpotRiskMention float64
 	// DefaultMaxTimePerOutputTokenMs is the p99 limit on time per output
 	// token a serving recommendation applies when the workload sets none
-	// (see WithServingDefaults).
+	// (see WorkloadOptions).
 	DefaultMaxTimePerOutputTokenMs float64
 	// TypicalRegionQuotaGPUs is an assumption: the GPUs one account can
 	// typically run on demand or on spot in one region without asking the
@@ -49,14 +48,13 @@ type Policy struct {
 	TypicalRegionQuotaGPUs int
 }
 
-// WithServingDefaults returns the workload with the policy's default
-// latency limit applied to an inference workload that sets none, so a
+// WorkloadOptions are the options a recommendation's workload is
+// validated and prepared with (perf.Model.Prepare, which applies every
+// default once): tokens_per_second is required for inference, and an
+// inference workload that sets no latency limit gets the policy's, so a
 // serving recommendation is interactive unless the user asks otherwise.
-func (p *Policy) WithServingDefaults(w perf.Workload) perf.Workload {
-	if strings.EqualFold(strings.TrimSpace(w.Kind), perf.KindInference) && w.MaxTimePerOutputTokenMs == 0 {
-		w.MaxTimePerOutputTokenMs = p.DefaultMaxTimePerOutputTokenMs
-	}
-	return w
+func (p *Policy) WorkloadOptions() perf.ValidateOptions {
+	return perf.ValidateOptions{RequireTokensPerSecond: true, DefaultMaxTimePerOutputTokenMs: p.DefaultMaxTimePerOutputTokenMs}
 }
 
 type policyNum struct {

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 )
 
 // priced is a candidate in the hot loop: numbers and references only.
@@ -25,25 +26,20 @@ type priced struct {
 	score    float64
 }
 
-// price applies the cost model (cost.Model.JobCost) to one candidate with
-// the offer's precomputed coefficients; TestPricingMatchesCostModel keeps
-// the two identical. Training and fine-tuning are priced for the job's
-// hours, spot with the rework factor. Inference is priced over
-// policy.InferenceHorizonMonths (12, the shortest commitment term) and
-// reported per month, so a reservation is billed its whole term and a
-// 3-year one costs three times its hourly rate; on spot, inference carries
-// spare serving units (cost.Model.SpotServingSpares, at least
-// policy.SpotServingMinSpareUnits) billed like the others, and no rework.
-// A serverless offer (inference only) bills each worker the cost model's
-// serverless hours for the workload's duty cycle
-// (cost.Model.ServerlessBilledShare); dedicated instances are billed around
-// the clock whatever the duty cycle.
+// price bills one candidate at the offer's rate for the pricing model
+// (cost.Rate.Bill, the cost model's one biller) and adds its energy.
+// Training and fine-tuning are billed for the job's hours, spot with the
+// rework factor. Inference is billed over policy.InferenceHorizonMonths
+// (12, the shortest commitment term) and reported per month, so a
+// reservation is billed its whole term and a 3-year one costs three times
+// its hourly rate; on spot, inference carries spare serving units
+// (cost.Model.SpotServingSpares, at least policy.SpotServingMinSpareUnits)
+// billed like the others, and no rework. A serverless offer (inference
+// only) bills each worker its billed share of the horizon at the
+// workload's duty cycle; dedicated instances are billed around the clock
+// whatever the duty cycle. discount is the cloud's fraction off list.
 func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) priced {
-	pm := pricingModelSlots[slot]
-	hours := opt.est.Hours
-	if r.inference {
-		hours = r.hoursPerMonth * r.horizonMonths
-	}
+	pm := catalog.AllPricingModels[slot]
 	spare := 0
 	if r.inference && slot == slotSpot {
 		var err error
@@ -53,35 +49,14 @@ func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) pric
 		}
 	}
 	nodes := float64(opt.nodes + spare*opt.unit)
-	billedNodes := nodes
-	hourly := oi.price[slot] * discount
-	billed, running := hours, hours
-	switch slot {
-	case slotSpot:
-		if !r.inference {
-			// A synchronous job stops when any of its nodes is interrupted.
-			billed = hours * r.p.cost.SpotRiskFactor(oi.cloud, opt.nodes)
-			running = billed
-		}
-	case slotReserved1Y, slotReserved3Y:
-		term := r.p.termHours[slot]
-		billed = math.Max(1, math.Ceil(hours/term-r.p.policy.RelativeTolerance)) * term
-	case slotCapacityBlock:
-		// Whole booking windows on a whole cluster size (cost model rules).
-		billed = r.p.cost.CapacityBlockHours(hours)
-		billedNodes = float64(r.p.cost.CapacityBlockInstances(opt.nodes))
-	case slotServerless:
-		// The busy share, idle tails and cold starts as the platform bills
-		// them; billed workers hold their GPUs (energy).
-		billed = hours * r.p.cost.ServerlessBilledShare(oi.serverless, r.dutyCycle)
-		running = billed
-	}
-	c := priced{offer: oi, opt: opt, pm: pm, spare: spare, hourly: hourly * billedNodes, hours: running}
-	energy := nodes * running * oi.kwhPerHour[r.kind]
+	u := r.usage(nodes, opt.est.Hours, discount)
+	b := oi.rates[slot].Bill(&u)
+	c := priced{offer: oi, opt: opt, pm: pm, spare: spare, hourly: b.HourlyUSD * b.Instances, hours: b.RunningHours}
+	energy := nodes * b.RunningHours * oi.kwhPerHour[r.kind]
 	c.co2 = energy * oi.kgPerKWh
 	c.co2Known = energy > 0 && oi.kgPerKWh > 0
 	c.carbon = c.co2 / 1000 * r.req.CarbonPriceUSDPerTonne
-	c.cost = billedNodes * billed * hourly
+	c.cost = b.USD
 	if r.inference {
 		c.hours = r.hoursPerMonth
 		c.cost /= r.horizonMonths
@@ -89,6 +64,18 @@ func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) pric
 		c.carbon /= r.horizonMonths
 	}
 	return c
+}
+
+// usage is what nodes of an offer are billed for: a job of jobHours, or
+// (inference) serving around the clock over the pricing horizon at the
+// workload's duty cycle; discount is the cloud's fraction off list.
+func (r *run) usage(nodes, jobHours, discount float64) cost.Usage {
+	u := r.use
+	u.Instances, u.Discount = nodes, discount
+	if !r.inference {
+		u.Hours, u.HorizonHours = jobHours, jobHours
+	}
+	return u
 }
 
 // candidate expands a priced candidate.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
@@ -28,8 +29,10 @@ type run struct {
 	// horizon, reported per month.
 	hoursPerMonth, horizonMonths float64
 	// dutyCycle is the share of the time an inference load is there
-	// (workload.duty_cycle, 1 when unset): serverless offers bill it.
+	// (workload.duty_cycle with its default): serverless offers bill it.
 	dutyCycle float64
+	// use is what every candidate's bill shares (price.go, usage).
+	use cost.Usage
 	// streaming objectives (every one but balanced) score each candidate as
 	// it is found and keep only the top N in top (rank's insertion, in the
 	// same tie-break order); balanced keeps every feasible candidate in
@@ -96,8 +99,10 @@ func (r *run) reset(p *Planner, req *Request) {
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
 		streaming:     req.Objective != ObjectiveBalanced,
 		hoursPerMonth: p.hoursPerMonth, horizonMonths: p.policy.InferenceHorizonMonths, dutyCycle: w.DutyCycle}
-	if r.dutyCycle == 0 {
-		r.dutyCycle = perf.DefaultDutyCycle // an estimator whose workload skipped WithDefaults
+	r.use = cost.Usage{DutyCycle: r.dutyCycle, Serving: r.inference}
+	if r.inference {
+		r.use.Hours = r.hoursPerMonth * r.horizonMonths
+		r.use.HorizonHours = r.use.Hours
 	}
 	if cap(groups) < len(p.groups) {
 		groups = make([]groupResult, len(p.groups))

@@ -4,7 +4,6 @@
 package planner_test
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -42,14 +41,7 @@ func candidatesBy(t *testing.T, p *planner.Planner, w perf.Workload, c planner.C
 func TestSpotServingCarriesSpares(t *testing.T) {
 	p, _ := builtin(t)
 	cat := p.Catalog()
-	cm, err := cost.DefaultModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := planner.BuiltinPolicy()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cm, pol := models(t)
 	tests := []struct {
 		name string
 		w    perf.Workload
@@ -174,49 +166,6 @@ func TestSpotTrainingUnchanged(t *testing.T) {
 			t.Logf("%d offers compared", matched)
 			if matched == 0 {
 				t.Fatal("no offer has both a spot and an on-demand candidate")
-			}
-		})
-	}
-}
-
-// TestSpotServingRespectsSizeLimits: the spares count against max_nodes and
-// max_gpus; when only the spares break the limit the error names it.
-func TestSpotServingRespectsSizeLimits(t *testing.T) {
-	p, _ := builtin(t)
-	tests := []struct {
-		name  string
-		c     planner.Constraints
-		field string
-	}{
-		{"max_nodes", planner.Constraints{MaxNodes: 1, PricingModels: []catalog.PricingModel{catalog.Spot}}, "constraints.max_nodes"},
-		{"max_gpus", planner.Constraints{MaxGPUs: 1, Accelerators: []string{"L4"}, PricingModels: []catalog.PricingModel{catalog.Spot}}, "constraints.max_gpus"},
-	}
-	w := perf.Workload{Kind: "inference", ModelParametersB: 8, TokensPerSecond: 100}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			// On demand, the target fits the limit ...
-			odc := tc.c
-			odc.PricingModels = []catalog.PricingModel{catalog.OnDemand}
-			if _, err := p.Recommend(request(t, w, odc, planner.ObjectiveCost)); err != nil {
-				t.Fatalf("on demand: %v", err)
-			}
-			// ... on spot, the spare unit does not.
-			_, err := p.Recommend(request(t, w, tc.c, planner.ObjectiveCost))
-			var nc *planner.NoCandidateError
-			if !errors.As(err, &nc) || nc.Path.String() != tc.field {
-				t.Fatalf("spot: err = %v, want a no-candidate error naming %s", err, tc.field)
-			}
-			// Spot allowed with on demand: every candidate keeps the limit.
-			all := tc.c
-			all.PricingModels = nil
-			res, err := p.Recommend(request(t, w, all, planner.ObjectiveCost))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range res.Candidates {
-				if (all.MaxNodes > 0 && c.Nodes > all.MaxNodes) || (all.MaxGPUs > 0 && c.TotalGPUs > all.MaxGPUs) || c.PricingModel == catalog.Spot {
-					t.Errorf("%s %s: %d nodes, %d GPUs break the limit", c.InstanceType, c.PricingModel, c.Nodes, c.TotalGPUs)
-				}
 			}
 		})
 	}

@@ -16,6 +16,7 @@ import (
 )
 
 func TestAccAcceleratorsDataSource(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)

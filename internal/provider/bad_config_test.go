@@ -181,6 +181,7 @@ var diagnosticRe = regexp.MustCompile(`(?m)^[\s│]*Error: `)
 // not crash (a crash fails the plan with "The plugin encountered an error"
 // instead).
 func TestAccBadConfigs(t *testing.T) {
+	t.Parallel()
 	for _, bc := range badConfigs(t) {
 		t.Run(strings.ReplaceAll(bc.name, " ", "_"), func(t *testing.T) {
 			want := errRe(bc.want)

@@ -85,6 +85,7 @@ func warningsOf(diags diag.Diagnostics) map[string]string {
 // provider). The expected figures come from the catalog's
 // offers, not from the provider's answer.
 func TestClusterSpecSwitchWarnings(t *testing.T) {
+	t.Parallel()
 	created, diags := csPlan(t, nil, "aws", "H100", 4)
 	if diags.HasError() || len(diags.Warnings()) != 0 {
 		t.Fatalf("create: %v", diags)
@@ -133,7 +134,7 @@ func TestClusterSpecSwitchWarnings(t *testing.T) {
 		t.Fatal(diags)
 	}
 	down = warningsOf(diags)["Cluster Hardware Downgrade"]
-	if !strings.Contains(down, "GPU memory: 80 → 40 GB per GPU (−50.0%)") || strings.Contains(down, "scale-out") {
+	if !strings.Contains(down, "GPU memory: 80 → 40 GB per GPU (−50%)") || strings.Contains(down, "scale-out") {
 		t.Errorf("downgrade to %s: %q", small.InstanceType, down)
 	}
 }

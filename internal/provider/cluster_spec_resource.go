@@ -69,10 +69,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 	perNode := gpusPerNodeLimit()
 	nodes := limitOf(catalog.LimitNodeCount).atMost(spec.MaxNodes)
 	data := limitOf(catalog.LimitDataGB).atMost(math.MaxInt32)
-	pricingModels := make([]string, len(catalog.PricingModels))
-	for i, pm := range catalog.PricingModels {
-		pricingModels[i] = string(pm)
-	}
+	pricingModels := catalog.PricingModelNames(catalog.PricingModels)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A portable, cloud-neutral description of a GPU cluster kept in Terraform state, rendered onto one cloud's instance type. " +
 			"It calls no cloud API. Every computed attribute is known at plan time, so `terraform plan` shows the instance type and the cost. " +
@@ -175,7 +172,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 			},
 			"monthly_cost_usd": schema.Float64Attribute{
 				Computed: true,
-				MarkdownDescription: "Monthly cost in USD: `hourly_cost_usd` around the clock for the cost model's hours per month (730) " +
+				MarkdownDescription: "Monthly cost in USD: `hourly_cost_usd` around the clock for the cost model's " + hoursPerMonthDoc() + " " +
 					"plus `storage` at the cloud's list prices, after the provider's `discounts`; rounded to cents.",
 			},
 			"spec_json": schema.StringAttribute{

@@ -199,6 +199,7 @@ func csSpecJSON(want map[string]any) knownvalue.Check {
 // gcp and then azure (each a single in-place update with the new instance
 // type and cost known at plan), re-plans unchanged, and imports it back.
 func TestAccClusterSpec_switchClouds(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)
@@ -301,6 +302,7 @@ func TestAccClusterSpec_switchClouds(t *testing.T) {
 // TestAccClusterSpec_regionNodesPricing changes region, nodes and pricing
 // model in place, and checks that an unset region is recomputed.
 func TestAccClusterSpec_regionNodesPricing(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)
@@ -397,6 +399,7 @@ resource "gpu_cluster_spec" "test" {
 // TestAccClusterSpec_providerSettings checks the clouds allow-list (it
 // limits equivalents) and discounts (they apply to every price).
 func TestAccClusterSpec_providerSettings(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)
@@ -439,6 +442,7 @@ resource "gpu_cluster_spec" "test" {
 // TestAccClusterSpec_unknownInputs plans with an input known only at
 // apply: the computed attributes are unknown at plan, known after apply.
 func TestAccClusterSpec_unknownInputs(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -468,6 +472,7 @@ resource "gpu_cluster_spec" "test" {
 
 // TestAccClusterSpec_badInput checks every bad-input path names what exists.
 func TestAccClusterSpec_badInput(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)

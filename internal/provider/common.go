@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
-	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 )
 
 // configuredData converts the ProviderData handed to Configure of a data
@@ -43,24 +42,4 @@ func codeList(ss []string) string {
 		q[i] = "`" + s + "`"
 	}
 	return strings.Join(q, ", ")
-}
-
-// instancePricingModelNames lists the pricing models priced per instance
-// (gpu_tco, hourly_price_usd), in canonical order.
-func instancePricingModelNames() []string {
-	out := make([]string, len(cost.InstancePricingModels))
-	for i, pm := range cost.InstancePricingModels {
-		out[i] = string(pm)
-	}
-	return out
-}
-
-// tcoPricingModelNames lists the pricing models a gpu_tco pricing_mix
-// takes: the instance models and serverless, in canonical order.
-func tcoPricingModelNames() []string {
-	out := make([]string, len(cost.TCOPricingModels))
-	for i, pm := range cost.TCOPricingModels {
-		out[i] = string(pm)
-	}
-	return out
 }

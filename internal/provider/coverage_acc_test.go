@@ -91,6 +91,7 @@ func price4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 // slice serves the target within the default latency limit, and every chip
 // holds its share within v5e's 16 GB.
 func TestAccCoverage_tpuV5eRecommendation(t *testing.T) {
+	t.Parallel()
 	cat := builtinForTest(t)
 	v5e, _ := cat.Accelerator("TPU-V5E")
 	pol, err := planner.BuiltinPolicy()
@@ -146,6 +147,7 @@ data "gpu_recommendation" "tpu" {
 // token, the MFU is a training MFU, and the hours are the tokens at that
 // rate plus the goodput loss.
 func TestAccCoverage_tpuV5pTrainingEstimate(t *testing.T) {
+	t.Parallel()
 	cat := builtinForTest(t)
 	v5p, _ := cat.Accelerator("TPU-V5P")
 	const chips, paramsB, tokensB = 512, 70.0, 1000.0
@@ -189,6 +191,7 @@ output "v5p" { value = data.gpu_estimate.v5p }`, paramsB, tokensB, chips),
 // and its spot from SkyPilot's zone rows; every NCv6 size in every priced
 // region from the Azure retail price copy, fractional sizes with their share.
 func TestAccCoverage_offersMatchSources(t *testing.T) {
+	t.Parallel()
 	trn2OD, trn2Spot := map[string]float64{}, map[string][]float64{}
 	for _, r := range sourceRows(t, "aws_accelerator_offers.csv") {
 		if r["instance_type"] == "trn2.48xlarge" && r["pricing_model"] == "on_demand_linux" && r["usd_per_hour"] != "" {
@@ -269,6 +272,7 @@ data "gpu_offers" "rtx_pro_6000" {
 // a training job on the same hardware rejects every fractional offer under
 // fractional_gpu, one count per (offer, pricing model).
 func TestAccCoverage_fractionalServesNotTrains(t *testing.T) {
+	t.Parallel()
 	cat := builtinForTest(t)
 	fractionalPairs := 0
 	for _, o := range cat.Offers {
@@ -316,11 +320,12 @@ data "gpu_recommendation" "train" {
 	})
 }
 
-// A serving load busy 2 % of the month is cheapest on a serverless offer,
+// A serving load busy 2% of the month is cheapest on a serverless offer,
 // which says why; the same load constant is not (dedicated instances win);
 // gpu_tco of the serverless choice at the same duty cycle bills the same
 // compute to the cent.
 func TestAccCoverage_serverlessDutyCycle(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -359,7 +364,7 @@ output "cheaper_than_constant" {
 				statecheck.ExpectKnownValue("data.gpu_recommendation.bursty", tfjsonpath.New("best").AtMapKey("pricing_model"),
 					knownvalue.StringExact("serverless")),
 				statecheck.ExpectKnownValue("data.gpu_recommendation.bursty", tfjsonpath.New("best").AtMapKey("explanation"),
-					knownvalue.StringRegexp(regexp.MustCompile(`serverless: billed only for the 2 % of the month the load is there`))),
+					knownvalue.StringRegexp(regexp.MustCompile(`serverless: billed only for the 2% of the month the load is there`))),
 				statecheck.ExpectKnownValue("data.gpu_recommendation.constant", tfjsonpath.New("best").AtMapKey("pricing_model"),
 					knownvalue.StringFunc(func(pm string) error {
 						if pm == "serverless" {
@@ -381,6 +386,7 @@ output "cheaper_than_constant" {
 // serverless_usd priced, equal to the source row's per-second rate × 3,600
 // (RunPod bills no host on top of the GPU rate).
 func TestAccCoverage_serverlessOffers(t *testing.T) {
+	t.Parallel()
 	perSecond := map[string]float64{} // RunPod flex GPU classes by resource
 	for _, r := range sourceRows(t, "serverless_gpu_pricing.csv") {
 		if r["provider"] == "RunPod" && r["product"] == "Serverless" && r["usd_per_second"] != "" {
@@ -421,6 +427,7 @@ func TestAccCoverage_serverlessOffers(t *testing.T) {
 // instance pricing on a serverless offer, each gives one error naming the
 // attribute, the value and what is allowed.
 func TestAccCoverage_serverlessBadInput(t *testing.T) {
+	t.Parallel()
 	rec := func(workload string) string {
 		return fmt.Sprintf(`data "gpu_recommendation" "r" { workload = %s }`, workload)
 	}

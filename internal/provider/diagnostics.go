@@ -59,6 +59,16 @@ func addInputError(diags *diag.Diagnostics, e *inputerr.Error) {
 	diags.AddError(e.Summary, e.Detail)
 }
 
+// addWarning adds a pure package's warning, on its attribute when it has
+// one.
+func addWarning(diags *diag.Diagnostics, at inputerr.Path, summary, detail string) {
+	if p, ok := attributePath(at); ok {
+		diags.AddAttributeWarning(p, summary, detail)
+		return
+	}
+	diags.AddWarning(summary, detail)
+}
+
 // addError turns an error of a pure package into diagnostics: input
 // errors, a recommendation without candidates, a precision the
 // accelerator cannot run, a bad cost input; anything else is a provider
@@ -110,6 +120,11 @@ func addCostError(diags *diag.Diagnostics, ce *cost.InputError) {
 		diags.AddError(ce.Summary, "Provider configuration: "+ce.Detail)
 		return
 	}
+	addInputError(diags, costInputError(ce))
+}
+
+// costInputError is a cost-model input error with a structured path.
+func costInputError(ce *cost.InputError) *inputerr.Error {
 	parts := strings.Split(ce.Field, ".")
 	p := inputerr.Root(parts[0])
 	for _, name := range parts[1:] {
@@ -118,7 +133,7 @@ func addCostError(diags *diag.Diagnostics, ce *cost.InputError) {
 	if ce.MapKey != "" {
 		p = p.Key(ce.MapKey)
 	}
-	addInputError(diags, &inputerr.Error{Path: p, Summary: ce.Summary, Detail: ce.Detail})
+	return &inputerr.Error{Path: p, Summary: ce.Summary, Detail: ce.Detail}
 }
 
 // funcError turns an error of a pure package into a provider-function
@@ -127,6 +142,9 @@ func addCostError(diags *diag.Diagnostics, ce *cost.InputError) {
 // Terraform ends the message with its own period.
 func funcError(err error, args map[string]int64) *function.FuncError {
 	errs := inputerr.From(err)
+	if ce := (*cost.InputError)(nil); len(errs) == 0 && errors.As(err, &ce) {
+		errs = inputerr.List{costInputError(ce)}
+	}
 	if len(errs) == 0 {
 		return function.NewFuncError(fmt.Sprintf("%v\n\nThis is a provider bug, please report it", err))
 	}

@@ -6,8 +6,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -65,7 +63,7 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "Total number of accelerators, for example `8` (one node) or `2048`." + gpus.Doc(),
 				CustomType:          gpus.Int64()},
 			"gpus_per_node": intInput("Accelerators per node, i.e. per scale-up domain (NVLink, Infinity Fabric): tensor parallelism "+
-				"never crosses a node. At most `gpu_count`. Default `min(gpu_count, 8)`.", perNode),
+				"never crosses a node. At most `gpu_count`. Default `min(gpu_count, "+defaultGPUsPerNode()+")`.", perNode),
 			"network_gbps": floatInput("Scale-out network bandwidth of one node, Gbit/s, for example `3200` for 8× 400 Gbit/s "+
 				"InfiniBand/EFA or `100` for plain Ethernet. The per-GPU share sets the fabric class the model assumes "+
 				"(InfiniBand-class, RoCE or TCP). Default: "+defaultNetworkDoc()+". TPUs (`interconnect_kind` `ici`) are the "+
@@ -168,8 +166,9 @@ func throughputCurveSchema() schema.ListNestedAttribute {
 // defaultNetworkDoc describes the model's default scale-out network.
 func defaultNetworkDoc() string {
 	if m, err := perf.Builtin(); err == nil {
-		return fmt.Sprintf("%v Gbit/s per GPU (%v Gbit/s for an 8-GPU node, an InfiniBand/EFA-class RDMA cluster)",
-			m.Params().Network.DefaultGbpsPerGPU, 8*m.Params().Network.DefaultGbpsPerGPU)
+		gpn := m.Params().Search.DefaultGPUsPerNode
+		return fmt.Sprintf("%v Gbit/s per GPU (%v Gbit/s for a node of %d GPUs, an InfiniBand/EFA-class RDMA cluster)",
+			m.Params().Network.DefaultGbpsPerGPU, float64(gpn)*m.Params().Network.DefaultGbpsPerGPU, gpn)
 	}
 	return "a modern RDMA cluster"
 }
@@ -190,7 +189,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 	if gpusOK && perNodeOK && perNode > gpus {
 		resp.Diagnostics.AddAttributeError(path.Root("gpus_per_node"), "Invalid GPUs Per Node",
 			fmt.Sprintf("gpus_per_node = %d exceeds gpu_count = %d: a node cannot hold more GPUs than the whole job uses. "+
-				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, 8).", perNode, gpus, gpus))
+				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, %s).", perNode, gpus, gpus, defaultGPUsPerNode()))
 	}
 	var wl types.Object
 	var accel types.String
@@ -200,7 +199,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 		return
 	}
 	in, ok := readWorkload(ctx, wl, &resp.Diagnostics)
-	if !ok || !in.validate(false, &resp.Diagnostics) {
+	if !ok || !in.validate(perf.ValidateOptions{}, &resp.Diagnostics) {
 		return
 	}
 	if accel.IsNull() || accel.IsUnknown() || !in.known("precision") || !in.known("model") {
@@ -210,8 +209,12 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 	if err != nil {
 		return // Configure reports a broken built-in catalog.
 	}
+	model, err := perf.Builtin()
+	if err != nil {
+		return // Read reports a broken benchmark model.
+	}
 	if acc, found := cat.Accelerator(accel.ValueString()); found {
-		checkPrecision(in.workload, acc, &resp.Diagnostics)
+		addError(&resp.Diagnostics, model.CheckPrecision(in.workload, acc))
 	}
 }
 
@@ -243,47 +246,27 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addBug(&resp.Diagnostics, "the embedded benchmark model failed to load", err)
 		return
 	}
-	prep, ok := in.prepare(model, false, &resp.Diagnostics)
+	prep, ok := in.prepare(model, perf.ValidateOptions{}, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	cat := d.data.Catalog
-	acc, found := cat.Accelerator(m.Accelerator.ValueString())
-	if !found {
-		resp.Diagnostics.AddAttributeError(path.Root("accelerator"), "Unknown Accelerator",
-			unknownAcceleratorDetail(cat, "accelerator", m.Accelerator.ValueString()))
-		return
-	}
-	if !checkPrecision(in.workload, acc, &resp.Diagnostics) {
-		return
-	}
-	warnAmbiguousAccelerator(&resp.Diagnostics, cat, path.Root("accelerator"), "accelerator", m.Accelerator.ValueString())
-	h := perf.Hardware{
-		Accelerator: acc,
+	rep, err := prep.Report(d.data.Catalog, perf.HardwareRequest{
+		Accelerator: m.Accelerator.ValueString(),
 		GPUs:        int(m.GPUCount.ValueInt64()),
 		GPUsPerNode: int(m.GPUsPerNode.ValueInt64()),
 		NetworkGbps: m.NetworkGbps.ValueFloat64(),
-	}
-	est, err := prep.Estimate(h)
+	})
 	if err != nil {
 		addError(&resp.Diagnostics, err)
 		return
 	}
-	var curve []perf.CurvePoint
-	if est.Fits && prep.Workload().Kind == perf.KindInference {
-		if curve, err = prep.ThroughputCurve(h); err != nil {
-			addError(&resp.Diagnostics, err)
-			return
-		}
-	}
-	m.setEstimate(prep.Workload(), est, curve, &resp.Diagnostics)
+	warnAmbiguousAccelerator(&resp.Diagnostics, d.data.Catalog, path.Root("accelerator"), "accelerator", m.Accelerator.ValueString())
+	m.setEstimate(prep.Workload(), rep.Estimate, rep.Curve, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !est.Fits {
-		resp.Diagnostics.AddWarning("Workload Does Not Fit", notFitDetail(prep, cat, h, est))
-	} else if prep.Workload().Kind == perf.KindInference {
-		warnInference(prep.Workload(), h, est, &resp.Diagnostics)
+	for _, w := range rep.Warnings {
+		addWarning(&resp.Diagnostics, w.Path, w.Summary, w.Detail)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
@@ -380,123 +363,6 @@ func curveLevelsDoc() string {
 		parts[i] = fmt.Sprintf("`%v`", l)
 	}
 	return strings.Join(parts, ", ") + " tokens/s per user"
-}
-
-// warnInference warns when the latency limits cannot be met or the GPUs
-// do not reach the throughput target.
-func warnInference(w perf.Workload, h perf.Hardware, est perf.Estimate, diags *diag.Diagnostics) {
-	switch {
-	case est.TokensPerSecond == 0:
-		diags.AddAttributeWarning(path.Root("workload"), "Latency Limits Cannot Be Met",
-			fmt.Sprintf("On %s: %s. Relax max_time_to_first_token_ms / max_time_per_output_token_ms, "+
-				"or use a faster accelerator.", estimateHardware(h), est.Explanation))
-	case w.TokensPerSecond > 0 && !est.MeetsTarget:
-		diags.AddAttributeWarning(path.Root("workload").AtName("tokens_per_second"), "Throughput Target Not Met",
-			fmt.Sprintf("workload.tokens_per_second = %v needs %d replicas of %d× %s (%d GPUs); gpu_count = %d holds %d "+
-				"replica(s) sustaining %.0f output tokens/s.", w.TokensPerSecond, est.ReplicasNeeded, est.ReplicaGPUs, h.Accelerator.ID,
-				est.ReplicasNeeded*est.ReplicaGPUs, h.GPUs, est.Replicas, est.TokensPerSecond))
-	}
-}
-
-// checkPrecision reports a workload precision (as written, or its default:
-// bf16, or the model preset's native precision) that the accelerator
-// cannot run as an error on workload.precision.
-func checkPrecision(w perf.Workload, acc *catalog.Accelerator, diags *diag.Diagnostics) bool {
-	p := strings.ToLower(strings.TrimSpace(w.Precision))
-	note := ""
-	if p == "" {
-		d := w.WithDefaults()
-		p, note = d.Precision, " (the default)"
-		if d.Model != "" {
-			note = fmt.Sprintf(" (the native precision of model %q)", d.Model)
-		}
-	}
-	if !slices.Contains(catalog.Precisions, p) || acc.PeakTFLOPS[p] > 0 {
-		return true // an unknown precision is the schema validator's error
-	}
-	diags.AddAttributeError(path.Root("workload").AtName("precision"), "Precision Not Supported By Accelerator",
-		fmt.Sprintf("workload.precision = %q%s cannot run on %s: it has no %s tensor throughput. %s supports: %s. "+
-			"Choose one of those, or an accelerator that supports %s.",
-			p, note, acc.ID, p, acc.ID, catalog.QuoteList(perf.SupportedPrecisions(acc)), p))
-	return false
-}
-
-// unknownAcceleratorDetail names the closest accelerator IDs.
-func unknownAcceleratorDetail(cat *catalog.Catalog, attr, name string) string {
-	return cat.UnknownAccelerator(attr, name)
-}
-
-func estimateHardware(h perf.Hardware) string {
-	return fmt.Sprintf("%d× %s", h.GPUs, h.Accelerator.ID)
-}
-
-// notFitDetail says how much memory is missing and what would fit: more
-// GPUs of the same accelerator, or the same count of a larger one.
-func notFitDetail(prep *perf.Prepared, cat *catalog.Catalog, h perf.Hardware, est perf.Estimate) string {
-	w := prep.Workload()
-	gpn := h.GPUsPerNode
-	if gpn == 0 {
-		gpn = min(h.GPUs, 8)
-	}
-	var b strings.Builder
-	what := strings.TrimPrefix(fmt.Sprintf("%s%v B parameters", modelPrefix(w.Model), w.ModelParametersB), ", ")
-	fmt.Fprintf(&b, "The %s workload (%s, %s) needs %.2f GB per GPU on %s but only %.2f GB is usable: "+
-		"%.2f GB short per GPU. ", w.Kind, what, w.Precision, est.MemoryPerGPUGB, estimateHardware(h),
-		est.UsableMemoryPerGPUGB, est.MemoryShortfallGB)
-	// MinGPUsToFit counts nodes of gpus_per_node; use 8 when a small job
-	// defaulted to fewer, so the suggestion is whole standard nodes.
-	suggestGPN := gpn
-	if h.GPUsPerNode == 0 {
-		suggestGPN = 8
-	}
-	if n := prep.MinGPUsToFit(h.Accelerator, suggestGPN); n > 0 {
-		fmt.Fprintf(&b, "It fits on %d× %s (gpu_count = %d). ", n, h.Accelerator.ID, n)
-	} else {
-		fmt.Fprintf(&b, "It does not fit on any count of %s. ", h.Accelerator.ID)
-	}
-	type alt struct {
-		id  string
-		mem float64
-	}
-	var alts []alt
-	for _, a := range cat.Accelerators {
-		if a.MemoryGB <= h.Accelerator.MemoryGB || a.PeakTFLOPS[w.Precision] <= 0 {
-			continue
-		}
-		hh := h
-		hh.Accelerator = a
-		if e, err := prep.EstimateBrief(hh); err == nil && e.Fits {
-			alts = append(alts, alt{a.ID, a.MemoryGB})
-		}
-	}
-	sort.Slice(alts, func(i, j int) bool {
-		if alts[i].mem != alts[j].mem {
-			return alts[i].mem < alts[j].mem
-		}
-		return alts[i].id < alts[j].id
-	})
-	if len(alts) > 3 {
-		alts = alts[:3]
-	}
-	if len(alts) > 0 {
-		ids := make([]string, len(alts))
-		for i, a := range alts {
-			ids[i] = fmt.Sprintf("%s (%.0f GB)", a.id, a.mem)
-		}
-		fmt.Fprintf(&b, "With %d GPUs it fits on a larger-memory accelerator: %s. ", h.GPUs, strings.Join(ids, ", "))
-	}
-	if w.Kind == perf.KindFineTuning && w.FineTuningMethod != perf.MethodQLoRA {
-		b.WriteString(`fine_tuning_method = "qlora" needs less memory. `)
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// modelPrefix names a preset for messages ("model \"x\", "), "" without.
-func modelPrefix(model string) string {
-	if model == "" {
-		return ""
-	}
-	return fmt.Sprintf("model %q, ", model)
 }
 
 type estimateModel struct {

@@ -102,6 +102,7 @@ const estTrain70B = `    kind               = "training"
     training_tokens_b  = 2000`
 
 func TestAccEstimate_training(t *testing.T) {
+	t.Parallel()
 	m, cat := estModel(t)
 	w := perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 2000}
 	e := estRun(t, m, cat, w, "A100-80GB", 2048, 0, 0)
@@ -214,6 +215,7 @@ func TestAccEstimate_training(t *testing.T) {
 }
 
 func TestAccEstimate_fineTuning(t *testing.T) {
+	t.Parallel()
 	m, cat := estModel(t)
 	ft := func(params, tokens float64, method string) perf.Workload {
 		return perf.Workload{Kind: "fine_tuning", ModelParametersB: params, TrainingTokensB: tokens, FineTuningMethod: method}
@@ -265,6 +267,7 @@ func TestAccEstimate_fineTuning(t *testing.T) {
 }
 
 func TestAccEstimate_inference(t *testing.T) {
+	t.Parallel()
 	m, cat := estModel(t)
 	unl := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParametersB: 70}, "H100", 8, 0, 0)
 	inter := estRun(t, m, cat, perf.Workload{Kind: "inference", ModelParametersB: 70, TokensPerSecond: 20000,
@@ -339,55 +342,10 @@ func TestAccEstimate_inference(t *testing.T) {
 	})
 }
 
-// TestEstimateNotFitDetail checks the warning's content: the shortfall per
-// GPU, the GPU count that fits and larger accelerators that fit.
-func TestEstimateNotFitDetail(t *testing.T) {
-	m, cat := estModel(t)
-	acc, _ := cat.Accelerator("A100-80GB")
-	w := perf.Workload{Kind: "training", ModelParametersB: 70, TrainingTokensB: 100}
-	prep, err := m.Prepare(w, perf.ValidateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := perf.Hardware{Accelerator: acc, GPUs: 4}
-	e := estRun(t, m, cat, w, "A100-80GB", 4, 0, 0)
-	got := notFitDetail(prep, cat, h, e)
-	need := prep.MinGPUsToFit(acc, 8)
-	if need <= 4 {
-		t.Fatalf("MinGPUsToFit = %d", need)
-	}
-	for _, want := range []string{
-		fmt.Sprintf("%.2f GB short per GPU", e.MemoryShortfallGB),
-		fmt.Sprintf("It fits on %d× A100-80GB (gpu_count = %d)", need, need),
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("detail lacks %q:\n%s", want, got)
-		}
-	}
-	// 70B on 4 GPUs needs ≈ 280 GB each: nothing in the catalog fits, so no
-	// larger-memory suggestion. A 13B LoRA on one 24 GB card does fit larger ones.
-	if strings.Contains(got, "larger-memory") {
-		t.Errorf("suggested a larger accelerator for 280 GB per GPU:\n%s", got)
-	}
-	l4, _ := cat.Accelerator("L4")
-	w2 := perf.Workload{Kind: "fine_tuning", ModelParametersB: 13, TrainingTokensB: 1}
-	prep2, err := m.Prepare(w2, perf.ValidateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e2 := estRun(t, m, cat, w2, "L4", 1, 0, 0)
-	if e2.Fits {
-		t.Fatal("13B LoRA must not fit one L4")
-	}
-	got2 := notFitDetail(prep2, cat, perf.Hardware{Accelerator: l4, GPUs: 1}, e2)
-	if !strings.Contains(got2, "larger-memory accelerator: ") || !strings.Contains(got2, `"qlora"`) {
-		t.Errorf("want a larger accelerator and qlora suggested:\n%s", got2)
-	}
-}
-
 // TestAccEstimate_examples plans and applies the registry examples of
 // gpu_estimate, vram_required_gb and training_hours, so they stay valid.
 func TestAccEstimate_examples(t *testing.T) {
+	t.Parallel()
 	var steps []resource.TestStep
 	for _, file := range []string{
 		"../../examples/data-sources/gpu_estimate/data-source.tf",
@@ -413,6 +371,7 @@ func TestAccEstimate_examples(t *testing.T) {
 // catalog_file defines: the data source uses the provider's catalog, and
 // checks the precision against it at plan time.
 func TestAccEstimate_catalogFile(t *testing.T) {
+	t.Parallel()
 	file := writeCatalog(t, "x1.yaml", `
 accelerators:
   - id: X1-160GB
@@ -478,6 +437,7 @@ data "gpu_estimate" "e" {
 // validate` does, before the provider is configured: the invalid workloads
 // are caught there, on the attribute that is wrong.
 func TestEstimateValidateConfig(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds, ok := NewEstimateDataSource().(*estimateDataSource)
 	if !ok {

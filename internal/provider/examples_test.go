@@ -17,7 +17,9 @@ import (
 // that no longer works fails here, not in a user's first plan. Examples
 // using provider functions need Terraform 1.8.
 func TestAccExamples(t *testing.T) {
-	// The quickstart declares source = "gpuplan/gpu".
+	// The quickstart declares source = "gpuplan/gpu". The harness serves
+	// the provider under one namespace per process, so this test sets it
+	// and stays serial (t.Setenv); its subtests run in parallel.
 	t.Setenv("TF_ACC_PROVIDER_NAMESPACE", "gpuplan")
 	files := map[string]bool{} // path -> needs Terraform 1.8 (functions)
 	for _, pattern := range []string{
@@ -46,6 +48,10 @@ func TestAccExamples(t *testing.T) {
 	}
 	for path, needsFunctions := range files {
 		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) {
+			// In parallel with each other: the parent's environment (it
+			// sets the namespace) holds until they all end, and top-level
+			// parallel tests wait for this serial test.
+			t.Parallel()
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

@@ -187,6 +187,7 @@ func (d draws) workload(typ tftypes.Type, presets []string) tftypes.Value {
 }
 
 func TestComputedNumbersAreFinite(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +229,7 @@ func finiteTCO(t *testing.T, d draws, cat *catalog.Catalog, i int) bool {
 	o := cat.Offers[d.rng.IntN(len(cat.Offers))]
 	state, diags := readWith(&tcoDataSource{}, d.providerData(cat), func(typ tftypes.Object) map[string]tftypes.Value {
 		data, mix := limitOf(catalog.LimitDataGB), map[string]tftypes.Value{}
-		for _, pm := range instancePricingModelNames() {
+		for _, pm := range catalog.PricingModelNames(catalog.InstancePricingModels) {
 			if _, ok := o.Price(catalog.PricingModel(pm)); ok && len(mix) == 0 {
 				mix[pm] = tfNumber(1)
 			}

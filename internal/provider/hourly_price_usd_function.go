@@ -6,8 +6,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
@@ -59,28 +57,9 @@ func (f *hourlyPriceUSDFunction) Run(ctx context.Context, req function.RunReques
 		resp.Error = funcError(fmt.Errorf("the built-in catalog failed to load: %w", err), nil)
 		return
 	}
-	offer, _, _, ok := resolveOffer(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
-		resp.Error = function.NewArgumentFuncError(int64(arg), summary+": "+strings.TrimSuffix(detail, "."))
-	})
-	if !ok {
-		return
-	}
-	pm := catalog.PricingModel(model)
-	names := instancePricingModelNames()
-	if !slices.Contains(cost.InstancePricingModels, pm) {
-		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Unknown Pricing Model: pricing_model = %q; allowed: %s. Closest: %s",
-			model, catalog.QuoteList(names), catalog.QuoteList(catalog.Closest(model, names, 1))))
-		return
-	}
-	price, ok := offer.Price(pm)
-	if !ok {
-		sold := cost.OfferedModels(offer)
-		names := make([]string, len(sold))
-		for i, s := range sold {
-			names[i] = string(s)
-		}
-		resp.Error = function.NewArgumentFuncError(3, fmt.Sprintf("Pricing Model Not Offered: %s %s in %s has no %q price in the catalog; it is sold as: %s",
-			cloudID, it, regionID, model, catalog.QuoteList(names)))
+	price, err := cost.HourlyListPrice(cat, cloudID, it, regionID, catalog.PricingModel(model))
+	if err != nil {
+		resp.Error = funcError(err, map[string]int64{"cloud": 0, "instance_type": 1, "region": 2, "pricing_model": 3})
 		return
 	}
 	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, numfmt.Price(price)))

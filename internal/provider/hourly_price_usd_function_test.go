@@ -17,6 +17,7 @@ import (
 )
 
 func TestAccHourlyPriceUSDFunction(t *testing.T) {
+	t.Parallel()
 	cat, o, _, _, _ := tcoOffer(t)
 	var noSpot *catalog.Offer
 	for _, x := range cat.Offers {

@@ -88,6 +88,7 @@ func inputsWithoutLimit[A any](object string, attrs map[string]A) []string {
 // limit's validator on functions. A new number input without one fails
 // here, before a user can crash the provider with 1e308.
 func TestEveryNumberInputHasALimit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	p := New("test")()
 	var bad []string
@@ -139,6 +140,7 @@ func TestEveryNumberInputHasALimit(t *testing.T) {
 }
 
 func TestLimitedTypes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gpus := limitOf(catalog.LimitGPUCount).Int64()
 	months := limitOf(catalog.LimitMonths).Float64()
@@ -211,6 +213,7 @@ func numberOf(v attr.Value) float64 {
 // function result through funcFloat64): no other file of the package may
 // build a Float64 value from a float64.
 func TestOneGuardedFloatConversion(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

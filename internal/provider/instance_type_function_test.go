@@ -37,6 +37,7 @@ func itExpected(t *testing.T, cat *catalog.Catalog, cloud, acc string, gpus int)
 }
 
 func TestAccInstanceTypeFunction(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)

@@ -59,6 +59,7 @@ data "gpu_estimate" "e" {
 // preset (native FP8, MLA cache, 256 routed experts), says how it serves
 // (serving_layout) and returns the throughput curve.
 func TestAccEstimate_modelPreset(t *testing.T) {
+	t.Parallel()
 	file, cat := presetCatalogFile(t)
 	m, _ := estModel(t)
 	const workload = `    kind                         = "inference"
@@ -116,6 +117,7 @@ func TestAccEstimate_modelPreset(t *testing.T) {
 // neither model nor model_parameters_b is an error that says to set one; a
 // preset that does not fit warns by how many GB.
 func TestAccEstimate_modelErrors(t *testing.T) {
+	t.Parallel()
 	m, cat := estModel(t)
 	e := estRun(t, m, cat, perf.Workload{Kind: "inference", Model: "kimi-k2"}, "H100", 8, 8, 0)
 	if e.Fits {
@@ -149,6 +151,7 @@ func TestAccEstimate_modelErrors(t *testing.T) {
 // from its preset on B200, GB200 and MI355X offers, and a preset that fits
 // no allowed deployment says how large the smallest one is.
 func TestAccRecommendation_modelPreset(t *testing.T) {
+	t.Parallel()
 	file, _ := presetCatalogFile(t)
 	provider := fmt.Sprintf("catalog_file = %q", file)
 	const workload = `{
@@ -184,6 +187,7 @@ func TestAccRecommendation_modelPreset(t *testing.T) {
 // (defaults from the model constants) and its rules report on the nested
 // attribute.
 func TestAccEstimate_speculative(t *testing.T) {
+	t.Parallel()
 	m, cat := estModel(t)
 	w := perf.Workload{Kind: "inference", Model: "deepseek-r1", MaxTimePerOutputTokenMs: 20,
 		SpeculativeDecoding: perf.SpeculativeDecoding{Method: "mtp"}}

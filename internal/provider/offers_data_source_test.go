@@ -19,6 +19,7 @@ import (
 )
 
 func TestAccOffersDataSource(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)

@@ -209,7 +209,7 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			"discounts": schema.MapAttribute{
 				Optional:    true,
 				ElementType: discount.Float64(),
-				MarkdownDescription: "Fraction off list price per cloud, for enterprise agreements: `{ aws = 0.12 }` takes 12 % off every AWS price." +
+				MarkdownDescription: "Fraction off list price per cloud, for enterprise agreements: `{ aws = 0.12 }` takes 12% off every AWS price." +
 					discount.DocAs("Each value"),
 				Validators: []validator.Map{noNullValues{}},
 			},

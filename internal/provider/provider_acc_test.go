@@ -37,6 +37,7 @@ data "gpu_offers" "mine" {
 }
 
 func TestAccProviderCatalogFile(t *testing.T) {
+	t.Parallel()
 	onprem, err := filepath.Abs("../../examples/catalog/onprem.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -45,6 +45,7 @@ func configureWith(t testing.TB, now time.Time, values map[string]tftypes.Value)
 }
 
 func TestConfigureCatalogAge(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // TestMetadataVersion checks that the version main.go receives from the
 // GoReleaser ldflags reaches the framework unchanged.
 func TestMetadataVersion(t *testing.T) {
+	t.Parallel()
 	resp := &provider.MetadataResponse{}
 	New("1.2.3")().Metadata(context.Background(), provider.MetadataRequest{}, resp)
 	if resp.TypeName != "gpu" || resp.Version != "1.2.3" {

@@ -32,6 +32,7 @@ func outputTrue(name string) statecheck.StateCheck {
 // L4 scales out over 1-GPU instances, and that costs less than the best a
 // single node can do.
 func TestAccRealism_fabricLessReplicas(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -74,6 +75,7 @@ output "cheaper" {
 // instances as one job), and a multi-node spot training candidate states
 // its rework factor.
 func TestAccRealism_spotAtScale(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -116,6 +118,7 @@ output "dearer_per_gpu_hour" {
 // training load draws at least 0.85 kWh per GPU-hour before PUE, and no
 // more than the DGX H100's rated 10.2 kW / 8.
 func TestAccRealism_nodeEnergy(t *testing.T) {
+	t.Parallel()
 	cat := builtinForTest(t)
 	rg, ok := cat.Region("aws", "us-east-1")
 	cl, _ := cat.Cloud("aws")
@@ -154,6 +157,7 @@ data "gpu_tco" "h100" {
 // when asked for: never by default, even when cheapest, and an explicit
 // region brings them in.
 func TestAccRealism_partitions(t *testing.T) {
+	t.Parallel()
 	cat := builtinForTest(t)
 	var partitioned []string
 	for _, o := range cat.Offers {
@@ -204,6 +208,7 @@ data "gpu_recommendation" "asked" {
 // Candidates are distinct (cloud, instance type) pairs by default; by
 // region on request; countries = ["DE"] keeps German regions only.
 func TestAccRealism_distinctAndCountries(t *testing.T) {
+	t.Parallel()
 	cat := builtinForTest(t)
 	var german []string
 	for _, r := range cat.Regions {
@@ -274,6 +279,7 @@ output "all_german" {
 // region, instance type, node count and pricing model over the same hours
 // gives the same compute cost, to 1 %.
 func TestAccRealism_recommendationMatchesTCO(t *testing.T) {
+	t.Parallel()
 	for _, pm := range []string{"on_demand", "spot", "reserved_1y"} {
 		t.Run(pm, func(t *testing.T) {
 			resource.UnitTest(t, resource.TestCase{
@@ -315,6 +321,7 @@ output "detail" {
 // candidate is sized for the default p99 time per output token and reports
 // both latencies; a looser limit, set by the user, is honoured instead.
 func TestAccRealism_servingLatency(t *testing.T) {
+	t.Parallel()
 	pol, err := planner.BuiltinPolicy()
 	if err != nil {
 		t.Fatal(err)
@@ -369,6 +376,7 @@ output "batch_not_dearer" {
 // Enumerated values are accepted in any case, everywhere: the same
 // answer as in lower case.
 func TestAccEnumsAnyCase(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -414,6 +422,7 @@ output "same" {
 // One mistake, one suggestion: an accelerator typo gets the same closest
 // accelerators from every data source (catalog.ClosestAccelerators).
 func TestAccSameClosestEverywhere(t *testing.T) {
+	t.Parallel()
 	cat := builtinForTest(t)
 	want := regexp.QuoteMeta(catalog.QuoteList(cat.ClosestAccelerators("H100-SMX", 3)))
 	want = strings.ReplaceAll(want, " ", `\s+`)

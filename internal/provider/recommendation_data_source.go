@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -148,21 +147,20 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"Rejection reasons (`rejected[*].reason`, stable): " + codeList(planner.Reasons[:]) + ". " +
 			"Each `(offer, pricing model)` pair with no surviving node count is counted once, under the furthest filter one of its node counts reached.\n\n" +
 			"Node counts tried: training and fine-tuning, the fewest nodes that hold the workload, then every power of two above it up to " +
-			"`max_nodes` (default 128) while the job keeps getting faster; inference, the fewest nodes that hold one replica form a serving unit, " +
+			"`max_nodes` (default " + defaultMaxNodesDoc() + ") while the job keeps getting faster; inference, the fewest nodes that hold one replica form a serving unit, " +
 			"and units are added until `tokens_per_second` is met.\n\n" +
 			"Spot: a training or fine-tuning job stops when any of its nodes is interrupted, so its hours are risk-adjusted for the rework " +
 			"of interruptions arriving at nodes × λ (λ the cloud's interruptions per instance-hour): about × 1 + nodes·λ·(½ checkpoint interval + restart), " +
 			"exactly (1/Λ + restart)(e^(Λ·interval) − 1)/interval; spot on so many nodes that the job would never finish is rejected (`spot_never_finishes`). " +
 			"Serving loses no work but capacity, so an inference deployment on spot instead carries spare serving " +
-			"units, billed like the others: enough that the units expected down at any time (units × nodes per unit × λ × 0.25 h to replace one) are " +
-			"covered, and at least 1; the explanation says so (\"spot: +1 spare replica … to ride out interruptions\").\n\n" +
+			"units, billed like the others: " + spotServingSparesDoc() + "; the explanation says so (\"spot: +1 spare replica … to ride out interruptions\").\n\n" +
 			"Serverless offers (pricing model `serverless`, in the default set): for inference only (training and fine-tuning reject them, " +
 			"`serverless_inference_only`), one worker per node with no fabric between workers, billed for `workload.duty_cycle` of the month " +
 			"plus the idle tail and billed cold start around each burst, where dedicated instances are billed around the clock; they win " +
-			"for a bursty or low-duty load and the explanation says so (\"serverless: billed only for the 2 % of the month the load is there\"). " +
+			"for a bursty or low-duty load and the explanation says so (\"serverless: billed only for the 2% of the month the load is there\"). " +
 			"See the [serverless guide](../guides/serverless.md).\n\n" +
 			"Objectives: `cost` (lowest `estimated_cost_usd` + `estimated_carbon_cost_usd`), `time` (training: fewest `estimated_hours`; inference: lowest time per output token), " +
-			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest 0.5·cost/best cost + 0.3·time/best time + 0.2·CO2e/best CO2e). " +
+			"`carbon` (lowest `estimated_co2e_kg`, unknown figures last), `balanced` (lowest " + balancedObjectiveDoc() + "). " +
 			"Ties: cloud, region, instance type, nodes, then pricing model.",
 		Attributes: map[string]schema.Attribute{
 			"workload": workloadAttribute(true),
@@ -179,9 +177,9 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 						"partition (`CN`) asks for that partition. `gpu_regions` lists the countries that have regions."),
 					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
 					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
-						"(instances booked for a window: whole days to 14 days, whole weeks to 182 days, clusters of 1, 2, 4 … 64 instances), "+
+						"("+capacityBlockDoc()+"), "+
 						"`serverless` (per-second GPU workers, inference only, billed for `workload.duty_cycle` of the month). Default: all of them.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(planner.PricingModelNames()...))),
+						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(catalog.PricingModelNames(catalog.AllPricingModels)...))),
 					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
 						"The jurisdictions (all but `hipaa`) exclude each other.",
@@ -190,7 +188,7 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"max_total_cost_usd":  limit("Most USD for the whole job (inference: per month).", catalog.LimitTotalCostUSD),
 					"deadline_hours":      limit("Latest wall-clock hours for a training or fine-tuning job (spot: risk-adjusted).", catalog.LimitHours),
 					"max_gpus":            intInput("Most GPUs in total.", limitOf(catalog.LimitGPUCount)),
-					"max_nodes": intInput("Most instances (nodes). Default: 128 for training; unlimited for inference.",
+					"max_nodes": intInput("Most instances (nodes). Default: "+defaultMaxNodesDoc()+" for training; unlimited for inference.",
 						limitOf(catalog.LimitNodeCount)),
 					"min_gpu_memory_gb": floatInput("Least memory per accelerator, GB.", limitOf(catalog.LimitAcceleratorMemoryGB).orZero()),
 					"min_network_gbps":  floatInput("Least scale-out bandwidth per node, Gbit/s.", limitOf(catalog.LimitNetworkGbps)),
@@ -242,27 +240,20 @@ func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datas
 	var wlObj types.Object
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wlObj)...)
 	if in, ok := readWorkload(ctx, wlObj, &resp.Diagnostics); ok {
-		in.validate(true, &resp.Diagnostics)
+		in.validate(perf.ValidateOptions{RequireTokensPerSecond: true}, &resp.Diagnostics)
 	}
 	var comp types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("constraints").AtName("compliance"), &comp)...)
 	if resp.Diagnostics.HasError() || comp.IsNull() || comp.IsUnknown() {
 		return
 	}
-	var seen []string
+	regimes := make([]string, len(comp.Elements())) // "" while a value is unknown
 	for i, v := range comp.Elements() {
-		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() || !catalog.IsJurisdiction(strings.ToLower(s.ValueString())) {
-			continue
+		if s, ok := v.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			regimes[i] = s.ValueString()
 		}
-		x := strings.ToLower(s.ValueString())
-		for _, prev := range seen {
-			resp.Diagnostics.AddAttributeError(path.Root("constraints").AtName("compliance").AtListIndex(i), "Contradictory Constraints",
-				fmt.Sprintf("compliance lists both %q and %q: a region cannot be in both jurisdictions (%s needs %s; %s needs %s). Keep one.",
-					prev, x, prev, catalog.ComplianceNeeds(prev), x, catalog.ComplianceNeeds(x)))
-		}
-		seen = append(seen, x)
 	}
+	addError(&resp.Diagnostics, planner.JurisdictionConflicts(regimes).Err())
 }
 
 func (d *recommendationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -294,8 +285,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		addBug(&resp.Diagnostics, "the embedded planner policy failed to load", err)
 		return
 	}
-	in.workload = policy.WithServingDefaults(in.workload)
-	prep, ok := in.prepare(model, true, &resp.Diagnostics)
+	prep, ok := in.prepare(model, policy.WorkloadOptions(), &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -171,6 +171,7 @@ func catalogCountry(cat *catalog.Catalog, c map[string]any) (string, error) {
 // TestAccRecommendation_basic: a LoRA fine-tune with every output checked,
 // determinism across two plans, and stability of best across steps.
 func TestAccRecommendation_basic(t *testing.T) {
+	t.Parallel()
 	same := statecheck.CompareValue(compare.ValuesSame())
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -211,6 +212,7 @@ func TestAccRecommendation_basic(t *testing.T) {
 // TestAccRecommendation_gdpr: every candidate of a GDPR recommendation is
 // in an EU/EEA country.
 func TestAccRecommendation_gdpr(t *testing.T) {
+	t.Parallel()
 	cat := builtinForTest(t)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -236,6 +238,7 @@ func TestAccRecommendation_gdpr(t *testing.T) {
 // TestAccRecommendation_mlps2: every candidate of an MLPS 2.0
 // recommendation is in mainland China (not Hong Kong or Macao).
 func TestAccRecommendation_mlps2(t *testing.T) {
+	t.Parallel()
 	cat := builtinForTest(t)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -264,6 +267,7 @@ func TestAccRecommendation_mlps2(t *testing.T) {
 // TestAccRecommendation_tighterBudget: with objective = "time", each
 // tighter total budget yields a best that costs no more (and is no faster).
 func TestAccRecommendation_tighterBudget(t *testing.T) {
+	t.Parallel()
 	cost := statecheck.CompareValue(monotone{nonIncreasing: true, what: "best.estimated_cost_usd"})
 	hours := statecheck.CompareValue(monotone{nonIncreasing: false, what: "best.estimated_hours"})
 	var steps []resource.TestStep
@@ -293,6 +297,7 @@ func TestAccRecommendation_tighterBudget(t *testing.T) {
 // TestAccRecommendation_moreClouds: widening the provider's clouds
 // allow-list never makes the best worse under the same objective.
 func TestAccRecommendation_moreClouds(t *testing.T) {
+	t.Parallel()
 	for _, obj := range []string{"cost", "time"} {
 		t.Run(obj, func(t *testing.T) {
 			attr := "estimated_cost_usd"
@@ -317,6 +322,7 @@ func TestAccRecommendation_moreClouds(t *testing.T) {
 // TestAccRecommendation_replicas: a throughput target that no single GPU
 // (nor node) meets is served by several replicas.
 func TestAccRecommendation_replicas(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -355,6 +361,7 @@ func atLeast(v, lo float64) error {
 // TestAccRecommendation_timeVsCost: objective = "time" is never slower than
 // objective = "cost" for the same job, and never cheaper.
 func TestAccRecommendation_timeVsCost(t *testing.T) {
+	t.Parallel()
 	cfg := fmt.Sprintf(`
 data "gpu_recommendation" "cost" {
   workload = %[1]s
@@ -392,6 +399,7 @@ data "gpu_recommendation" "serve_time" {
 // TestAccRecommendation_badInput: every bad-input path gives an
 // attribute-level diagnostic; none panics.
 func TestAccRecommendation_badInput(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, provider, workload, constraints, extra string
 		want                                         string
@@ -441,6 +449,7 @@ func TestAccRecommendation_badInput(t *testing.T) {
 // TestAccRecommendation_unknownAtPlan: values known only after apply plan
 // without error (the read is deferred) and resolve on apply.
 func TestAccRecommendation_unknownAtPlan(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

@@ -100,6 +100,7 @@ func summaryHasEveryCandidate(attrs map[string]any) error {
 }
 
 func TestAccRecommendationSummary(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

@@ -93,7 +93,7 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					"instances run; spot hours are multiplied by the interruption risk factor of the spot instances as one synchronous job. " +
 					"Example: `{ reserved_1y = 0.6, spot = 0.4 }`." + fraction.DocAs("Each share"),
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(stringvalidator.OneOfCaseInsensitive(tcoPricingModelNames()...)),
+					mapvalidator.KeysAre(stringvalidator.OneOfCaseInsensitive(catalog.PricingModelNames(catalog.AllPricingModels)...)),
 					noNullValues{},
 					sharesSumToOne{},
 				}},
@@ -147,8 +147,7 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				}}},
 			"energy_kwh": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Facility energy, kWh: running instance-hours × node power × PUE (region's, else cloud's). Node power = " +
-					"GPUs × TDP × (load factor 0.8 for training + 0.575 for the host: CPUs, memory, NICs, fans), derived from measured " +
-					"8-GPU servers (an 8× H100 node: 7.7 kW)." + noTDPDoc()},
+					nodePowerDoc() + "." + noTDPDoc()},
 			"co2e_kg": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Location-based emissions, kg CO2e: `energy_kwh` × the region's grid intensity (0 when unknown, with a warning)."},
 			"carbon_cost_usd": schema.Float64Attribute{Computed: true,
@@ -173,26 +172,40 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	if !d.data.catalogKnown(&resp.Diagnostics, argDiscounts, argCarbonPrice) {
 		return
 	}
-	cat := d.data.Catalog
-	cloudID, it := m.Cloud.ValueString(), m.InstanceType.ValueString()
-	// Without a region: any region selling the instance type (the cheapest
-	// is found below), or "" for a serverless offer whose platform places
-	// its workers.
-	regionID := tcoRegionID(cat, cloudID, it, m.Region)
-	t, ok := resolveTCOTarget(cat, cloudID, it, regionID, func(arg int, summary, detail string) {
-		resp.Diagnostics.AddAttributeError(path.Root([]string{"cloud", "instance_type", "region"}[arg]), summary, detail)
-	})
-	if !ok {
+	f := m.toFleet(ctx, d.data, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	in := cost.Input{
-		Offer: t.offer, Serverless: t.serverless, Cloud: t.cloud, Region: t.region, Accelerator: t.accel,
-		InstanceCount:          1,
-		Months:                 m.Months.ValueFloat64(),
-		Utilization:            1,
-		Discount:               d.data.Discount(cloudID),
-		CarbonPriceUSDPerTonne: d.data.CarbonPriceUSDPerTonne,
+	cm, err := cost.DefaultModel()
+	if err != nil {
+		addBug(&resp.Diagnostics, "the cost model", err)
+		return
 	}
+	fr, err := cm.FleetTCO(d.data.Catalog, f)
+	if err != nil {
+		addError(&resp.Diagnostics, err)
+		return
+	}
+	for _, w := range fr.Result.Warnings {
+		d.data.warnings.add(&resp.Diagnostics, "TCO Rests On An Assumption", w)
+	}
+	m.setResult(&fr.Result, fr.HasOnDemand, fr.Input.Months, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.Region = types.StringValue(fr.Region)
+	m.Regions = tcoRegionsValue(fr.Others, fr.Result.ShownTotalUSD(), &resp.Diagnostics)
+	m.Summary = types.StringValue(fr.Summary)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// toFleet converts the configuration into the cost model's question.
+func (m *tcoModel) toFleet(ctx context.Context, data *providerData, diags *diag.Diagnostics) cost.Fleet {
+	f := cost.Fleet{Cloud: m.Cloud.ValueString(), InstanceType: m.InstanceType.ValueString(),
+		Region: m.Region.ValueString(), RegionUnset: m.Region.IsNull()}
+	in := &f.Input
+	in.InstanceCount, in.Months, in.Utilization = 1, m.Months.ValueFloat64(), 1
+	in.Discount, in.CarbonPriceUSDPerTonne = data.Discount(f.Cloud), data.CarbonPriceUSDPerTonne
 	if !m.InstanceCount.IsNull() {
 		in.InstanceCount = int(m.InstanceCount.ValueInt64())
 	}
@@ -201,12 +214,12 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	}
 	if !m.PricingMix.IsNull() {
 		var mix map[string]float64
-		resp.Diagnostics.Append(m.PricingMix.ElementsAs(ctx, &mix, false)...)
+		diags.Append(m.PricingMix.ElementsAs(ctx, &mix, false)...)
 		in.PricingMix = make(map[catalog.PricingModel]float64, len(mix))
 		for _, k := range slices.Sorted(maps.Keys(mix)) {
 			pm := catalog.PricingModelOf(k)
 			if _, dup := in.PricingMix[pm]; dup {
-				resp.Diagnostics.AddAttributeError(path.Root("pricing_mix").AtMapKey(k), "Duplicate Pricing Model",
+				diags.AddAttributeError(path.Root("pricing_mix").AtMapKey(k), "Duplicate Pricing Model",
 					fmt.Sprintf("pricing_mix names %q twice (keys are case-insensitive): give each pricing model once.", string(pm)))
 			}
 			in.PricingMix[pm] = mix[k]
@@ -219,44 +232,9 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		in.EgressGBPerMonth, in.InterRegionGBPerMonth = m.Network.EgressGBPerMonth.ValueFloat64(), m.Network.InterRegionGBPerMonth.ValueFloat64()
 	}
 	if !m.ExtraMonthlyUSD.IsNull() {
-		resp.Diagnostics.Append(m.ExtraMonthlyUSD.ElementsAs(ctx, &in.ExtraMonthlyUSD, false)...)
+		diags.Append(m.ExtraMonthlyUSD.ElementsAs(ctx, &in.ExtraMonthlyUSD, false)...)
 	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	// A serverless offer is priced where its platform runs it; an instance
-	// in its configured region, or in the cheapest one (tco_region.go).
-	pinned := !m.Region.IsNull() || t.serverless != nil
-	var res cost.Result
-	var others []cost.RegionTCO
-	var err error
-	if t.serverless != nil {
-		res, err = cost.TCO(in)
-	} else {
-		res, others, err = tcoByRegion(cat, &in, pinned)
-		t.offer, t.region = in.Offer, in.Region
-	}
-	if err != nil {
-		addError(&resp.Diagnostics, err)
-		return
-	}
-	for _, w := range res.Warnings {
-		d.data.warnings.add(&resp.Diagnostics, "TCO Rests On An Assumption", w)
-	}
-	m.setResult(&res, t.hasOnDemand(), in.Months, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	shown := in
-	if t.serverless != nil {
-		shown.Offer, m.Region = t.serverless.InstanceView(), types.StringValue(t.serverless.Region)
-	} else {
-		m.Region = types.StringValue(t.offer.Region)
-	}
-	m.Regions = tcoRegionsValue(others, res.ShownTotalUSD(), &resp.Diagnostics)
-	m.Summary = types.StringValue(cost.Summary(&shown, &res, cost.SummaryRegions{Cheapest: !pinned, Others: others}))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return f
 }
 
 // setResult writes a TCO result into the model, money rounded to cents,
@@ -320,100 +298,12 @@ func (m *tcoModel) setResult(res *cost.Result, hasOnDemand bool, months float64,
 	m.CarbonCostUSD = float64Value(diags, "carbon_cost_usd", numfmt.USD(res.CarbonCostUSD))
 }
 
-// tcoTarget is what gpu_tco prices: an instance offer, or a serverless
-// offer (serverless set, offer nil).
-type tcoTarget struct {
-	offer      *catalog.Offer
-	serverless *catalog.ServerlessOffer
-	cloud      *catalog.Cloud
-	region     *catalog.Region // nil without region metadata (and for placed workers)
-	accel      *catalog.Accelerator
-}
-
-func (t tcoTarget) hasOnDemand() bool {
-	if t.offer == nil {
-		return false
-	}
-	_, ok := t.offer.Price(catalog.OnDemand)
-	return ok
-}
-
-// resolveTCOTarget finds the offer gpu_tco prices: a serverless offer of
-// the cloud when instance_type names one (in region, "" for workers the
-// platform places), else the instance offer (resolveOffer). Unknown names
-// are reported through fail as resolveOffer does.
-func resolveTCOTarget(cat *catalog.Catalog, cloudID, it, regionID string, fail func(arg int, summary, detail string)) (tcoTarget, bool) {
-	var t tcoTarget
-	if sls := cat.ServerlessOffersOf(cloudID, it); len(sls) > 0 {
-		t.cloud, _ = cat.Cloud(cloudID)
-		s, ok := cat.ServerlessOffer(cloudID, it, regionID)
-		if !ok {
-			where := make([]string, len(sls))
-			for i, x := range sls {
-				where[i] = x.Region
-			}
-			fail(2, "Serverless Offer Not In Region", fmt.Sprintf("%s %s is a serverless offer that runs in: %s (\"\" = workers placed "+
-				"by the platform); region = %q is not one of them.", cloudID, it, catalog.QuoteList(where), regionID))
-			return t, false
-		}
-		t.serverless = s
-		t.region, _ = cat.Region(cloudID, regionID)
-		t.accel, _ = cat.Accelerator(s.Accelerator)
-		return t, true
-	}
-	offer, cl, region, ok := resolveOffer(cat, cloudID, it, regionID, fail)
-	if !ok {
-		return t, false
-	}
-	t.offer, t.cloud, t.region = offer, cl, region
-	t.accel, _ = cat.Accelerator(offer.Accelerator)
-	return t, true
-}
-
 // serverlessBurstDoc is the cost model's burst length for the schema text.
 func serverlessBurstDoc() string {
 	if m, err := cost.DefaultModel(); err == nil {
 		return numfmt.Trim(m.Serverless.BurstSeconds/60, 1) + " minutes"
 	}
 	return "the cost model's burst length"
-}
-
-// resolveOffer finds the cloud, offer and region of (cloud, instance type,
-// region), reporting each unknown name with the closest valid ones through
-// fail(argument index 0 cloud / 1 instance type / 2 region, summary, detail).
-func resolveOffer(cat *catalog.Catalog, cloudID, it, regionID string, fail func(arg int, summary, detail string)) (*catalog.Offer, *catalog.Cloud, *catalog.Region, bool) {
-	cl, ok := cat.Cloud(cloudID)
-	if !ok {
-		fail(0, "Unknown Cloud", cat.UnknownCloud("cloud", cloudID))
-		return nil, nil, nil, false
-	}
-	offers := cat.OffersOf(cloudID, it)
-	if len(offers) == 0 {
-		names := append(cat.InstanceTypes(cloudID), cat.ServerlessNames(cloudID)...)
-		fail(1, "Unknown Instance Type", fmt.Sprintf("instance_type = %q is not a %s instance type or serverless offer in the catalog. Closest: %s.",
-			it, cloudID, catalog.QuoteList(catalog.Closest(it, names, 3))))
-		return nil, nil, nil, false
-	}
-	region, regionKnown := cat.Region(cloudID, regionID)
-	offer, ok := cat.Offer(cloudID, it, regionID)
-	if !ok {
-		where := make([]string, len(offers))
-		for i, o := range offers {
-			where[i] = o.Region
-		}
-		if !regionKnown {
-			fail(2, "Unknown Region", fmt.Sprintf("region = %q is not a region of %s in the catalog. Closest: %s. %s is offered in: %s.",
-				regionID, cloudID, catalog.QuoteList(catalog.Closest(regionID, cat.RegionIDs(cloudID), 3)), it, catalog.QuoteList(where)))
-		} else {
-			fail(2, "Instance Type Not Offered In Region", fmt.Sprintf("%s %s is not offered in %s. It is offered in: %s (closest: %s).",
-				cloudID, it, regionID, catalog.QuoteList(where), catalog.QuoteList(catalog.Closest(regionID, where, 3))))
-		}
-		return nil, nil, nil, false
-	}
-	if !regionKnown {
-		region = nil
-	}
-	return offer, cl, region, true
 }
 
 // sharesSumToOne checks at validate time that pricing_mix shares sum to 1

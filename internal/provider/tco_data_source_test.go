@@ -63,6 +63,7 @@ func tcoOffer(t *testing.T) (*catalog.Catalog, *catalog.Offer, *catalog.Cloud, *
 }
 
 func TestAccTCODataSource(t *testing.T) {
+	t.Parallel()
 	_, o, cl, rg, acc := tcoOffer(t)
 
 	// --- testdata/TestAccTCODataSource/test.tf: discount 10 %, $100/t. ---
@@ -278,6 +279,7 @@ func (c sumCheck) CheckState(_ context.Context, req statecheck.CheckStateRequest
 }
 
 func TestAccTCODataSource_badInput(t *testing.T) {
+	t.Parallel()
 	cat, o, _, _, _ := tcoOffer(t)
 	// An AWS region of the catalog where g5.xlarge is not offered.
 	var notOffered string
@@ -455,6 +457,7 @@ func TestAccTCOBudgetGuard(t *testing.T) {
 // An idle reservation never pays off: with utilization 0 a reserved
 // pricing model has no break-even month (null), not 0 or infinity.
 func TestAccTCOIdleNeverBreaksEven(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

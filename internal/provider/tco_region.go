@@ -5,16 +5,13 @@ package provider
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
-	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
@@ -47,99 +44,6 @@ func tcoRegionsAttribute() schema.ListNestedAttribute {
 				MarkdownDescription: "Its `total_cost_usd` minus this data source's `total_cost_usd`, USD: positive when it costs more."},
 		}},
 	}
-}
-
-// tcoRegionID is the region to resolve the offer in: the configured one,
-// or without one any region offering the instance type (the TCO then
-// picks the cheapest), so unknown clouds and instance types are reported
-// as with a region.
-func tcoRegionID(cat *catalog.Catalog, cloudID, instanceType string, region types.String) string {
-	if region.IsNull() {
-		if offers := cat.OffersOf(cloudID, instanceType); len(offers) > 0 {
-			return offers[0].Region
-		}
-	}
-	return region.ValueString()
-}
-
-// tcoByRegion prices in: in its own region when pinned (the offer
-// resolved from the configured region), else in the cheapest region
-// selling the instance under the mix, which it sets in in.Offer and
-// in.Region. It returns the chosen region's result and the other regions,
-// cheapest first.
-func tcoByRegion(cat *catalog.Catalog, in *cost.Input, pinned bool) (cost.Result, []cost.RegionTCO, error) {
-	m, err := cost.DefaultModel()
-	if err != nil {
-		return cost.Result{}, nil, err
-	}
-	lookup := func(id string) *catalog.Region {
-		r, _ := cat.Region(in.Offer.Cloud, id)
-		return r
-	}
-	everywhere := cat.OffersOf(in.Offer.Cloud, in.Offer.InstanceType)
-	partition := catalog.PartitionCommercial
-	if pinned && in.Region != nil {
-		partition = in.Region.Partition
-	}
-	offers := offersIn(everywhere, partition, lookup)
-	if !pinned && len(offers) == 0 {
-		return cost.Result{}, nil, onlySeparateAccounts(everywhere, lookup)
-	}
-	if pinned {
-		res, err := m.TCO(*in)
-		if err != nil {
-			return cost.Result{}, nil, err
-		}
-		all, err := m.ByRegion(*in, offers, lookup)
-		if err != nil {
-			all = nil // no region sells the mix; the pinned one answered for itself
-		}
-		var others []cost.RegionTCO
-		for _, r := range all {
-			if r.Offer.Region != in.Offer.Region {
-				others = append(others, r)
-			}
-		}
-		return res, others, nil
-	}
-	all, err := m.ByRegion(*in, offers, lookup)
-	if err != nil {
-		return cost.Result{}, nil, err
-	}
-	in.Offer, in.Region = all[0].Offer, all[0].Region
-	return all[0].Result, all[1:], nil
-}
-
-// offersIn keeps the offers in regions of a partition; a region without
-// metadata counts as commercial.
-func offersIn(offers []*catalog.Offer, p catalog.Partition, lookup func(string) *catalog.Region) []*catalog.Offer {
-	var out []*catalog.Offer
-	for _, o := range offers {
-		part := catalog.PartitionCommercial
-		if r := lookup(o.Region); r != nil {
-			part = r.Partition
-		}
-		if part == p {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
-// onlySeparateAccounts is the error of an instance type offered only in
-// partitions that need an account of their own, so no region is chosen
-// for the user.
-func onlySeparateAccounts(offers []*catalog.Offer, lookup func(string) *catalog.Region) error {
-	where := make([]string, len(offers))
-	for i, o := range offers {
-		where[i] = o.Region
-		if r := lookup(o.Region); r != nil {
-			where[i] += " (" + string(r.Partition) + ")"
-		}
-	}
-	return inputerr.New(inputerr.Root("region"), "No Commercial Region Offers The Instance Type",
-		"%s %s is offered only in regions that need an account of their own: %s. Set region to one of them to price it there.",
-		offers[0].Cloud, offers[0].InstanceType, strings.Join(where, ", "))
 }
 
 // tcoRegionsValue is the regions attribute: each other region's total and

@@ -38,7 +38,7 @@ func (f *trainingHoursFunction) Definition(_ context.Context, _ function.Definit
 			"reported 1.72 million A100 GPU-hours).\n\n" +
 			"It is the `gpu_estimate` benchmark model with fixed assumptions: `bf16` mixed-precision training, sequence " +
 			"length 4,096, the model's fastest layout that fits (tensor parallel inside a node, pipeline and data parallel across " +
-			"nodes, ZeRO-3 sharding), nodes of `min(gpu_count, 8)` GPUs, a scale-out network of " + defaultNetworkDoc() +
+			"nodes, ZeRO-3 sharding), nodes of `min(gpu_count, " + defaultGPUsPerNode() + ")` GPUs, a scale-out network of " + defaultNetworkDoc() +
 			", the architecture derived from the parameter count, and the goodput loss of restarts and checkpoints " +
 			"of long jobs. For other precisions, fine-tuning, mixture-of-experts models, another node size or network, " +
 			"use the `gpu_estimate` data source.\n\n" +
@@ -80,7 +80,7 @@ func (f *trainingHoursFunction) Run(ctx context.Context, req function.RunRequest
 	}
 	acc, ok := cat.Accelerator(accel)
 	if !ok {
-		resp.Error = function.NewArgumentFuncError(2, "Unknown Accelerator: "+unknownAcceleratorDetail(cat, "accelerator", accel))
+		resp.Error = function.NewArgumentFuncError(2, "Unknown Accelerator: "+cat.UnknownAccelerator("accelerator", accel))
 		return
 	}
 	if acc.PeakTFLOPS[perf.DefaultPrecision] <= 0 {

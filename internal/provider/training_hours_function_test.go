@@ -17,6 +17,7 @@ import (
 )
 
 func TestAccTrainingHoursFunction(t *testing.T) {
+	t.Parallel()
 	m, cat := estModel(t)
 	train := func(params, tokens float64) perf.Workload {
 		return perf.Workload{Kind: "training", ModelParametersB: params, TrainingTokensB: tokens}

@@ -36,11 +36,12 @@ func (f *vramRequiredGBFunction) Definition(_ context.Context, _ function.Defini
 		MarkdownDescription: "Returns the total accelerator memory in GB (decimal) that a workload of `model_parameters_b` billion " +
 			"parameters needs, summed over all GPUs, before it is split over them, rounded to 0.01 GB. The benchmark model's " +
 			"memory rules (the same as `gpu_estimate`):\n\n" +
-			"* `training` (and full fine-tuning): mixed-precision Adam, 16 bytes per parameter (weights, gradients, fp32 master " +
-			"weights and two moments), plus the activations of one 4,096-token sequence with recomputation;\n" +
+			"* `training` (and full fine-tuning): mixed-precision Adam, " + adamBytesDoc() + " per parameter (weights, gradients, fp32 master " +
+			"weights and two moments), plus the activations of one " + numfmt.Int(perf.DefaultSequenceLength) + "-token sequence with recomputation;\n" +
 			"* `fine_tuning`: LoRA, the default method: frozen weights at `precision` plus the adapters, their gradients and " +
 			"optimizer state, plus activations;\n" +
-			"* `inference`: weights at `precision` plus the KV cache of one request of 1,024 prompt and 256 generated tokens, " +
+			"* `inference`: weights at `precision` plus the KV cache of one request of " + numfmt.Int(perf.DefaultInputTokens) +
+			" prompt and " + numfmt.Int(perf.DefaultOutputTokens) + " generated tokens, " +
 			"with the architecture derived from the parameter count.\n\n" +
 			"A runtime reserve (CUDA context, allocator fragmentation) is added on top. Divide by a GPU's memory for a lower " +
 			"bound on the GPU count; `gpu_estimate` gives the exact fit for a layout, a longer context or batching. " +
@@ -79,7 +80,7 @@ func (f *vramRequiredGBFunction) Run(ctx context.Context, req function.RunReques
 		resp.Error = funcError(fmt.Errorf("the embedded benchmark model failed to load: %w", err), nil)
 		return
 	}
-	gb, err := model.VRAMRequiredGB(params, strings.ToLower(precision), strings.ToLower(kind))
+	gb, err := model.VRAMRequiredGB(params, precision, kind)
 	if err != nil {
 		resp.Error = funcError(err, nil)
 		return

@@ -16,6 +16,7 @@ import (
 )
 
 func TestAccVRAMRequiredGBFunction(t *testing.T) {
+	t.Parallel()
 	m, _ := estModel(t)
 	want := func(params float64, precision, kind string) float64 {
 		gb, err := m.VRAMRequiredGB(params, precision, kind)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestWarnOnce(t *testing.T) {
+	t.Parallel()
 	var w warnOnce
 	var wg sync.WaitGroup
 	diags := make([]diag.Diagnostics, 8)

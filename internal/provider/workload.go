@@ -57,7 +57,7 @@ type speculativeModel struct {
 }
 
 // workloadAttribute is the `workload` schema. tokensPerSecondRequired
-// only changes the documentation; the rule itself is in validateWorkload.
+// only changes the documentation; the rule is perf's (ValidateOptions.RequireTokensPerSecond).
 func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribute {
 	tps := "Inference: aggregate output tokens per second to serve across all users, for example `5000`."
 	tpotDefault := "Default: no limit (the estimate reports what the GPUs sustain)."
@@ -82,15 +82,15 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 		Attributes: withModelAttributes(map[string]schema.Attribute{
 			"kind": schema.StringAttribute{Required: true,
 				MarkdownDescription: "`training` (pre-training from scratch), `fine_tuning` or `inference`."},
-			"sequence_length": intInput("Training / fine-tuning sequence length in tokens. Default `4096`.", seq),
+			"sequence_length": intInput(fmt.Sprintf("Training / fine-tuning sequence length in tokens. Default `%d`.", perf.DefaultSequenceLength), seq),
 			"training_tokens_b": floatInput("Training and fine-tuning: tokens to process, billions (epochs × dataset tokens), for example "+
 				"`2000` for 2T tokens. Required for those kinds.", limitOf(catalog.LimitTrainingTokensB)),
 			"fine_tuning_method": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters). Default `lora`.",
 				Validators:          []validator.String{notEmpty{"give one of " + catalog.QuoteList(perf.Methods) + ", or omit fine_tuning_method for its default"}}},
 			"tokens_per_second": floatInput(tps, limitOf(catalog.LimitTokensPerSecond)),
-			"input_tokens":      intInput("Inference: mean prompt length in tokens. Default `1024`.", seq),
-			"output_tokens":     intInput("Inference: mean generated length in tokens. Default `256`.", seq),
+			"input_tokens":      intInput(fmt.Sprintf("Inference: mean prompt length in tokens. Default `%d`.", perf.DefaultInputTokens), seq),
+			"output_tokens":     intInput(fmt.Sprintf("Inference: mean generated length in tokens. Default `%d`.", perf.DefaultOutputTokens), seq),
 			"max_time_to_first_token_ms": floatInput("Inference: limit on the **99th percentile** time to first token, milliseconds (as "+
 				"MLPerf Server and InferenceX p99). The model computes means and holds the mean to the limit divided by the p99/mean ratio "+
 				"fitted on InferenceX ("+latencyRatioDoc("ttft")+"). Default: no limit.", latency),
@@ -354,17 +354,18 @@ func (in workloadInput) known(name string) bool {
 // validate reports the workload's problems on their attributes, leaving
 // rules on values not known yet for the next phase. It returns false when
 // an error was reported.
-func (in workloadInput) validate(requireTokensPerSecond bool, diags *diag.Diagnostics) bool {
-	errs := in.workload.Validate(perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond, Known: in.known})
+func (in workloadInput) validate(opts perf.ValidateOptions, diags *diag.Diagnostics) bool {
+	opts.Known = in.known
+	errs := in.workload.Validate(opts)
 	addError(diags, errs.Err())
 	return len(errs) == 0
 }
 
-// prepare validates the workload and applies its defaults, once per read:
-// ValidateConfig may have seen some values unknown, and physics must never
-// see an invalid workload.
-func (in workloadInput) prepare(model *perf.Model, requireTokensPerSecond bool, diags *diag.Diagnostics) (*perf.Prepared, bool) {
-	p, err := model.Prepare(in.workload, perf.ValidateOptions{RequireTokensPerSecond: requireTokensPerSecond})
+// prepare validates the workload and applies its defaults (the library
+// does both, once per read: ValidateConfig may have seen some values
+// unknown, and physics must never see an invalid workload).
+func (in workloadInput) prepare(model *perf.Model, opts perf.ValidateOptions, diags *diag.Diagnostics) (*perf.Prepared, bool) {
+	p, err := model.Prepare(in.workload, opts)
 	if err != nil {
 		addError(diags, err)
 		return nil, false

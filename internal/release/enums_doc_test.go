@@ -41,7 +41,7 @@ func TestIndexListsEveryValue(t *testing.T) {
 		"`geographies`":                          catalog.GeographyIDs(),
 		"partitions":                             partitions,
 		"`compliance`":                           catalog.ComplianceRegimes,
-		"`pricing_models`":                       catalog.PricingModelNames(),
+		"`pricing_models`":                       catalog.PricingModelNames(catalog.AllPricingModels),
 		"`workload.kind`":                        perf.Kinds,
 		"`workload.precision`":                   catalog.Precisions,
 		"`workload.fine_tuning_method`":          perf.Methods,

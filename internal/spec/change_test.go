@@ -27,9 +27,9 @@ func TestCostChange(t *testing.T) {
 		{"unchanged", a, a, ""},
 		{"the same cents", a, func() spec.Side { s := a; s.MonthlyUSD = 1000.004; return s }(), ""},
 		{"cheaper elsewhere", a, side("b", 2, 750, 3200, catalog.FabricEFA, 80, 900),
-			"2× a.8x (16× X) on a r, on_demand → 2× b.8x (16× X) on b r, on_demand: the monthly cost goes from $1,000.00 to $750.00 (−25.0%, −$250.00 a month)."},
-		{"moved at the same cost", a, side("b", 2, 1000, 3200, catalog.FabricEFA, 80, 900), "(±0.0%, +$0.00 a month)"},
-		{"more storage, same place", a, func() spec.Side { s := a; s.MonthlyUSD = 1100; return s }(), "(+10.0%, +$100.00 a month)"},
+			"2× a.8x (16× X) on a r, on_demand → 2× b.8x (16× X) on b r, on_demand: the monthly cost goes from $1,000.00 to $750.00 (−25%, −$250.00 a month)."},
+		{"moved at the same cost", a, side("b", 2, 1000, 3200, catalog.FabricEFA, 80, 900), "(±0%, +$0.00 a month)"},
+		{"more storage, same place", a, func() spec.Side { s := a; s.MonthlyUSD = 1100; return s }(), "(+10%, +$100.00 a month)"},
 		{"from a zero cost", side("a", 2, 0, 0, "", 0, 0), a, "(n/a: the old cost is 0, +$1,000.00 a month)"},
 	}
 	for _, tt := range tests {
@@ -52,9 +52,9 @@ func TestDowngrades(t *testing.T) {
 		{"none", a, a, nil},
 		{"an upgrade is no downgrade", side("b", 4, 1, 800, catalog.FabricNone, 40, 64), a, nil},
 		{"network, fabric, memory and link", a, side("b", 4, 900, 800, catalog.FabricNone, 40, 64), []string{
-			"scale-out network per node: 3,200 → 800 Gbit/s (−75.0%) between the 4 nodes",
+			"scale-out network per node: 3,200 → 800 Gbit/s (−75%) between the 4 nodes",
 			"fabric: efa → none (no RDMA between the nodes: multi-node training slows down)",
-			"GPU memory: 80 → 40 GB per GPU (−50.0%)",
+			"GPU memory: 80 → 40 GB per GPU (−50%)",
 			"GPU interconnect: Link (900 GB/s) → Link (64 GB/s) per GPU",
 		}},
 		{"one node: no fabric between nodes", a, side("b", 1, 900, 800, catalog.FabricNone, 80, 900), nil},

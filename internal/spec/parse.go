@@ -214,7 +214,7 @@ func parseCluster(sp object) (Cluster, error) {
 		return c, err
 	}
 	if !slices.Contains(catalog.PricingModels, catalog.PricingModel(pm)) {
-		return c, fieldErr("spec.pricingModel", "unknown pricing model %q; allowed: %s", pm, catalog.QuoteList(pricingModelNames()))
+		return c, fieldErr("spec.pricingModel", "unknown pricing model %q; allowed: %s", pm, catalog.QuoteList(catalog.PricingModelNames(catalog.PricingModels)))
 	}
 	c.PricingModel = pm
 	st, err := sp.obj(p, "storage", false)
@@ -491,12 +491,4 @@ func (o object) strMap(path, key string) (map[string]string, error) {
 		m[mem.key] = s
 	}
 	return m, nil
-}
-
-func pricingModelNames() []string {
-	out := make([]string, len(catalog.PricingModels))
-	for i, pm := range catalog.PricingModels {
-		out[i] = string(pm)
-	}
-	return out
 }

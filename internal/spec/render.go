@@ -350,7 +350,7 @@ func checkCommon(gpus int, pm catalog.PricingModel) error {
 		return reqErr(FieldGPUsPerNode, "Invalid GPUs Per Node", "gpus_per_node must be between 1 and %d, got %d", MaxGPUsPerNode, gpus)
 	}
 	if !slices.Contains(catalog.PricingModels, pm) {
-		return reqErr(FieldPricingModel, "Unknown Pricing Model", "%q is not a pricing model; allowed: %s", pm, catalog.QuoteList(pricingModelNames()))
+		return reqErr(FieldPricingModel, "Unknown Pricing Model", "%q is not a pricing model; allowed: %s", pm, catalog.QuoteList(catalog.PricingModelNames(catalog.PricingModels)))
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ output "serving_options" {
   "${c.cloud}/${c.region} ${c.nodes}× ${c.instance_type} ${c.pricing_model}: ${format("$%.2f", c.estimated_cost_usd)}/month, ${c.tokens_per_second} tok/s"]
 }
 
-# An internal assistant used now and then: the load is there about 2 % of
+# An internal assistant used now and then: the load is there about 2% of
 # the month (duty_cycle), in bursts. Serverless GPU workers are billed only
 # for those hours (plus each platform's idle tail and cold starts), while
 # dedicated instances are billed around the clock.

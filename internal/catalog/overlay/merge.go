@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // sourcePrefix names the file in Offer.Source: "catalog_file prices.yaml".
@@ -36,7 +37,7 @@ func (r *run) applyDiscounts(_ *catalog.Catalog, s *section) {
 		k := 1 - f
 		c.OnDemandUSD, c.SpotUSD, c.Reserved1YUSD, c.Reserved3YUSD = o.OnDemandUSD*k, o.SpotUSD*k, o.Reserved1YUSD*k, o.Reserved3YUSD*k
 		c.NativeOnDemand, c.NativeSpot, c.NativeReserved1Y, c.NativeReserved3Y = o.NativeOnDemand*k, o.NativeSpot*k, o.NativeReserved1Y*k, o.NativeReserved3Y*k
-		c.Source = fmt.Sprintf("%s: %s off the list price (discounts.%s); list price: %s", r.sourcePrefix(), percent(f), o.Cloud, o.Source)
+		c.Source = fmt.Sprintf("%s: %s off the list price (discounts.%s); list price: %s", r.sourcePrefix(), numfmt.Percent(f), o.Cloud, o.Source)
 		r.offers[i] = &c
 		discounted[o.Cloud]++
 	}
@@ -123,10 +124,6 @@ func discountCloud(cl *catalog.Cloud, k float64, given map[string]bool) *catalog
 		}
 	}
 	return &c
-}
-
-func percent(f float64) string {
-	return catalog.FormatNumber(float64(int64(f*10000+0.5))/100) + " %"
 }
 
 // priceField is one hourly price of an offer, by field name.
@@ -269,7 +266,7 @@ func (r *run) rescale(o *catalog.Offer, ov *overlayOffer, e entry) {
 		scaled := *v * newOD / oldOD
 		r.warn(lineOf(e.node, "on_demand_usd"), e.String(), pf.name,
 			"the built-in %s %s is not below the new on_demand_usd %s: rescaled to %s, keeping its %s discount off on-demand; state %s in the file to set it",
-			pf.name, usd(*v), usd(newOD), usd(scaled), percent(1-*v/oldOD), pf.name)
+			pf.name, usd(*v), usd(newOD), usd(scaled), numfmt.Percent(1-*v/oldOD), pf.name)
 		*v = scaled
 	}
 }

@@ -330,7 +330,7 @@ func TestOverlayPartialOverrideAndDiscounts(t *testing.T) {
 		}
 		other, _ := c.Offer("aws", "g5.xlarge", "us-east-1")
 		bo, _ := base.Offer("aws", "g5.xlarge", "us-east-1")
-		if other == nil || math.Abs(other.OnDemandUSD-bo.OnDemandUSD*0.8) > 1e-9 || !strings.Contains(other.Source, "20 % off the list price (discounts.aws)") {
+		if other == nil || math.Abs(other.OnDemandUSD-bo.OnDemandUSD*0.8) > 1e-9 || !strings.Contains(other.Source, "20% off the list price (discounts.aws)") {
 			t.Errorf("g5.xlarge = %+v", other)
 		}
 		cl, _ := c.Cloud("aws")

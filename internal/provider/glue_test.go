@@ -1,0 +1,290 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
+)
+
+// glueRow is one attribute of a configuration object: the value set in
+// it (every other attribute null) and where the library input must show
+// it after the glue converted the object.
+type glueRow[T any] struct {
+	attr string // a nested attribute as "outer.inner"
+	val  any    // float64, int, string or []string
+	got  func(T) any
+	want any
+}
+
+// TestGlueCarriesEveryWorkloadAttribute: every attribute of the workload
+// object reaches perf.Workload (one row per attribute; an attribute of
+// the schema without a row fails), so the glue dropping one fails here.
+func TestGlueCarriesEveryWorkloadAttribute(t *testing.T) {
+	t.Parallel()
+	rows := []glueRow[perf.Workload]{
+		{"kind", "inference", func(w perf.Workload) any { return w.Kind }, "inference"},
+		{"model", "llama-3.1-70b", func(w perf.Workload) any { return w.Model }, "llama-3.1-70b"},
+		{"model_parameters_b", 70.0, func(w perf.Workload) any { return w.ModelParametersB }, 70.0},
+		{"active_parameters_b", 12.0, func(w perf.Workload) any { return w.ActiveParametersB }, 12.0},
+		{"precision", "fp8", func(w perf.Workload) any { return w.Precision }, "fp8"},
+		{"sequence_length", 8192, func(w perf.Workload) any { return w.SequenceLength }, 8192},
+		{"training_tokens_b", 2.0, func(w perf.Workload) any { return w.TrainingTokensB }, 2.0},
+		{"fine_tuning_method", "qlora", func(w perf.Workload) any { return w.FineTuningMethod }, "qlora"},
+		{"tokens_per_second", 5000.0, func(w perf.Workload) any { return w.TokensPerSecond }, 5000.0},
+		{"input_tokens", 2000, func(w perf.Workload) any { return w.InputTokens }, 2000},
+		{"output_tokens", 300, func(w perf.Workload) any { return w.OutputTokens }, 300},
+		{"max_time_to_first_token_ms", 800.0, func(w perf.Workload) any { return w.MaxTimeToFirstTokenMs }, 800.0},
+		{"max_time_per_output_token_ms", 40.0, func(w perf.Workload) any { return w.MaxTimePerOutputTokenMs }, 40.0},
+		{"duty_cycle", 0.25, func(w perf.Workload) any { return w.DutyCycle }, 0.25},
+		{"layers", 80, func(w perf.Workload) any { return w.Layers }, 80},
+		{"hidden_size", 8192, func(w perf.Workload) any { return w.HiddenSize }, 8192},
+		{"kv_heads", 8, func(w perf.Workload) any { return w.KVHeads }, 8},
+		{"speculative_decoding.method", "mtp", func(w perf.Workload) any { return w.SpeculativeDecoding.Method }, "mtp"},
+		{"speculative_decoding.acceptance_rate", 0.6, func(w perf.Workload) any { return w.SpeculativeDecoding.AcceptanceRate }, 0.6},
+		{"speculative_decoding.draft_tokens", 3, func(w perf.Workload) any { return w.SpeculativeDecoding.DraftTokens }, 3},
+		{"speculative_decoding.draft_model_parameters_b", 1.0,
+			func(w perf.Workload) any { return w.SpeculativeDecoding.DraftModelParametersB }, 1.0},
+	}
+	typ := schemaObjectType(t, workloadAttribute(true).GetType())
+	checkRowsCoverSchema(t, "workload", typ, rows)
+	for _, r := range rows {
+		t.Run(r.attr, func(t *testing.T) {
+			var diags diag.Diagnostics
+			in, ok := readWorkload(context.Background(), objectWith(t, typ, r.attr, r.val), &diags)
+			if !ok || diags.HasError() {
+				t.Fatalf("readWorkload: %v", diags)
+			}
+			if got := r.got(in.workload); !reflect.DeepEqual(got, r.want) {
+				t.Errorf("workload.%s = %v reached perf.Workload as %v", r.attr, r.val, got)
+			}
+		})
+	}
+}
+
+// TestGlueCarriesEveryConstraint: every attribute of gpu_recommendation's
+// constraints reaches planner.Constraints (one row per attribute; an
+// attribute of the schema without a row fails).
+func TestGlueCarriesEveryConstraint(t *testing.T) {
+	t.Parallel()
+	rows := []glueRow[planner.Constraints]{
+		{"clouds", []string{"aws"}, func(c planner.Constraints) any { return c.Clouds }, []string{"aws"}},
+		{"regions", []string{"us-east-1"}, func(c planner.Constraints) any { return c.Regions }, []string{"us-east-1"}},
+		{"geographies", []string{"eu"}, func(c planner.Constraints) any { return c.Geographies }, []string{"eu"}},
+		{"countries", []string{"DE"}, func(c planner.Constraints) any { return c.Countries }, []string{"DE"}},
+		{"accelerators", []string{"H100"}, func(c planner.Constraints) any { return c.Accelerators }, []string{"H100"}},
+		{"pricing_models", []string{"spot"}, func(c planner.Constraints) any { return c.PricingModels },
+			[]catalog.PricingModel{catalog.Spot}},
+		{"compliance", []string{"gdpr"}, func(c planner.Constraints) any { return c.Compliance }, []string{"gdpr"}},
+		{"max_hourly_cost_usd", 50.0, func(c planner.Constraints) any { return c.MaxHourlyCostUSD }, 50.0},
+		{"max_total_cost_usd", 900.0, func(c planner.Constraints) any { return c.MaxTotalCostUSD }, 900.0},
+		{"deadline_hours", 48.0, func(c planner.Constraints) any { return c.DeadlineHours }, 48.0},
+		{"max_gpus", 64, func(c planner.Constraints) any { return c.MaxGPUs }, 64},
+		{"max_nodes", 8, func(c planner.Constraints) any { return c.MaxNodes }, 8},
+		{"min_gpu_memory_gb", 80.0, func(c planner.Constraints) any { return c.MinGPUMemoryGB }, 80.0},
+		{"min_network_gbps", 400.0, func(c planner.Constraints) any { return c.MinNetworkGbps }, 400.0},
+		{"max_co2e_kg", 100.0, func(c planner.Constraints) any { return c.MaxCO2eKg }, 100.0},
+	}
+	var resp datasource.SchemaResponse
+	(&recommendationDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+	typ := schemaObjectType(t, resp.Schema.Attributes["constraints"].GetType())
+	checkRowsCoverSchema(t, "constraints", typ, rows)
+	for _, r := range rows {
+		t.Run(r.attr, func(t *testing.T) {
+			ctx := context.Background()
+			var m constraintsModel
+			if diags := objectWith(t, typ, r.attr, r.val).As(ctx, &m, basetypes.ObjectAsOptions{}); diags.HasError() {
+				t.Fatal(diags)
+			}
+			var c planner.Constraints
+			if diags := m.toPlanner(ctx, &c); diags.HasError() {
+				t.Fatal(diags)
+			}
+			if got := r.got(c); !reflect.DeepEqual(got, r.want) {
+				t.Errorf("constraints.%s = %v reached planner.Constraints as %v", r.attr, r.val, got)
+			}
+		})
+	}
+}
+
+// TestGlueCarriesEveryTCOInput: every input attribute of gpu_tco reaches
+// cost.Fleet (one row per attribute; an input of the schema without a row
+// fails).
+func TestGlueCarriesEveryTCOInput(t *testing.T) {
+	t.Parallel()
+	rows := []glueRow[cost.Fleet]{
+		{"cloud", "aws", func(f cost.Fleet) any { return f.Cloud }, "aws"},
+		{"instance_type", "p5.48xlarge", func(f cost.Fleet) any { return f.InstanceType }, "p5.48xlarge"},
+		{"region", "us-east-1", func(f cost.Fleet) any { return []any{f.Region, f.RegionUnset} }, []any{"us-east-1", false}},
+		{"instance_count", 4, func(f cost.Fleet) any { return f.Input.InstanceCount }, 4},
+		{"months", 18.0, func(f cost.Fleet) any { return f.Input.Months }, 18.0},
+		{"utilization", 0.6, func(f cost.Fleet) any { return f.Input.Utilization }, 0.6},
+		{"pricing_mix", map[string]float64{"Spot": 1}, func(f cost.Fleet) any { return f.Input.PricingMix },
+			map[catalog.PricingModel]float64{catalog.Spot: 1}},
+		{"storage.block_gb", 500.0, func(f cost.Fleet) any { return f.Input.BlockGB }, 500.0},
+		{"storage.object_gb", 900.0, func(f cost.Fleet) any { return f.Input.ObjectGB }, 900.0},
+		{"network.egress_gb_per_month", 70.0, func(f cost.Fleet) any { return f.Input.EgressGBPerMonth }, 70.0},
+		{"network.inter_region_gb_per_month", 30.0, func(f cost.Fleet) any { return f.Input.InterRegionGBPerMonth }, 30.0},
+		{"extra_monthly_usd", map[string]float64{"support": 73}, func(f cost.Fleet) any { return f.Input.ExtraMonthlyUSD },
+			map[string]float64{"support": 73}},
+	}
+	var resp datasource.SchemaResponse
+	(&tcoDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+	typ := schemaObjectType(t, resp.Schema.Type())
+	checkRowsCoverSchema(t, "gpu_tco", inputsOf(resp.Schema.Attributes, typ), rows)
+	for _, r := range rows {
+		t.Run(r.attr, func(t *testing.T) {
+			ctx := context.Background()
+			var m tcoModel
+			if diags := objectWith(t, typ, r.attr, r.val).As(ctx, &m, basetypes.ObjectAsOptions{}); diags.HasError() {
+				t.Fatal(diags)
+			}
+			var diags diag.Diagnostics
+			f := m.toFleet(ctx, &providerData{}, &diags)
+			if diags.HasError() {
+				t.Fatal(diags)
+			}
+			if got := r.got(f); !reflect.DeepEqual(got, r.want) {
+				t.Errorf("%s = %v reached cost.Fleet as %v", r.attr, r.val, got)
+			}
+		})
+	}
+}
+
+// inputsOf is the object type of a data source's configurable attributes
+// (computed-only ones left out).
+func inputsOf(attrs map[string]dsschema.Attribute, typ types.ObjectType) types.ObjectType {
+	out := types.ObjectType{AttrTypes: map[string]attr.Type{}}
+	for name, a := range attrs {
+		if a.IsRequired() || a.IsOptional() {
+			out.AttrTypes[name] = typ.AttrTypes[name]
+		}
+	}
+	return out
+}
+
+// checkRowsCoverSchema fails for each attribute of the object (nested
+// objects' attributes as "outer.inner") that has no row.
+func checkRowsCoverSchema[T any](t *testing.T, what string, typ types.ObjectType, rows []glueRow[T]) {
+	t.Helper()
+	covered := map[string]bool{}
+	for _, r := range rows {
+		covered[r.attr] = true
+	}
+	for _, name := range attributeNames(typ, "") {
+		if !covered[name] {
+			t.Errorf("%s.%s has no row: add one showing where the glue puts it", what, name)
+		}
+	}
+}
+
+// attributeNames lists an object type's attributes, nested objects' as
+// "outer.inner", sorted.
+func attributeNames(typ types.ObjectType, prefix string) []string {
+	var out []string
+	for name, at := range typ.AttrTypes {
+		if inner, ok := at.(types.ObjectType); ok {
+			out = append(out, attributeNames(inner, prefix+name+".")...)
+			continue
+		}
+		out = append(out, prefix+name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// schemaObjectType is a schema type that must be an object's.
+func schemaObjectType(t *testing.T, typ attr.Type) types.ObjectType {
+	t.Helper()
+	ot, ok := typ.(types.ObjectType)
+	if !ok {
+		t.Fatalf("%v is not an object type", typ)
+	}
+	return ot
+}
+
+// objectWith is an object of typ whose attribute path ("a" or "a.b") is
+// v and every other attribute null.
+func objectWith(t *testing.T, typ types.ObjectType, path string, v any) types.Object {
+	t.Helper()
+	ctx := context.Background()
+	val, err := tfObjectWith(typ.TerraformType(ctx), path, v)
+	if err != nil {
+		t.Fatalf("%s = %v: %v", path, v, err)
+	}
+	got, err := typ.ValueFromTerraform(ctx, val)
+	if err != nil {
+		t.Fatalf("%s = %v: %v", path, v, err)
+	}
+	obj, ok := got.(types.Object)
+	if !ok {
+		t.Fatalf("%s = %v: %T is not an object", path, v, got)
+	}
+	return obj
+}
+
+// tfObjectWith is objectWith's value as terraform-plugin-go holds it.
+func tfObjectWith(t tftypes.Type, path string, v any) (tftypes.Value, error) {
+	typ, ok := t.(tftypes.Object)
+	if !ok {
+		return tftypes.Value{}, fmt.Errorf("%v is not an object type", t)
+	}
+	attrs := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		attrs[name] = tftypes.NewValue(at, nil)
+	}
+	name, rest, nested := strings.Cut(path, ".")
+	at := typ.AttributeTypes[name]
+	if nested {
+		inner, err := tfObjectWith(at, rest, v)
+		if err != nil {
+			return tftypes.Value{}, err
+		}
+		attrs[name] = inner
+	} else {
+		attrs[name] = tftypes.NewValue(at, tfGo(v))
+	}
+	return tftypes.NewValue(typ, attrs), nil
+}
+
+// tfGo is v as terraform-plugin-go holds it.
+func tfGo(v any) any {
+	switch x := v.(type) {
+	case float64:
+		return big.NewFloat(x)
+	case int:
+		return big.NewFloat(float64(x))
+	case []string:
+		elems := make([]tftypes.Value, len(x))
+		for i, s := range x {
+			elems[i] = tftypes.NewValue(tftypes.String, s)
+		}
+		return elems
+	case map[string]float64:
+		elems := map[string]tftypes.Value{}
+		for k, f := range x {
+			elems[k] = tftypes.NewValue(tftypes.Number, big.NewFloat(f))
+		}
+		return elems
+	}
+	return v
+}
