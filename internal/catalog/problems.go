@@ -66,6 +66,15 @@ func (p *problems) names(fieldValues ...string) {
 	}
 }
 
+// spelled reports a name that refers to a catalog entry in another case
+// than the catalog's: names match in any case (NameKey), so two spellings
+// would be one entry written two ways.
+func (p *problems) spelled(field, got, catalogs string) {
+	if got != catalogs {
+		p.add(field, "%q is written %q in the catalog: names match in any case, so write it as the catalog does", got, catalogs)
+	}
+}
+
 func (p problems) err() error {
 	if len(p) == 0 {
 		return nil

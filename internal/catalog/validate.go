@@ -165,8 +165,13 @@ func (c *Catalog) ValidateRegion(r *Region) error {
 		p.add("id", "required")
 	}
 	p.names("id", r.ID, "city", r.City, "source", r.Source)
-	if _, ok := c.cloudByID[r.Cloud]; !ok {
+	if cl, ok := c.Cloud(r.Cloud); !ok {
 		p.add("cloud", "unknown cloud %q%s", r.Cloud, didYouMean(r.Cloud, c.CloudIDs()))
+	} else {
+		p.spelled("cloud", r.Cloud, cl.ID)
+		if ex, ok := c.Region(r.Cloud, r.ID); ok {
+			p.spelled("id", r.ID, ex.ID)
+		}
 	}
 	if !validPartitions[r.Partition] {
 		p.add("partition", "must be one of %s, got %q", QuoteList(Partitions), r.Partition)
@@ -202,10 +207,15 @@ func (c *Catalog) ValidateOffer(o *Offer) error {
 		p.add("region", "required")
 	}
 	p.names("instance_type", o.InstanceType, "source", o.Source)
-	if _, ok := c.cloudByID[o.Cloud]; !ok {
+	if cl, ok := c.Cloud(o.Cloud); !ok {
 		p.add("cloud", "unknown cloud %q%s", o.Cloud, didYouMean(o.Cloud, c.CloudIDs()))
-	} else if _, ok := c.regionByID[o.Cloud+"/"+o.Region]; !ok && o.Region != "" {
+	} else if r, ok := c.Region(o.Cloud, o.Region); !ok && o.Region != "" {
 		p.add("region", "region %q of cloud %q has no metadata%s", o.Region, o.Cloud, didYouMean(o.Region, c.RegionIDs(o.Cloud)))
+	} else {
+		p.spelled("cloud", o.Cloud, cl.ID)
+		if ok {
+			p.spelled("region", o.Region, r.ID)
+		}
 	}
 	a, ok := c.accelByKey[strings.ToLower(o.Accelerator)]
 	accelOK := ok && a.ID == o.Accelerator
@@ -254,10 +264,10 @@ func (c *Catalog) validateServerless(s *ServerlessOffer) error {
 	if s.Name == "" || s.Product == "" {
 		return fmt.Errorf("fields \"name\" and \"product\" are required")
 	}
-	if _, ok := c.cloudByID[s.Cloud]; !ok {
+	if cl, ok := c.Cloud(s.Cloud); !ok || cl.ID != s.Cloud {
 		return fmt.Errorf("unknown cloud %q%s", s.Cloud, didYouMean(s.Cloud, c.CloudIDs()))
 	}
-	if _, ok := c.regionByID[s.Cloud+"/"+s.Region]; s.Region != "" && !ok {
+	if r, ok := c.Region(s.Cloud, s.Region); s.Region != "" && (!ok || r.ID != s.Region) {
 		return fmt.Errorf("region %q of cloud %q has no metadata (leave it empty when the platform places workers)", s.Region, s.Cloud)
 	}
 	if a, ok := c.accelByKey[strings.ToLower(s.Accelerator)]; !ok || a.ID != s.Accelerator {

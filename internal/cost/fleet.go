@@ -234,6 +234,7 @@ func HourlyListPrice(cat *catalog.Catalog, cloudID, it, regionID string, pm cata
 	if err != nil {
 		return 0, err
 	}
+	pm = catalog.PricingModelOf(string(pm)) // enumerated values match in any case
 	if !knownModel(pm) {
 		names := catalog.PricingModelNames(catalog.InstancePricingModels)
 		return 0, inputErr("pricing_model", "Unknown Pricing Model", "pricing_model = %q; allowed: %s. Closest: %s.",

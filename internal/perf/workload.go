@@ -294,6 +294,9 @@ func (v *workloadCheck) add(attr string, value any, msg string) {
 	for _, name := range strings.Split(attr, ".") {
 		p = p.Name(name)
 	}
+	if f, ok := value.(float64); ok {
+		value = catalog.FormatNumber(f) // as written: 1 × 10^-9, not 1e-09
+	}
 	v.errs.Add(p, "Invalid Workload", "%s = %v: %s.", p, value, msg)
 }
 

@@ -95,8 +95,8 @@ func (p *Planner) validateRequest(req *Request, errs *inputerr.List) {
 	w := req.Estimator.Workload()
 	if w.Kind == perf.KindInference && (!(w.TokensPerSecond > 0) || math.IsInf(w.TokensPerSecond, 0)) {
 		errs.Add(inputerr.Root("workload").Name("tokens_per_second"), "Invalid Workload",
-			"tokens_per_second = %v: a recommendation for kind = \"inference\" needs the aggregate output tokens/s to serve, for example 5000.",
-			w.TokensPerSecond)
+			"tokens_per_second = %s: a recommendation for kind = \"inference\" needs the aggregate output tokens/s to serve, for example 5000.",
+			catalog.FormatNumber(w.TokensPerSecond))
 	}
 	if d := w.DutyCycle; !(d > 0 && d <= 1) {
 		errs.Add(inputerr.Root("workload").Name("duty_cycle"), "Invalid Workload",
@@ -121,11 +121,12 @@ func (p *Planner) validateClouds(req *Request, errs *inputerr.List) {
 func (p *Planner) validateRegions(c *Constraints, errs *inputerr.List) {
 	for i, rg := range c.Regions {
 		at := inputerr.Root("constraints").Name("regions").Index(i)
-		owners := p.regionClouds[rg]
+		owners := p.regionClouds[catalog.NameKey(rg)]
 		if len(owners) == 0 {
 			errs.AddLazy(at, "Unknown Region", func() string { return catalog.UnknownRegion(at.String(), rg, p.regionIDs) })
 			continue
 		}
+		c.Regions[i] = p.regionSpelling[catalog.NameKey(rg)] // names match in any case
 		if len(c.Clouds) > 0 && !anyIn(owners, c.Clouds) {
 			errs.Add(at, "Contradictory Constraints", "%s = %q is a region of %s, which is not in clouds (%s); add the cloud or choose a region of %s.",
 				at, rg, catalog.QuoteList(owners), catalog.QuoteList(c.Clouds), catalog.QuoteList(c.Clouds))
@@ -226,7 +227,8 @@ func validateLimits(c *Constraints, errs *inputerr.List) {
 		{"min_network_gbps", c.MinNetworkGbps}, {"max_co2e_kg", c.MaxCO2eKg},
 	} {
 		if n.v < 0 || math.IsNaN(n.v) || math.IsInf(n.v, 0) {
-			errs.Add(constraints.Name(n.name), "Invalid Constraint", "%s = %v: must be a positive number (omit it for no limit).", n.name, n.v)
+			errs.Add(constraints.Name(n.name), "Invalid Constraint", "%s = %s: must be a positive number (omit it for no limit).",
+				n.name, catalog.FormatNumber(n.v))
 		}
 	}
 	if c.MaxGPUs < 0 {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -85,8 +86,8 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"name": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "Name of the cluster, written to `metadata.name` of the spec, for example `\"llm-train\"`. " +
-					"1 to 253 characters, no control characters.",
-				Validators: []validator.String{stringvalidator.LengthBetween(1, spec.MaxNameLength)},
+					fmt.Sprintf("1 to %d characters, without control, bidirectional-control or invisible characters, in Unicode NFC.", spec.MaxNameLength),
+				Validators: []validator.String{stringRule{"Invalid Cluster Name", spec.NameProblem}},
 			},
 			"cloud": schema.StringAttribute{
 				Required: true,
@@ -277,7 +278,12 @@ func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel, diag
 		})
 	}
 	m.ID = types.StringValue(req.Name)
-	m.Region = types.StringValue(rend.Placement.Region)
+	if m.Region.IsNull() || m.Region.IsUnknown() {
+		// A region the configuration sets stays as written ("US-EAST-1"
+		// matches us-east-1: names match in any case), or Terraform would
+		// see a planned value that is not the configured one.
+		m.Region = types.StringValue(rend.Placement.Region)
+	}
 	m.InstanceType = types.StringValue(rend.Placement.InstanceType)
 	m.HourlyCostUSD = float64Value(diags, "hourly_cost_usd", numfmt.Price(rend.Placement.HourlyUSD))
 	m.MonthlyCostUSD = float64Value(diags, "monthly_cost_usd", numfmt.USD(rend.Placement.MonthlyUSD))
@@ -373,6 +379,18 @@ func splitImportID(id string) (cloud, region, js string, err error) {
 	if id == "" {
 		return "", "", "", errors.New("the import ID is empty")
 	}
+	if !utf8.ValidString(id) {
+		// Terraform's own gRPC client refuses such an ID before the
+		// provider sees it; another client might not.
+		bad := len(id)
+		for i, r := range id {
+			if r == utf8.RuneError {
+				bad = i
+				break
+			}
+		}
+		return "", "", "", fmt.Errorf("the import ID is not valid UTF-8 (an invalid byte at byte %d): give the spec JSON as text", bad)
+	}
 	if strings.HasPrefix(id, "{") {
 		return "", "", id, nil
 	}
@@ -389,11 +407,17 @@ func splitImportID(id string) (cloud, region, js string, err error) {
 	return cloud, region, strings.TrimSpace(rest), nil
 }
 
+// truncate keeps the first n characters of s (not bytes: a character is
+// never cut in two).
 func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
+	i := 0
+	for at := range s {
+		if i == n {
+			return s[:at] + "…"
+		}
+		i++
 	}
-	return s[:n] + "…"
+	return s
 }
 
 type clusterSpecModel struct {

@@ -197,6 +197,8 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					"A relative path is resolved against the directory Terraform runs in (the root module), not the module that sets it: " +
 					"in a child module use `\"${path.module}/prices.yaml\"`. " +
 					"See the [catalog overlay guide](guides/catalog-overlay.md).",
+				Validators: []validator.String{notEmpty{"give the path of a .json, .yaml or .yml catalog file, or omit catalog_file " +
+					"for the built-in catalog"}},
 			},
 			"clouds": schema.ListAttribute{
 				Optional:    true,
@@ -271,7 +273,9 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		resp.Diagnostics.Append(cfg.Clouds.ElementsAs(ctx, &data.Clouds, false)...)
 		unknowns := 0
 		for i, c := range data.Clouds {
-			if _, ok := cat.Cloud(c); !ok && !data.CatalogFileUnknown {
+			if cl, ok := cat.Cloud(c); ok {
+				data.Clouds[i] = cl.ID // names match in any case
+			} else if !data.CatalogFileUnknown {
 				at := fmt.Sprintf("clouds[%d]", i)
 				resp.Diagnostics.AddAttributeError(path.Root("clouds").AtListIndex(i), "Unknown Cloud",
 					lazyDetail(&unknowns, at, func() string { return cat.UnknownCloud(at, c) }))
@@ -282,7 +286,16 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		resp.Diagnostics.Append(cfg.Discounts.ElementsAs(ctx, &data.Discounts, false)...)
 		unknowns := 0
 		for _, c := range slices.Sorted(maps.Keys(data.Discounts)) {
-			if _, ok := cat.Cloud(c); !ok && !data.CatalogFileUnknown {
+			if cl, ok := cat.Cloud(c); ok && cl.ID != c {
+				// Names match in any case: the key as the catalog spells it,
+				// once.
+				if _, dup := data.Discounts[cl.ID]; dup {
+					resp.Diagnostics.AddAttributeError(path.Root("discounts").AtMapKey(c), "Duplicate Cloud",
+						fmt.Sprintf("discounts has the keys %q and %q, one cloud (names match in any case): give each cloud once.", cl.ID, c))
+				}
+				data.Discounts[cl.ID] = data.Discounts[c]
+				delete(data.Discounts, c)
+			} else if !ok && !data.CatalogFileUnknown {
 				at := fmt.Sprintf("discounts[%q]", c)
 				resp.Diagnostics.AddAttributeError(path.Root("discounts").AtMapKey(c), "Unknown Cloud",
 					lazyDetail(&unknowns, at, func() string {

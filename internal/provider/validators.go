@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -41,7 +42,11 @@ func (v nameList) ValidateList(_ context.Context, req validator.ListRequest, res
 		resp.Diagnostics.AddAttributeError(req.Path, "Empty List", fmt.Sprintf("%s = []: %s", req.Path, v.empty))
 		return
 	}
-	first := map[string]int{}
+	type firstSeen struct {
+		index   int
+		written string
+	}
+	first := map[string]firstSeen{}
 	for i, e := range elems {
 		if e.IsNull() {
 			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Null List Element",
@@ -52,12 +57,20 @@ func (v nameList) ValidateList(_ context.Context, req validator.ListRequest, res
 		if !ok || s.IsUnknown() {
 			continue
 		}
-		if j, dup := first[s.ValueString()]; dup {
+		// Names match in any case (one rule for every name and enum), so
+		// "aws" and "AWS" are the same name given twice.
+		key := strings.ToLower(strings.TrimSpace(s.ValueString()))
+		if f, dup := first[key]; dup {
+			twice := fmt.Sprintf("%s twice (elements %d and %d)", strconv.Quote(s.ValueString()), f.index, i)
+			if f.written != s.ValueString() {
+				twice = fmt.Sprintf("%s and %s (elements %d and %d), one name: names match in any case",
+					strconv.Quote(f.written), strconv.Quote(s.ValueString()), f.index, i)
+			}
 			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Duplicate List Element",
-				fmt.Sprintf("%s lists %s twice (elements %d and %d): list each value once.", req.Path, strconv.Quote(s.ValueString()), j, i))
+				fmt.Sprintf("%s lists %s. List each value once.", req.Path, twice))
 			continue
 		}
-		first[s.ValueString()] = i
+		first[key] = firstSeen{i, s.ValueString()}
 	}
 }
 
@@ -107,4 +120,27 @@ func (v notEmpty) ValidateString(_ context.Context, req validator.StringRequest,
 		return
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Empty Value", fmt.Sprintf("%s = \"\" is empty: %s.", req.Path, v.hint))
+}
+
+// stringRule checks a string with a pure package's rule (check returns
+// the problem, or ""), so terraform validate reports what plan would, in
+// the same words: "name must be at most 253 characters, got 400".
+type stringRule struct {
+	summary string
+	check   func(string) string
+}
+
+var _ validator.String = stringRule{}
+
+func (stringRule) Description(context.Context) string { return "a value the rule accepts" }
+
+func (v stringRule) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v stringRule) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if problem := v.check(req.ConfigValue.ValueString()); problem != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary, fmt.Sprintf("%s %s.", req.Path, problem))
+	}
 }

@@ -4,6 +4,7 @@
 package overlay
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -345,6 +346,14 @@ func (r *run) applyOffers(base *catalog.Catalog, list *section) {
 		o, err := r.mergeOffer(&ov, prev, e)
 		if err == nil {
 			err = r.cur.ValidateOffer(o)
+			if same := base.OffersOf(ov.Cloud, ov.InstanceType); len(same) > 0 && same[0].InstanceType != ov.InstanceType {
+				// Names match in any case: one instance type, one spelling.
+				fe := &catalog.FieldError{Field: "instance_type", Msg: fmt.Sprintf("%q is written %q in the catalog: names match in "+
+					"any case, so write it as the catalog does", ov.InstanceType, same[0].InstanceType)}
+				var fes catalog.FieldErrors
+				errors.As(err, &fes)
+				err = append(fes, fe)
+			}
 		}
 		r.entryProblems(e, d.errs, err)
 		switch {
