@@ -188,6 +188,10 @@ func (r *run) mergeOffer(ov *overlayOffer, prev *catalog.Offer, e entry) (*catal
 		r.rescale(&o, ov, e)
 	}
 	for _, pf := range priceFields(ov) {
+		if was := *pf.get(&o); exists && pf.given != nil && *pf.given == 0 && was > 0 {
+			r.warn(lineOf(e.node, pf.name), e.String(), pf.name, "0 means not sold: the built-in %s of %s USD/h is removed "+
+				"(omit %s to keep it)", pf.name, catalog.FormatNumber(was), pf.name)
+		}
 		setF(pf.get(&o), pf.given)
 	}
 	if ov.Source != nil {
@@ -338,6 +342,7 @@ func (r *run) applyOffers(base *catalog.Catalog, list *section) {
 				}
 			}
 			i = pos[bo]
+			e.overrides = true
 		}
 		var prev *catalog.Offer
 		if i >= 0 {
