@@ -14,12 +14,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/provider"
+	"github.com/gpuplan/terraform-provider-gpu/internal/refresh"
 )
 
 // version is set by GoReleaser through -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
+	// `terraform-provider-gpu refresh …`, run by hand, is the only path
+	// that touches the network; Terraform starts the plugin without
+	// arguments (or with -debug), which serves the provider below.
+	if len(os.Args) > 1 && os.Args[1] == refresh.Command {
+		os.Exit(refresh.Main(os.Args[2:], os.Stderr, os.Getenv))
+	}
 	var debug, showVersion bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.BoolVar(&showVersion, "version", false, "print the provider version and exit")

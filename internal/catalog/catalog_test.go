@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -32,38 +33,59 @@ func builtin(t testing.TB) *catalog.Catalog {
 
 func TestBuiltinCounts(t *testing.T) {
 	c := builtin(t)
-	its := map[string]bool{}
+	its, priced := map[string]bool{}, map[string]bool{}
 	for _, o := range c.Offers {
 		its[o.Cloud+"/"+o.InstanceType] = true
+		priced[o.Cloud] = true
 	}
 	for _, tc := range []struct {
 		what     string
 		got, min int
 	}{
-		{"clouds", len(c.Clouds), 7},
-		{"accelerators", len(c.Accelerators), 25},
-		{"instance types", len(its), 150},
-		{"offers", len(c.Offers), 1500},
+		{"clouds with priced GPU instance offers", len(priced), 13},
+		{"accelerators", len(c.Accelerators), 43},
+		{"instance types", len(its), 300},
+		{"priced rows (offers)", len(c.Offers), 4000},
 	} {
 		if tc.got < tc.min {
 			t.Errorf("%s: %d, want >= %d", tc.what, tc.got, tc.min)
 		}
 		t.Logf("%s: %d", tc.what, tc.got)
 	}
-	for _, id := range []string{"aws", "gcp", "azure", "oci", "lambda", "nebius", "runpod"} {
-		if _, ok := c.Cloud(id); !ok {
-			t.Errorf("cloud %s missing", id)
+	for _, id := range []string{"aws", "gcp", "azure", "oci", "lambda", "nebius", "runpod", "coreweave", "together", "crusoe",
+		"verda", "vast", "hyperstack"} {
+		if !priced[id] {
+			t.Errorf("cloud %s has no priced offer", id)
 		}
 	}
-	if c.Date.Format("2006-01-02") != "2026-07-30" {
-		t.Errorf("catalog date %v", c.Date)
+}
+
+// TestCatalogDateIsOldestPriceDate: catalog_date is the oldest date that
+// still decides a price, so no price is older than the catalog says.
+func TestCatalogDateIsOldestPriceDate(t *testing.T) {
+	c := builtin(t)
+	var oldest time.Time
+	for _, o := range c.Offers {
+		for _, pm := range catalog.OfferPricingModels {
+			if _, info, ok := o.PriceInfo(pm); ok && (oldest.IsZero() || info.AsOf.Before(oldest)) {
+				oldest = info.AsOf
+			}
+		}
+	}
+	for _, s := range c.Serverless {
+		if s.PriceInfo.AsOf.Before(oldest) {
+			oldest = s.PriceInfo.AsOf
+		}
+	}
+	if !c.Date.Equal(oldest) {
+		t.Errorf("catalog date %v, oldest price date %v", c.Date.Format(time.DateOnly), oldest.Format(time.DateOnly))
 	}
 }
 
 func TestBuiltinInvariants(t *testing.T) {
 	c := builtin(t)
 	for _, o := range c.Offers {
-		if o.SpotUSD >= o.OnDemandUSD && o.SpotUSD > 0 {
+		if o.SpotUSD >= o.OnDemandUSD && o.SpotUSD > 0 && o.OnDemandUSD > 0 {
 			t.Errorf("%s/%s/%s: spot %v >= on-demand %v", o.Cloud, o.InstanceType, o.Region, o.SpotUSD, o.OnDemandUSD)
 		}
 		if _, ok := c.Region(o.Cloud, o.Region); !ok {
@@ -128,7 +150,12 @@ type srcRows struct {
 
 func readSource(t *testing.T, name string) srcRows {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "sources", name))
+	return readCSVFile(t, filepath.Join("testdata", "sources", name))
+}
+
+func readCSVFile(t *testing.T, path string) srcRows {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,13 +186,22 @@ func (s srcRows) f(t *testing.T, row []string, col string) float64 {
 }
 
 // priceListSource matches the source text of offers a price-list file of
-// testdata/sources/pricelists refreshed (pricelist.Result.Source).
-var priceListSource = regexp.MustCompile(`^(AWS Price List API|Azure Retail Prices API|Google Cloud Billing Catalog SKUs) `)
+// testdata/sources/pricelists refreshed (pricelist.Result.Source), or a
+// newer dated source replaced prices of (price_updates_2026h2.csv,
+// gpu_cloud_price_tables_2026h2.csv).
+var priceListSource = regexp.MustCompile(`^(AWS Price List API|Azure Retail Prices API|Google Cloud Billing Catalog SKUs|newer published prices:|price table) `)
 
-// refreshed reports whether a maintainers' price-list refresh set the
-// offer's prices: those are compared with the price lists
-// (TestPriceListOffers), not with the snapshot sources.
+// refreshed reports whether a maintainers' price-list refresh or a newer
+// dated source set the offer's prices: those are compared with the price
+// lists (TestPriceListOffers) and the newer sources (TestPriceUpdates,
+// TestPriceTables), not with the snapshot sources.
 func refreshed(o *catalog.Offer) bool { return o != nil && priceListSource.MatchString(o.Source) }
+
+// curatedRows reads a table of internal/gencatalog/curated.
+func curatedRows(t *testing.T, name string) srcRows {
+	t.Helper()
+	return readCSVFile(t, filepath.Join("internal", "gencatalog", "curated", name))
+}
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
 
@@ -227,21 +263,44 @@ func TestOffersMatchSources(t *testing.T) {
 		check(k.cloud, k.it, k.region, "spot(median)", o.SpotUSD, math.Round(want*1e6)/1e6)
 	}
 
-	// aws_reserved.csv: best no-upfront 1y/3y.
+	// aws_reserved.csv: the catalog's AWS reserved definition, the
+	// Standard RI no-upfront rate (= EC2 Instance Savings Plan); a term
+	// without one is derived, never a Convertible RI.
 	ar := readSource(t, "aws_reserved.csv")
 	for _, r := range ar.rows {
 		o, ok := c.Offer("aws", ar.get(r, "instance_type"), ar.get(r, "region"))
-		if refreshed(o) {
+		if refreshed(o) || !ok || ar.get(r, "method") != "vantage_snapshot_via_tsaol" {
 			continue
 		}
-		if !ok || ar.get(r, "method") != "vantage_snapshot_via_tsaol" || o.ReservedDerived {
-			continue
+		for _, term := range []struct {
+			pm  catalog.PricingModel
+			col string
+		}{{catalog.Reserved1Y, "ri_1y_standard_no_upfront"}, {catalog.Reserved3Y, "ri_3y_standard_no_upfront"}} {
+			got, info, _ := o.PriceInfo(term.pm)
+			if ar.get(r, term.col) == "" {
+				if info.Basis != catalog.PriceDerived {
+					t.Errorf("aws/%s/%s %s: no Standard RI in the source but %v %+v", o.InstanceType, o.Region, term.pm, got, info)
+				}
+				continue
+			}
+			check("aws", o.InstanceType, o.Region, string(term.pm), got, ar.f(t, r, term.col))
 		}
-		check("aws", o.InstanceType, o.Region, "reserved_1y", o.Reserved1YUSD, ar.f(t, r, "best_1y_no_upfront"))
-		check("aws", o.InstanceType, o.Region, "reserved_3y", o.Reserved3YUSD, ar.f(t, r, "best_3y_no_upfront"))
 	}
 
-	// gcp_machine_totals.csv: whole-machine totals.
+	// gcp_machine_totals.csv: whole-machine totals, except the shapes
+	// curated/offer_drops.csv drops and the pricing models
+	// curated/sold_as.csv says Google does not sell.
+	dropped, soldAs := map[string]bool{}, map[string]string{}
+	od := curatedRows(t, "offer_drops.csv")
+	for _, r := range od.rows {
+		if od.get(r, "cloud") == "gcp" && od.get(r, "region") == "*" {
+			dropped[od.get(r, "instance_type")] = true
+		}
+	}
+	sa := curatedRows(t, "sold_as.csv")
+	for _, r := range sa.rows {
+		soldAs[sa.get(r, "cloud")+"/"+sa.get(r, "instance_type")] = sa.get(r, "pricing_models")
+	}
 	gt := readSource(t, "gcp_machine_totals.csv")
 	gcpListed := map[string]bool{}
 	for _, r := range gt.rows {
@@ -252,7 +311,18 @@ func TestOffersMatchSources(t *testing.T) {
 	for _, r := range gt.rows {
 		it, region := gt.get(r, "name"), gt.get(r, "region")
 		o, ok := c.Offer("gcp", it, region)
-		if refreshed(o) {
+		if refreshed(o) || dropped[it] {
+			continue
+		}
+		if sold, limited := soldAs["gcp/"+it]; limited && ok {
+			for _, pm := range catalog.OfferPricingModels {
+				if _, priced := o.Price(pm); priced && !strings.Contains(sold, string(pm)) {
+					t.Errorf("gcp %s/%s is sold only as %s but has a %s price", it, region, sold, pm)
+				}
+			}
+			if s := gt.f(t, r, "spot_usd_per_hour"); s > 0 && strings.Contains(sold, "spot") {
+				check("gcp", it, region, "spot", o.SpotUSD, s)
+			}
 			continue
 		}
 		if gt.get(r, "offered_in_region_per_skypilot") != "yes" {
@@ -311,28 +381,12 @@ func TestOffersMatchSources(t *testing.T) {
 		}
 	}
 
-	// RunPod: v8 preferred over v7 for the same data centre.
-	for _, r := range gp.rows {
-		if gp.get(r, "cloud") != "runpod" || gp.get(r, "catalog_version") != "v8" {
-			continue
-		}
-		o, ok := c.Offer("runpod", gp.get(r, "instance_type"), gp.get(r, "availability_zone"))
-		if refreshed(o) {
-			continue
-		}
-		if !ok {
-			t.Errorf("runpod %s/%s missing", gp.get(r, "instance_type"), gp.get(r, "availability_zone"))
-			continue
-		}
-		check("runpod", o.InstanceType, o.Region, "on_demand(v8)", o.OnDemandUSD, gp.f(t, r, "price_on_demand_usd_per_hour"))
-	}
-
 	total := 0
 	for cl, n := range checked {
 		total += n
 		t.Logf("%s: %d values compared", cl, n)
 	}
-	for _, cl := range []string{"aws", "gcp", "azure", "lambda", "nebius", "oci", "runpod"} {
+	for _, cl := range []string{"aws", "gcp", "azure", "lambda", "nebius", "oci"} {
 		if checked[cl] == 0 {
 			t.Errorf("no %s values compared", cl)
 		}
@@ -505,7 +559,7 @@ func TestLoadValidation(t *testing.T) {
 			`offers.csv line 2: offer aws/p5.48xlarge/us-east-1: field "accelerator": unknown accelerator "H1000" (did you mean "H100"?)`},
 		{"duplicate offer", fxRegion, fxOffer + fxOffer, `offers.csv line 3: offer aws/p5.48xlarge/us-east-1: duplicate offer`},
 		{"non-positive price", fxRegion, strings.Replace(fxOffer, "55.04", "-1", 1), `offers.csv line 2: offer aws/p5.48xlarge/us-east-1: field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got -1`},
-		{"zero price", fxRegion, strings.Replace(fxOffer, "55.04", "0", 1), `field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got 0`},
+		{"zero price", fxRegion, strings.Replace(fxOffer, "55.04,20", "0,0", 1), `field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got 0`},
 		{"spot above on-demand", fxRegion, strings.Replace(fxOffer, ",20,", ",60,", 1), `field "spot_usd": 60 is not below on_demand_usd 55.04`},
 		{"region without metadata", fxRegion, strings.Replace(fxOffer, "us-east-1", "us-east-9", 1), `offer aws/p5.48xlarge/us-east-9: field "region": region "us-east-9" of cloud "aws" has no metadata`},
 		{"unknown cloud", fxRegion, strings.Replace(fxOffer, "aws", "awz", 1), `offer awz/p5.48xlarge/us-east-1: field "cloud": unknown cloud "awz" (did you mean "aws"?)`},
@@ -518,7 +572,7 @@ func TestLoadValidation(t *testing.T) {
 		{"gpus and fraction", fxRegion, strings.Replace(fxOffer, ",8,,", ",8,0.5,", 1), `field "gpu_fraction": give gpus or gpu_fraction, not both: got gpus 8 and gpu_fraction 0.5`},
 		{"whole fraction", fxRegion, strings.Replace(fxOffer, ",8,,", ",0,1,", 1), `field "gpu_fraction": must be in (0, 1)`},
 		{"negative capacity block", fxRegion, strings.Replace(fxOffer, ",,,,false,", ",,,-1,false,", 1), `field "capacity_block_usd": must be 0 or from 0.0001 to 1,000,000 USD/h, got -1`},
-		{"spot without on-demand", fxRegion, strings.Replace(fxOffer, ",55.04,20,,,,", ",,20,,,30,", 1), `field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got 0`},
+		{"no price at all", fxRegion, strings.Replace(fxOffer, ",55.04,20,,,,", ",,,,,,", 1), `field "on_demand_usd": must be from 0.0001 to 1,000,000 USD/h, got 0`},
 		{"NaN price", fxRegion, strings.Replace(fxOffer, "55.04", "NaN", 1), `field "on_demand_usd": not a number: "NaN"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -528,10 +582,13 @@ func TestLoadValidation(t *testing.T) {
 			}
 		})
 	}
-	// A fractional offer and a capacity-block-only offer load.
+	// A fractional offer and offers not sold on demand (capacity blocks
+	// only; spot above nothing; commitments only) load.
 	frac := strings.Replace(fxOffer, "p5.48xlarge,H100,8,,640", "frac.xlarge,H100,0,0.25,20", 1)
 	cb := strings.Replace(fxOffer, "p5.48xlarge,H100,8,,640,192,2048,3200,efa,55.04,20,,,,", "cb.48xlarge,H100,8,,640,192,2048,3200,efa,,,,,40,", 1)
-	c, err = catalog.Load(fixture(fxRegion, fxOffer+frac+cb))
+	spotOnly := strings.Replace(fxOffer, "p5.48xlarge,H100,8,,640,192,2048,3200,efa,55.04,20,", "spot.48xlarge,H100,8,,640,192,2048,3200,efa,,20,", 1)
+	commitOnly := strings.Replace(fxOffer, "p5.48xlarge,H100,8,,640,192,2048,3200,efa,55.04,20,,,", "commit.48xlarge,H100,8,,640,192,2048,3200,efa,,,90,60,", 1)
+	c, err = catalog.Load(fixture(fxRegion, fxOffer+frac+cb+spotOnly+commitOnly))
 	if err != nil {
 		t.Fatalf("fractional and capacity-block offers: %v", err)
 	}
@@ -540,6 +597,12 @@ func TestLoadValidation(t *testing.T) {
 	}
 	if o, _ := c.Offer("aws", "cb.48xlarge", "us-east-1"); o.CapacityBlockUSD != 40 || o.OnDemandUSD != 0 {
 		t.Errorf("capacity-block offer = %+v", o)
+	}
+	if o, _ := c.Offer("aws", "spot.48xlarge", "us-east-1"); o.SpotUSD != 20 || o.OnDemandUSD != 0 {
+		t.Errorf("spot-only offer = %+v", o)
+	}
+	if o, _ := c.Offer("aws", "commit.48xlarge", "us-east-1"); o.Reserved1YUSD != 90 || o.Reserved3YUSD != 60 {
+		t.Errorf("commitments-only offer = %+v", o)
 	}
 	// A file written before gpu_fraction and capacity_block_usd existed
 	// still loads.

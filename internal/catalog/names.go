@@ -80,6 +80,7 @@ var Geographies = []Geography{
 	{"kr", "South Korea"},
 	{"au", "Australia"},
 	{"cn", "mainland China"},
+	{"global", "no one place: a marketplace or community pool whose hosts' locations the seller does not state (country ZZ: RunPod Community Cloud, Vast.ai)"},
 }
 
 // GeographyIDs lists the IDs of Geographies, in documentation order.

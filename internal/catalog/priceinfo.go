@@ -63,8 +63,7 @@ func (p *fieldParser) priceInfos(o *Offer, first int) {
 		usd, _ := o.Price(pm)
 		*o.PriceInfos.Of(pm) = p.priceInfo(first+2*i, usd > 0)
 	}
-	derived := o.PriceInfos.Reserved1Y.Basis == PriceDerived || o.PriceInfos.Reserved3Y.Basis == PriceDerived
-	if p.err == nil && derived != o.ReservedDerived {
+	if p.err == nil && o.reservedDerived() != o.ReservedDerived {
 		p.err = fmt.Errorf("field %q: %v, but reserved_1y_basis %q and reserved_3y_basis %q", "reserved_derived",
 			o.ReservedDerived, o.PriceInfos.Reserved1Y.Basis, o.PriceInfos.Reserved3Y.Basis)
 	}
@@ -88,3 +87,25 @@ func legacyPriceInfos(o *Offer, date time.Time) {
 }
 
 func validPriceBasis(b PriceBasis) bool { return slices.Contains(PriceBases, b) }
+
+// DerivedPriceInfo is the PriceInfo of a price computed from prices with
+// the given infos (a discount taken off a list price, a price rescaled with
+// on-demand): derived, dated by the oldest input, undated when an input is
+// undated (a catalog_file price without price_as_of).
+func DerivedPriceInfo(inputs ...PriceInfo) PriceInfo {
+	info := PriceInfo{Basis: PriceDerived}
+	for i, in := range inputs {
+		if in.AsOf.IsZero() {
+			return PriceInfo{Basis: PriceDerived}
+		}
+		if i == 0 || in.AsOf.Before(info.AsOf) {
+			info.AsOf = in.AsOf
+		}
+	}
+	return info
+}
+
+// reservedDerived is Offer.ReservedDerived as its price infos say it.
+func (o *Offer) reservedDerived() bool {
+	return o.PriceInfos.Reserved1Y.Basis == PriceDerived || o.PriceInfos.Reserved3Y.Basis == PriceDerived
+}

@@ -50,7 +50,7 @@ func TestServerlessMatchesSources(t *testing.T) {
 			h[1] = rate
 			hostRates[cloud] = h
 			continue
-		case strings.HasPrefix(res, "NVIDIA A40") || strings.HasPrefix(res, "A4000"):
+		case strings.HasPrefix(res, "A4000"):
 			continue // no catalog accelerator (SOURCES.md)
 		}
 		var hit *catalog.ServerlessOffer

@@ -325,8 +325,9 @@ type Offer struct {
 	Fabric      Fabric  `json:"fabric"`
 
 	// Hourly list prices in USD for the whole instance; 0 = not sold.
-	// OnDemandUSD is 0 only for capacity-block-only offers (AWS p5e), which
-	// have CapacityBlockUSD and no other price.
+	// OnDemandUSD is 0 only for an offer the cloud does not sell on demand
+	// (AWS p5e: capacity blocks only; GCP a3-highgpu-1g/2g/4g: spot only;
+	// GCP a4: commitments only), which has at least one other price.
 	OnDemandUSD   float64 `json:"on_demand_usd"`
 	SpotUSD       float64 `json:"spot_usd"`
 	Reserved1YUSD float64 `json:"reserved_1y_usd"`

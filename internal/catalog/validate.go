@@ -242,8 +242,12 @@ func (c *Catalog) ValidateOffer(o *Offer) error {
 	p.bound(sectionOffers, "memory_gb", o.MemoryGB)
 	p.bound(sectionOffers, "network_gbps", o.NetworkGbps)
 	p.bound(sectionOffers, "capacity_block_usd", o.CapacityBlockUSD)
-	capacityBlockOnly := o.OnDemandUSD == 0 && o.CapacityBlockUSD > 0 && o.SpotUSD == 0 && o.Reserved1YUSD == 0 && o.Reserved3YUSD == 0
-	odOK := capacityBlockOnly || p.bound(sectionOffers, "on_demand_usd", o.OnDemandUSD)
+	// An offer not sold on demand (AWS p5e: capacity blocks only; GCP
+	// a3-highgpu-1g: spot only; GCP a4: commitments only) has no on-demand
+	// price but must have another one; its other prices are not compared
+	// with on-demand.
+	notOnDemand := o.OnDemandUSD == 0 && (o.CapacityBlockUSD > 0 || o.SpotUSD > 0 || o.Reserved1YUSD > 0 || o.Reserved3YUSD > 0)
+	odOK := !notOnDemand && p.bound(sectionOffers, "on_demand_usd", o.OnDemandUSD)
 	for _, fv := range []struct {
 		name string
 		v    float64

@@ -27,7 +27,8 @@ const SummaryOtherRegions = 5
 // Summary renders a TCO as fixed-width text: a title line (fleet, place,
 // horizon, utilization, mix), the breakdown with each line's share and the
 // total, the pricing-model comparison (total, savings against on-demand,
-// break-even, the mix's share) and, when there are any, the cheapest other
+// break-even, the mix's share), what the mix's prices are (published or
+// derived, as of when) and, when there are any, the cheapest other
 // regions. Money is rounded as gpu_tco's attributes are: lines to cents,
 // the total as their sum (Result.ShownTotalUSD).
 func Summary(in *Input, res *Result, regions SummaryRegions) string {
@@ -36,6 +37,7 @@ func Summary(in *Input, res *Result, regions SummaryRegions) string {
 	b.WriteString(breakdownTable(res))
 	b.WriteString("\n")
 	b.WriteString(comparisonTable(in, res))
+	b.WriteString(pricesLine(in))
 	if len(regions.Others) > 0 {
 		b.WriteString("\n")
 		b.WriteString(regionsTable(regions.Others, res.ShownTotalUSD()))

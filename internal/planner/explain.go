@@ -48,6 +48,7 @@ func (r *run) explain(out []Candidate, k int) string {
 		r.explainJob(&b, c)
 	}
 	r.explainPricing(&b, c)
+	explainBasis(&b, c)
 	b.WriteString("; ")
 	b.WriteString(r.rankPhrase(out, k))
 	return b.String()

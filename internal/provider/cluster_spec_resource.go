@@ -289,7 +289,21 @@ func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel, diag
 	m.MonthlyCostUSD = float64Value(diags, "monthly_cost_usd", numfmt.USD(rend.Placement.MonthlyUSD))
 	m.SpecJSON = types.StringValue(js)
 	m.Equivalents = types.MapValueMust(types.ObjectType{AttrTypes: equivalentAttrTypes}, eqs)
+	r.warnPriceAge(req, rend.Placement, diags)
 	return nil
+}
+
+// warnPriceAge warns when the price behind hourly_cost_usd is old.
+func (r *clusterSpecResource) warnPriceAge(req spec.Request, p spec.Placement, diags *diag.Diagnostics) {
+	pm := catalog.PricingModelOf(string(req.PricingModel))
+	if pm == "" {
+		pm = catalog.OnDemand
+	}
+	if o, ok := r.data.Catalog.Offer(p.Cloud, p.InstanceType, p.Region); ok {
+		_, info, _ := o.PriceInfo(pm)
+		r.data.warnPriceAge(diags, fmt.Sprintf("The %s price of %s %s in %s", pm, p.Cloud, p.InstanceType, p.Region),
+			fmt.Sprintf("gpu_cluster_spec %q's hourly_cost_usd", req.Name), info)
+	}
 }
 
 func (r *clusterSpecResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

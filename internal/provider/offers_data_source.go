@@ -57,6 +57,8 @@ var offerAttrTypes = map[string]attr.Type{
 	"serverless_usd":     types.Float64Type,
 	"gpu_fraction":       types.Float64Type,
 	"price_source":       types.StringType,
+	"price_basis":        types.MapType{ElemType: types.StringType},
+	"price_as_of":        types.MapType{ElemType: types.StringType},
 }
 
 func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -114,6 +116,12 @@ func (d *offersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 						"workers, `vcpus`, `memory_gb` and `network_gbps` 0 (the platform sizes the host) and every instance price null."},
 					"price_source": schema.StringAttribute{Computed: true,
 						MarkdownDescription: "Where the prices come from: the built-in source file and its date, or the `catalog_file` entry that set them."},
+					"price_basis": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+						MarkdownDescription: "Per pricing model the row is priced under (`on_demand`, `spot`, `reserved_1y`, `reserved_3y`, " +
+							"`capacity_block`, `serverless`), what the price is: " + priceBasisDoc + ". A model the catalog states no basis for " +
+							"(a `catalog_file` entry without one) is absent."},
+					"price_as_of": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+						MarkdownDescription: "Per pricing model, " + priceAsOfDoc + ". A model whose source states no date is absent."},
 				}},
 			},
 			"summary": schema.StringAttribute{Computed: true, MarkdownDescription: "The matching offers as fixed-width text tables, " +
@@ -259,7 +267,20 @@ func (d *offersDataSource) offerValue(cat *catalog.Catalog, i int, r offerRow) (
 		}
 		return num(string(pm)+"_usd", p)
 	}
+	infos := map[catalog.PricingModel]catalog.PriceInfo{}
+	if r.serverless != nil {
+		infos[catalog.Serverless] = r.serverless.PriceInfo
+	} else {
+		for _, pm := range catalog.OfferPricingModels {
+			if _, info, ok := o.PriceInfo(pm); ok {
+				infos[pm] = info
+			}
+		}
+	}
+	basis, asOf := priceInfoMaps(infos)
 	obj, dd := types.ObjectValue(offerAttrTypes, map[string]attr.Value{
+		"price_basis":        basis,
+		"price_as_of":        asOf,
 		"cloud":              types.StringValue(o.Cloud),
 		"region":             types.StringValue(o.Region),
 		"country":            regionCountry(cat, o),

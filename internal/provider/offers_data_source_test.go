@@ -74,6 +74,8 @@ data "gpu_offers" "aws_h100" {
 							"capacity_block_usd": priceCheck(p5.CapacityBlockUSD),
 							"serverless_usd":     knownvalue.Null(),
 							"gpu_fraction":       knownvalue.Null(),
+							"price_basis":        priceInfoCheck(p5, true),
+							"price_as_of":        priceInfoCheck(p5, false),
 						}),
 					})),
 					statecheck.ExpectKnownValue("data.gpu_offers.aws_h100", tfjsonpath.New("offers"), knownvalue.ListSizeExact(countAWSH100)),
@@ -147,6 +149,25 @@ func priceCheck(v float64) knownvalue.Check {
 		return knownvalue.Null()
 	}
 	return knownvalue.Float64Exact(math.Round(v*1e4) / 1e4)
+}
+
+// priceInfoCheck is the price_basis (basis) or price_as_of map of an
+// offer row, read from the catalog offer's fields: one key per priced
+// model.
+func priceInfoCheck(o *catalog.Offer, basis bool) knownvalue.Check {
+	want := map[string]knownvalue.Check{}
+	for pm, info := range map[catalog.PricingModel]catalog.PriceInfo{catalog.OnDemand: o.PriceInfos.OnDemand, catalog.Spot: o.PriceInfos.Spot,
+		catalog.Reserved1Y: o.PriceInfos.Reserved1Y, catalog.Reserved3Y: o.PriceInfos.Reserved3Y, catalog.CapacityBlock: o.PriceInfos.CapacityBlock} {
+		if info.Basis == "" {
+			continue
+		}
+		if basis {
+			want[string(pm)] = knownvalue.StringExact(string(info.Basis))
+		} else {
+			want[string(pm)] = knownvalue.StringExact(info.AsOf.Format("2006-01-02"))
+		}
+	}
+	return knownvalue.MapExact(want)
 }
 
 // TestAccOffersSummary: the summary lists each instance type once per

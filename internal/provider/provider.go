@@ -77,6 +77,8 @@ type providerData struct {
 	CarbonPriceUSDPerTonne float64
 	// warnings shows assumption warnings once per plan (warn_once.go).
 	warnings warnOnce
+	// age is when prices are called old (price_info.go).
+	age priceAge
 
 	// The planner of Catalog, built on the first recommendation of this
 	// provider configuration (building it costs a few milliseconds, which a
@@ -223,8 +225,11 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			},
 			"max_catalog_age_days": schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: "Warn when the built-in catalog snapshot is older than this many days, " +
-					"a reminder to upgrade the provider for fresh prices. Default: no warning." + maxAge.Doc(),
+				MarkdownDescription: "Warn, once per plan, when prices are older than this many days: the built-in catalog's " +
+					"(its `catalog_date`, the oldest source date that still decides a price; not checked when a `catalog_file` may have " +
+					"refreshed them) or the price that decided a recommendation, a `gpu_tco` or a `gpu_cluster_spec`. " +
+					priceAgeDefaultDoc() + " This setting can only lower it. Refresh prices with " +
+					"`terraform-provider-gpu refresh` (guide: Refresh prices)." + maxAge.Doc(),
 				CustomType: maxAge.Int64(),
 			},
 		},
@@ -308,8 +313,20 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	if !cfg.CarbonPriceUSDPerTonne.IsNull() && !data.unknown[argCarbonPrice] {
 		data.CarbonPriceUSDPerTonne = cfg.CarbonPriceUSDPerTonne.ValueFloat64()
 	}
-	if !cfg.MaxCatalogAgeDays.IsNull() && !cfg.MaxCatalogAgeDays.IsUnknown() {
-		p.warnCatalogAge(cat, cfg.MaxCatalogAgeDays.ValueInt64(), &resp.Diagnostics)
+	days, err := catalog.PriceAgeWarningDays()
+	if err != nil {
+		resp.Diagnostics.AddError("Built-In Catalog Failed To Load",
+			"The provider's embedded data is invalid; this is a provider bug, please report it: "+err.Error())
+		return
+	}
+	data.age = priceAge{days: days, now: p.now}
+	if v := cfg.MaxCatalogAgeDays; !v.IsNull() && !v.IsUnknown() && v.ValueInt64() < int64(days) {
+		data.age.days, data.age.byUser = int(v.ValueInt64()), true
+	}
+	if cfg.CatalogFile.IsNull() {
+		// With a catalog_file the prices that decide answers may be
+		// newer than the built-in catalog: each answer checks its own.
+		data.warnCatalogAge(cat, &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -372,20 +389,6 @@ func overlayCatalog(cat *catalog.Catalog, file string, diags *diag.Diagnostics) 
 		diags.AddAttributeWarning(path.Root("catalog_file"), "Catalog File Adjusted", w.String())
 	}
 	return res.Catalog, res.Digest
-}
-
-// warnCatalogAge warns when the built-in catalog is older than maxAge days.
-func (p *gpuProvider) warnCatalogAge(cat *catalog.Catalog, maxAge int64, diags *diag.Diagnostics) {
-	age := int64(p.now().Sub(cat.Date).Hours() / 24)
-	if age <= maxAge {
-		return
-	}
-	diags.AddAttributeWarning(path.Root("max_catalog_age_days"), "Catalog Is Older Than max_catalog_age_days",
-		fmt.Sprintf("The built-in catalog is dated %s, %d days ago, more than max_catalog_age_days = %d. "+
-			"Prices may have changed: upgrade the provider, or download the clouds' price lists and run "+
-			"`make overlay AWS_PRICE_LIST=<file> AZURE_RETAIL_PRICES=<file> GCP_BILLING_SKUS=<file> OUT=prices.yaml` "+
-			"(guide: Price-list overlay), then set catalog_file = \"prices.yaml\".",
-			cat.Date.Format(time.DateOnly), age, maxAge))
 }
 
 func (p *gpuProvider) Resources(_ context.Context) []func() resource.Resource {

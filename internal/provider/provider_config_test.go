@@ -6,6 +6,8 @@ package provider
 import (
 	"context"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,41 +46,77 @@ func configureWith(t testing.TB, now time.Time, values map[string]tftypes.Value)
 	return resp.Diagnostics
 }
 
+// TestConfigureCatalogAge: prices older than 90 days (price_age.json) warn
+// by default, once; max_catalog_age_days lowers the threshold and never
+// raises it; with a catalog_file the catalog's date is not checked (the
+// answers check the prices that decide them).
 func TestConfigureCatalogAge(t *testing.T) {
 	t.Parallel()
 	cat, err := catalog.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	maxAge := map[string]tftypes.Value{"max_catalog_age_days": tftypes.NewValue(tftypes.Number, big.NewFloat(90))}
+	maxAge := func(days float64) map[string]tftypes.Value {
+		return map[string]tftypes.Value{"max_catalog_age_days": tftypes.NewValue(tftypes.Number, big.NewFloat(days))}
+	}
+	overlay := filepath.Join(t.TempDir(), "prices.yaml")
+	if err := os.WriteFile(overlay, []byte("offers: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withFile := map[string]tftypes.Value{"catalog_file": tftypes.NewValue(tftypes.String, overlay)}
 	tests := []struct {
-		name     string
-		now      time.Time
-		wantWarn bool
+		name    string
+		now     time.Time
+		values  map[string]tftypes.Value
+		summary string // "" = no warning
 	}{
-		{"fresh", cat.Date.AddDate(0, 0, 30), false},
-		{"exactly at the limit", cat.Date.AddDate(0, 0, 90), false},
-		{"stale", cat.Date.AddDate(0, 0, 91), true},
+		{"fresh", cat.Date.AddDate(0, 0, 30), nil, ""},
+		{"exactly at the default", cat.Date.AddDate(0, 0, 90), nil, ""},
+		{"past the default", cat.Date.AddDate(0, 0, 91), nil, "Prices Older Than 90 Days"},
+		{"max_catalog_age_days lowers it", cat.Date.AddDate(0, 0, 31), maxAge(30), "Prices Older Than max_catalog_age_days"},
+		{"within max_catalog_age_days", cat.Date.AddDate(0, 0, 30), maxAge(30), ""},
+		{"max_catalog_age_days does not raise it", cat.Date.AddDate(0, 0, 91), maxAge(365), "Prices Older Than 90 Days"},
+		{"catalog_file: the answers check their prices", cat.Date.AddDate(1, 0, 0), withFile, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			diags := configureWith(t, tt.now, maxAge)
+			diags := configureWith(t, tt.now, tt.values)
 			if diags.HasError() {
 				t.Fatalf("unexpected errors: %v", diags)
 			}
-			warned := false
-			for _, d := range diags.Warnings() {
-				if strings.Contains(d.Summary(), "max_catalog_age_days") && strings.Contains(d.Detail(), cat.Date.Format(time.DateOnly)) {
-					warned = true
-				}
-			}
-			if warned != tt.wantWarn {
-				t.Fatalf("warning = %v, want %v (diags: %v)", warned, tt.wantWarn, diags)
+			ws := diags.Warnings()
+			switch {
+			case tt.summary == "" && len(ws) != 0:
+				t.Fatalf("unexpected warnings: %v", ws)
+			case tt.summary != "" && (len(ws) != 1 || ws[0].Summary() != tt.summary ||
+				!strings.Contains(ws[0].Detail(), "dated "+cat.Date.Format(time.DateOnly)) ||
+				!strings.Contains(ws[0].Detail(), "terraform-provider-gpu refresh --out prices.yaml")):
+				t.Fatalf("warnings %v, want one %q naming the date and the refresh", ws, tt.summary)
 			}
 		})
 	}
-	// Without max_catalog_age_days there is never a warning.
-	if diags := configureWith(t, cat.Date.AddDate(10, 0, 0), nil); diags.WarningsCount() != 0 || diags.HasError() {
-		t.Fatalf("unexpected diagnostics without max_catalog_age_days: %v", diags)
+}
+
+// TestPriceAgeOncePerPlan: the catalog's warning and the warnings of the
+// prices that decide answers are one warning per plan; a price without a
+// date, or a fresh one, never warns.
+func TestPriceAgeOncePerPlan(t *testing.T) {
+	now := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
+	d := &providerData{age: priceAge{days: 90, now: func() time.Time { return now }}}
+	var diags diag.Diagnostics
+	old := catalog.PriceInfo{Basis: catalog.PriceDerived, AsOf: now.AddDate(0, 0, -368)}
+	d.warnPriceAge(&diags, "The on_demand price of a b in c", "x", catalog.PriceInfo{Basis: catalog.PricePublished})
+	d.warnPriceAge(&diags, "The on_demand price of a b in c", "x", catalog.PriceInfo{AsOf: now.AddDate(0, 0, -90)})
+	if diags.WarningsCount() != 0 {
+		t.Fatalf("warned about a price without a date or within 90 days: %v", diags)
+	}
+	d.warnPriceAge(&diags, "The reserved_1y price of aws p5.48xlarge in us-east-1", "this gpu_recommendation's best candidate", old)
+	d.warnPriceAge(&diags, "The spot price of gcp a3 in us-central1", "this gpu_tco", old)
+	cat := &catalog.Catalog{Date: now.AddDate(0, 0, -200)}
+	d.warnCatalogAge(cat, &diags)
+	ws := diags.Warnings()
+	if len(ws) != 1 || ws[0].Summary() != "Prices Older Than 90 Days" || !strings.Contains(ws[0].Detail(),
+		"The reserved_1y price of aws p5.48xlarge in us-east-1, which decided this gpu_recommendation's best candidate, is dated 2025-11-30, 368 days ago, more than 90 days") {
+		t.Fatalf("warnings %v, want the first one only", ws)
 	}
 }

@@ -65,6 +65,9 @@ var (
 		"memory_per_gpu_gb":         types.Float64Type,
 		"explanation":               types.StringType,
 		"serving_layout":            types.ObjectType{AttrTypes: servingLayoutAttrTypes},
+		"price_basis":               types.StringType,
+		"price_as_of":               types.StringType,
+		"price_source":              types.StringType,
 	}
 	candidateType = types.ObjectType{AttrTypes: candidateAttrTypes}
 	rejectedType  = types.ObjectType{AttrTypes: map[string]attr.Type{"reason": types.StringType, "count": types.Int64Type}}
@@ -115,8 +118,16 @@ func candidateAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Training: tokens processed per second. Inference: output tokens/s the deployment sustains within the latency limits (≥ the target; " +
 				"on spot, counting the spare replicas, and ≥ the target without them)."},
 		"memory_per_gpu_gb": schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory each GPU needs for the workload under the chosen layout, GB."},
-		"explanation":       schema.StringAttribute{Computed: true, MarkdownDescription: "One sentence: the binding resource, what the hardware achieves and why the candidate ranks where it does."},
-		"serving_layout":    candidateServingLayoutSchema(),
+		"explanation": schema.StringAttribute{Computed: true, MarkdownDescription: "One sentence: the binding resource, what the hardware " +
+			"achieves and why the candidate ranks where it does; it says when the candidate is priced at a derived rate, not one the " +
+			"cloud publishes for the instance."},
+		"price_basis": schema.StringAttribute{Computed: true, MarkdownDescription: "What the price of `pricing_model` behind " +
+			"`hourly_cost_usd` is: " + priceBasisDoc + ". Null where the catalog states none (a `catalog_file` entry without one)."},
+		"price_as_of": schema.StringAttribute{Computed: true, MarkdownDescription: "Of that price, " + priceAsOfDoc +
+			". Null where the catalog states none."},
+		"price_source": schema.StringAttribute{Computed: true, MarkdownDescription: "Where the candidate's prices come from: the " +
+			"built-in source file and its date, or the `catalog_file` entry that set them (as `gpu_offers` shows it)."},
+		"serving_layout": candidateServingLayoutSchema(),
 	}
 }
 
@@ -312,6 +323,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	m.Best = candidateValue(&res.Best, "best", &resp.Diagnostics)
+	d.data.warnPriceAge(&resp.Diagnostics, candidatePriceWords(&res.Best), "this gpu_recommendation's best candidate", res.Best.PriceInfo())
 	if w := pl.QuotaWarning(&res.Best); w != "" {
 		resp.Diagnostics.AddWarning("GPU Capacity Beyond A Typical Quota", w)
 	}
@@ -336,6 +348,11 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
+// candidatePriceWords names a candidate's price for the age warning.
+func candidatePriceWords(c *planner.Candidate) string {
+	return fmt.Sprintf("The %s price of %s %s in %s", c.PricingModel, c.Cloud, c.InstanceType, regionWords(c.Region))
+}
+
 func candidateValue(c *planner.Candidate, at string, diags *diag.Diagnostics) types.Object {
 	num := func(name string, v float64) types.Float64 { return float64Value(diags, at+"."+name, v) }
 	co2, carbon := types.Float64Null(), types.Float64Null()
@@ -349,7 +366,11 @@ func candidateValue(c *planner.Candidate, at string, diags *diag.Diagnostics) ty
 		}
 		return types.Float64Null()
 	}
+	basis, asOf := priceInfoValues(c.PriceInfo())
 	obj, dd := types.ObjectValue(candidateAttrTypes, map[string]attr.Value{
+		"price_basis":               basis,
+		"price_as_of":               asOf,
+		"price_source":              types.StringValue(c.PriceSource()),
 		"cloud":                     types.StringValue(c.Cloud),
 		"region":                    types.StringValue(c.Region),
 		"country":                   types.StringValue(c.Country),

@@ -48,6 +48,8 @@ var (
 		"savings_vs_on_demand_usd": types.Float64Type,
 		"break_even_utilization":   types.Float64Type,
 		"break_even_months":        types.Float64Type,
+		"price_basis":              types.StringType,
+		"price_as_of":              types.StringType,
 	}
 )
 
@@ -144,6 +146,10 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					"break_even_months": schema.Float64Attribute{Computed: true, MarkdownDescription: "Reservations only: the months of use at " +
 						"`utilization` after which one term of the reservation costs less than on-demand would have (longer than the term: never). " +
 						"Null for on-demand, spot, zero utilization, or an instance without an on-demand price."},
+					"price_basis": schema.StringAttribute{Computed: true, MarkdownDescription: "What the instance's list price under this " +
+						"model is: " + priceBasisDoc + ". Null where the catalog states none. `summary` names a derived price of the mix."},
+					"price_as_of": schema.StringAttribute{Computed: true, MarkdownDescription: "Of that price, " + priceAsOfDoc +
+						". Null where the catalog states none."},
 				}}},
 			"energy_kwh": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Facility energy, kWh: running instance-hours × node power × PUE (region's, else cloud's). Node power = " +
@@ -189,7 +195,15 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	for _, w := range fr.Result.Warnings {
 		d.data.warnings.add(&resp.Diagnostics, "TCO Rests On An Assumption", w)
 	}
-	m.setResult(&fr.Result, fr.HasOnDemand, fr.Input.Months, &resp.Diagnostics)
+	m.setResult(&fr.Input, &fr.Result, fr.HasOnDemand, &resp.Diagnostics)
+	if pm, info, ok := fr.Input.OldestMixPrice(); ok {
+		where := fr.Input.Offer
+		if fr.Input.Serverless != nil {
+			where = fr.Input.Serverless.InstanceView()
+		}
+		d.data.warnPriceAge(&resp.Diagnostics, fmt.Sprintf("The %s price of %s %s in %s", pm, where.Cloud, where.InstanceType, regionWords(where.Region)),
+			"this gpu_tco", info)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -241,7 +255,8 @@ func (m *tcoModel) toFleet(ctx context.Context, data *providerData, diags *diag.
 // every number through the guarded conversion. Each line is rounded to
 // cents, then the rounded lines are summed, so the breakdown adds up to
 // the total exactly as Terraform shows it.
-func (m *tcoModel) setResult(res *cost.Result, hasOnDemand bool, months float64, diags *diag.Diagnostics) {
+func (m *tcoModel) setResult(in *cost.Input, res *cost.Result, hasOnDemand bool, diags *diag.Diagnostics) {
+	months := in.Months
 	lines := make([]attr.Value, len(res.Breakdown))
 	var total float64
 	for i, l := range res.Breakdown {
@@ -276,7 +291,10 @@ func (m *tcoModel) setResult(res *cost.Result, hasOnDemand bool, months float64,
 				beMonths = num("break_even_months", numfmt.Hours(be.Months))
 			}
 		}
+		basis, asOf := priceInfoValues(in.PriceInfo(c.PricingModel))
 		comp[i] = types.ObjectValueMust(tcoComparisonAttrTypes, map[string]attr.Value{
+			"price_basis":              basis,
+			"price_as_of":              asOf,
 			"pricing_model":            types.StringValue(string(c.PricingModel)),
 			"total_cost_usd":           num("total_cost_usd", t),
 			"savings_vs_on_demand_usd": num("savings_vs_on_demand_usd", savings),

@@ -146,6 +146,8 @@ func TestAccTCODataSource(t *testing.T) {
 			"savings_vs_on_demand_usd": usd(cmp["on_demand"] - cmp[pm]),
 			"break_even_utilization":   beU,
 			"break_even_months":        beM,
+			"price_basis":              priceInfoOf(o, pm, true),
+			"price_as_of":              priceInfoOf(o, pm, false),
 		})
 	}
 	defBE := func(pm string) (knownvalue.Check, knownvalue.Check) { return breakEven(pm, 1, 1) }
@@ -207,18 +209,22 @@ func TestAccTCODataSource(t *testing.T) {
 					statecheck.ExpectKnownValue(def, tfjsonpath.New("pricing_model_comparison"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("on_demand"),
 							"total_cost_usd": usd(defCompute), "savings_vs_on_demand_usd": usd(0),
-							"break_even_utilization": odU, "break_even_months": odM}),
+							"break_even_utilization": odU, "break_even_months": odM,
+							"price_basis": priceInfoOf(o, "on_demand", true), "price_as_of": priceInfoOf(o, "on_demand", false)}),
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("spot"),
 							"total_cost_usd": usd(730 * defR * o.SpotUSD), "savings_vs_on_demand_usd": usd(defCompute - 730*defR*o.SpotUSD),
-							"break_even_utilization": odU, "break_even_months": odM}),
+							"break_even_utilization": odU, "break_even_months": odM,
+							"price_basis": priceInfoOf(o, "spot", true), "price_as_of": priceInfoOf(o, "spot", false)}),
 						// One 1-year term: 8,760 h × 0.63378 = 5,551.91.
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("reserved_1y"),
 							"total_cost_usd": usd(8760 * o.Reserved1YUSD), "savings_vs_on_demand_usd": usd(defCompute - 8760*o.Reserved1YUSD),
-							"break_even_utilization": r1U, "break_even_months": r1M}),
+							"break_even_utilization": r1U, "break_even_months": r1M,
+							"price_basis": priceInfoOf(o, "reserved_1y", true), "price_as_of": priceInfoOf(o, "reserved_1y", false)}),
 						// One 3-year term: 26,280 h × 0.43459 = 11,421.03.
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("reserved_3y"),
 							"total_cost_usd": usd(26280 * o.Reserved3YUSD), "savings_vs_on_demand_usd": usd(defCompute - 26280*o.Reserved3YUSD),
-							"break_even_utilization": r3U, "break_even_months": r3M}),
+							"break_even_utilization": r3U, "break_even_months": r3M,
+							"price_basis": priceInfoOf(o, "reserved_3y", true), "price_as_of": priceInfoOf(o, "reserved_3y", false)}),
 					})),
 					statecheck.ExpectKnownValue(def, tfjsonpath.New("energy_kwh"), usd(defKWh)),
 					statecheck.ExpectKnownValue(def, tfjsonpath.New("co2e_kg"), usd(defKWh*rg.GridGCO2ePerKWh/1000)),
@@ -478,4 +484,17 @@ data "gpu_tco" "idle" {
 			},
 		}},
 	})
+}
+
+// priceInfoOf is a comparison row's price_basis (basis) or price_as_of,
+// read from the catalog offer's fields.
+func priceInfoOf(o *catalog.Offer, pm string, basis bool) knownvalue.Check {
+	info := *o.PriceInfos.Of(catalog.PricingModel(pm))
+	switch {
+	case basis && info.Basis != "":
+		return knownvalue.StringExact(string(info.Basis))
+	case !basis && !info.AsOf.IsZero():
+		return knownvalue.StringExact(info.AsOf.Format("2006-01-02"))
+	}
+	return knownvalue.Null()
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 )
 
 // warnOnce remembers the warnings a configured provider has shown.
@@ -22,9 +23,15 @@ type warnOnce struct {
 // add adds the warning unless this provider already showed the same
 // summary and detail.
 func (w *warnOnce) add(diags *diag.Diagnostics, summary, detail string) {
+	w.addKeyed(diags, summary+"\x00"+detail, nil, summary, detail)
+}
+
+// addKeyed adds the warning unless this provider already showed one with
+// the same key (one warning per plan for a kind of problem, whatever its
+// details); at, when not nil, is the attribute it is about.
+func (w *warnOnce) addKeyed(diags *diag.Diagnostics, key string, at *path.Path, summary, detail string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	key := summary + "\x00" + detail
 	if w.seen[key] {
 		return
 	}
@@ -32,6 +39,10 @@ func (w *warnOnce) add(diags *diag.Diagnostics, summary, detail string) {
 		w.seen = map[string]bool{}
 	}
 	w.seen[key] = true
+	if at != nil {
+		diags.AddAttributeWarning(*at, summary, detail)
+		return
+	}
 	diags.AddWarning(summary, detail)
 }
 

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
 
@@ -378,6 +379,37 @@ data "gpu_tco" "typo" {
 			t.Errorf("errors: %+v", errs)
 		}
 	})
+	t.Run("old prices once per plan", func(t *testing.T) {
+		// Prices older than 90 days warn once per plan, however many
+		// answers rest on them (the clock is the real one: the warning is
+		// expected exactly when the built-in catalog is that old).
+		ws := warnings(t, c, initConfig(t, c, `data "gpu_recommendation" "a" {
+  workload = { kind = "training", model_parameters_b = 1, training_tokens_b = 1 }
+}
+
+data "gpu_recommendation" "b" {
+  workload    = { kind = "inference", model_parameters_b = 8, tokens_per_second = 500 }
+  constraints = { clouds = ["azure"], pricing_models = ["reserved_1y"] }
+}
+
+data "gpu_tco" "c" {
+  cloud         = "aws"
+  region        = "us-east-1"
+  instance_type = "g5.xlarge"
+  months        = 1
+}
+`))
+		days, err := catalog.PriceAgeWarningDays()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := count(ws, "Prices Older Than ")
+		stale := catalog.AgeDays(cat.Date, time.Now()) > days
+		if n > 1 || (stale && n != 1) || (n == 1 && !strings.Contains(strings.Join(ws, "\n"), "terraform-provider-gpu refresh --out prices.yaml")) {
+			t.Errorf("%d price-age warnings (catalog dated %s, stale %v), want one when stale and never more; warnings:\n%s",
+				n, cat.Date.Format(time.DateOnly), stale, strings.Join(ws, "\n"))
+		}
+	})
 	t.Run("quota", func(t *testing.T) {
 		// A pay-as-you-go cluster above a typical regional quota is flagged
 		// with a warning naming the remedy; a small one is not.
@@ -445,7 +477,7 @@ resource "gpu_cluster_spec" "train" {
 }
 `)
 		c.terraform(dir, "apply", "-auto-approve", "-input=false", "-var=cloud=aws")
-		if ws := warnings(t, c, dir, "-var=cloud=aws"); len(ws) != 0 {
+		if ws := withoutPriceAge(warnings(t, c, dir, "-var=cloud=aws")); len(ws) != 0 {
 			t.Fatalf("an unchanged cluster warns: %v", ws)
 		}
 		ws := warnings(t, c, dir, "-var=cloud=gcp")
@@ -485,4 +517,16 @@ func monthly(t *testing.T, m *tfjson.StateModule) float64 {
 		t.Fatalf("monthly_cost_usd = %v", m.Resources[0].AttributeValues["monthly_cost_usd"])
 	}
 	return v
+}
+
+// withoutPriceAge drops the warning about old prices, which depends on
+// the day the test runs.
+func withoutPriceAge(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !strings.HasPrefix(w, "Prices Older Than ") {
+			out = append(out, w)
+		}
+	}
+	return out
 }

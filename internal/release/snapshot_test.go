@@ -17,6 +17,7 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/refresh/refreshtest"
 	"github.com/gpuplan/terraform-provider-gpu/internal/release"
 )
 
@@ -60,6 +61,18 @@ func TestSnapshot(t *testing.T) {
 		want := fmt.Sprintf("%s %s %s/%s", release.Name, d.Version, runtime.GOOS, runtime.GOARCH)
 		if err != nil || strings.TrimSpace(string(out)) != want {
 			t.Fatalf("%s -version = %q, %v; want %q", filepath.Base(bin), out, err, want)
+		}
+	})
+
+	t.Run("refresh subcommand", func(t *testing.T) {
+		// The archived binary refreshes prices by hand: offline here, from
+		// the recorded RunPod and Lambda answers, into an overlay.
+		bin := extractBinary(t, filepath.Join(dist, archive), release.BinaryName(d.Version, runtime.GOOS))
+		out := filepath.Join(t.TempDir(), "prices.yaml")
+		msg, err := exec.Command(bin, "refresh", "--replay", refreshtest.Recorded(), "--clouds", "runpod,lambda", "--out", out).CombinedOutput()
+		data, rerr := os.ReadFile(out)
+		if err != nil || rerr != nil || !strings.Contains(string(data), "instance_type: gpu_8x_h100_sxm5") {
+			t.Fatalf("%s refresh: %v\n%s\n%s", filepath.Base(bin), err, msg, data)
 		}
 	})
 

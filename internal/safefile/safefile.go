@@ -36,6 +36,35 @@ func (e *TooLargeError) Error() string {
 // and read through a limit of limit+1 bytes, so neither a file that grows
 // nor a device is read past the limit.
 func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := open(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the file: %w", unwrapPathError(err))
+	}
+	if int64(len(data)) > limit {
+		return nil, &TooLargeError{Max: limit}
+	}
+	return data, nil
+}
+
+// Open opens the regular file at path for a reader that streams it (an
+// AWS price list of gigabytes), with ReadFile's checks; reading past limit
+// bytes fails with a *TooLargeError.
+func Open(path string, limit int64) (io.ReadCloser, error) {
+	f, err := open(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	return &limited{f: f, left: limit, limit: limit}, nil
+}
+
+// open checks path before it is opened (a FIFO would block the open) and
+// again once open, and opens it with O_NONBLOCK where the OS has it.
+func open(path string, limit int64) (*os.File, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -52,22 +81,46 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the file: %w", unwrapPathError(err))
 	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, fmt.Errorf("cannot read the file: %w", unwrapPathError(err))
+	if st, err = f.Stat(); err == nil {
+		err = checkRegular(st, limit)
+	} else {
+		err = fmt.Errorf("cannot read the file: %w", unwrapPathError(err))
 	}
-	if err := checkRegular(st, limit); err != nil {
+	if err != nil {
+		_ = f.Close()
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the file: %w", unwrapPathError(err))
-	}
-	if int64(len(data)) > limit {
-		return nil, &TooLargeError{Max: limit}
-	}
-	return data, nil
+	return f, nil
 }
+
+// limited reads a file up to its limit, then fails with a TooLargeError
+// if there is more.
+type limited struct {
+	f     *os.File
+	left  int64
+	limit int64
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		var one [1]byte
+		if n, _ := l.f.Read(one[:]); n > 0 {
+			return 0, &TooLargeError{Max: l.limit}
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.f.Read(p)
+	l.left -= int64(n)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = fmt.Errorf("cannot read the file: %w", unwrapPathError(err))
+	}
+	return n, err
+}
+
+func (l *limited) Close() error { return l.f.Close() }
 
 func checkRegular(st fs.FileInfo, limit int64) error {
 	m := st.Mode()

@@ -5,6 +5,7 @@ package safefile_test
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +63,43 @@ func TestReadFile(t *testing.T) {
 				t.Fatal("blocked")
 			}
 		})
+	}
+}
+
+// TestOpen: the streaming variant keeps ReadFile's checks and fails past
+// the limit with a TooLargeError; a file of exactly the limit reads whole.
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ec2.json")
+	if err := os.WriteFile(path, []byte("0123456789"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		limit   int64
+		content string
+	}{{10, "0123456789"}, {100, "0123456789"}} {
+		f, err := safefile.Open(path, tc.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(f)
+		_ = f.Close()
+		if err != nil || string(data) != tc.content {
+			t.Errorf("limit %d: %q, %v", tc.limit, data, err)
+		}
+	}
+	if _, err := safefile.Open(path, 5); !errors.As(err, new(*safefile.TooLargeError)) {
+		t.Errorf("a file larger than the limit opened: %v", err)
+	}
+	for _, p := range []string{dir, "/dev/zero", mkfifo(t, filepath.Join(dir, "pipe.json"))} {
+		if _, err := os.Lstat(p); err != nil {
+			continue // not on this OS
+		}
+		if f, err := safefile.Open(p, 1<<20); !errors.Is(err, safefile.ErrNotRegular) {
+			t.Errorf("%s: %v", p, err)
+			if f != nil {
+				_ = f.Close()
+			}
+		}
 	}
 }

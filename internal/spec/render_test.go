@@ -251,8 +251,8 @@ func TestInstanceTypeMatchesOnDemandRendering(t *testing.T) {
 	seen := map[key]bool{}
 	for _, o := range cat.Offers {
 		k := key{o.Cloud, o.Accelerator, o.GPUs}
-		if seen[k] || o.Fractional() {
-			continue
+		if seen[k] || o.Fractional() || o.OnDemandUSD == 0 {
+			continue // on-demand rendering needs an offer sold on demand
 		}
 		seen[k] = true
 		it, err := spec.InstanceType(cat, k.cloud, k.acc, k.gpus)

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -39,6 +40,13 @@ func (r *run) applyDiscounts(_ *catalog.Catalog, s *section) {
 		c.OnDemandUSD, c.SpotUSD, c.Reserved1YUSD, c.Reserved3YUSD = o.OnDemandUSD*k, o.SpotUSD*k, o.Reserved1YUSD*k, o.Reserved3YUSD*k
 		c.NativeOnDemand, c.NativeSpot, c.NativeReserved1Y, c.NativeReserved3Y = o.NativeOnDemand*k, o.NativeSpot*k, o.NativeReserved1Y*k, o.NativeReserved3Y*k
 		c.Source = fmt.Sprintf("%s: %s off the list price (discounts.%s); list price: %s", r.sourcePrefix(), numfmt.Percent(f), o.Cloud, o.Source)
+		// A discounted price is derived from the list price, of its date.
+		for _, pm := range []catalog.PricingModel{catalog.OnDemand, catalog.Spot, catalog.Reserved1Y, catalog.Reserved3Y} {
+			if pi := c.PriceInfos.Of(pm); pi.Basis != "" {
+				*pi = catalog.DerivedPriceInfo(*pi)
+			}
+		}
+		syncReservedDerived(&c)
 		r.offers[i] = &c
 		discounted[o.Cloud]++
 	}
@@ -130,18 +138,92 @@ func discountCloud(cl *catalog.Cloud, k float64, given map[string]bool) *catalog
 // priceField is one hourly price of an offer, by field name.
 type priceField struct {
 	name  string
+	pm    catalog.PricingModel
 	given *float64
 	get   func(*catalog.Offer) *float64
 }
 
 func priceFields(ov *overlayOffer) []priceField {
 	return []priceField{
-		{"on_demand_usd", ov.OnDemandUSD, func(o *catalog.Offer) *float64 { return &o.OnDemandUSD }},
-		{"spot_usd", ov.SpotUSD, func(o *catalog.Offer) *float64 { return &o.SpotUSD }},
-		{"reserved_1y_usd", ov.Reserved1YUSD, func(o *catalog.Offer) *float64 { return &o.Reserved1YUSD }},
-		{"reserved_3y_usd", ov.Reserved3YUSD, func(o *catalog.Offer) *float64 { return &o.Reserved3YUSD }},
-		{"capacity_block_usd", ov.CapacityBlock, func(o *catalog.Offer) *float64 { return &o.CapacityBlockUSD }},
+		{"on_demand_usd", catalog.OnDemand, ov.OnDemandUSD, func(o *catalog.Offer) *float64 { return &o.OnDemandUSD }},
+		{"spot_usd", catalog.Spot, ov.SpotUSD, func(o *catalog.Offer) *float64 { return &o.SpotUSD }},
+		{"reserved_1y_usd", catalog.Reserved1Y, ov.Reserved1YUSD, func(o *catalog.Offer) *float64 { return &o.Reserved1YUSD }},
+		{"reserved_3y_usd", catalog.Reserved3Y, ov.Reserved3YUSD, func(o *catalog.Offer) *float64 { return &o.Reserved3YUSD }},
+		{"capacity_block_usd", catalog.CapacityBlock, ov.CapacityBlock, func(o *catalog.Offer) *float64 { return &o.CapacityBlockUSD }},
 	}
+}
+
+// entryPriceInfo is the basis and date an offer entry states for the prices
+// it gives (price_basis, price_as_of); the zero PriceInfo when it states
+// none. Problems are appended to errs.
+func entryPriceInfo(ov *overlayOffer, errs *catalog.FieldErrors) catalog.PriceInfo {
+	var info catalog.PriceInfo
+	if ov.PriceBasis == nil && ov.PriceAsOf == nil {
+		return info
+	}
+	add := func(field, format string, args ...any) {
+		*errs = append(*errs, &catalog.FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	gives := false
+	for _, pf := range priceFields(ov) {
+		gives = gives || pf.given != nil
+	}
+	if !gives {
+		field := "price_basis"
+		if ov.PriceBasis == nil {
+			field = "price_as_of"
+		}
+		add(field, "describes the prices this entry gives, and it gives none (%s)",
+			catalog.QuoteList([]string{"on_demand_usd", "spot_usd", "reserved_1y_usd", "reserved_3y_usd", "capacity_block_usd"}))
+		return info
+	}
+	if ov.PriceBasis != nil {
+		if info.Basis = *ov.PriceBasis; !slices.Contains(catalog.PriceBases, info.Basis) {
+			add("price_basis", "must be one of %s, got %q", catalog.QuoteList(catalog.PriceBases), string(info.Basis))
+		}
+	}
+	if ov.PriceAsOf != nil {
+		t, err := time.Parse(time.DateOnly, *ov.PriceAsOf)
+		if err != nil {
+			add("price_as_of", "want the date of the prices as YYYY-MM-DD, got %q", *ov.PriceAsOf)
+		}
+		info.AsOf = t
+	}
+	return info
+}
+
+// setPrices sets the prices an entry gives on o, with the entry's basis
+// and date (a price of 0 removes the price and its info).
+func setPrices(o *catalog.Offer, ov *overlayOffer, info catalog.PriceInfo) {
+	for _, pf := range priceFields(ov) {
+		if pf.given == nil {
+			continue
+		}
+		*pf.get(o) = *pf.given
+		*o.PriceInfos.Of(pf.pm) = catalog.PriceInfo{}
+		if *pf.given > 0 {
+			*o.PriceInfos.Of(pf.pm) = info
+		}
+	}
+	syncReservedDerived(o)
+}
+
+// noteZeroPrices warns about each price the entry sets to 0 that o, the
+// built-in offer it overrides, sells at: the pricing model is removed,
+// which the file may mean, but the file should say so knowingly.
+func (r *run) noteZeroPrices(o *catalog.Offer, ov *overlayOffer, e entry) {
+	for _, pf := range priceFields(ov) {
+		if was := *pf.get(o); pf.given != nil && *pf.given == 0 && was > 0 {
+			r.warn(lineOf(e.node, pf.name), e.String(), pf.name, "0 means not sold: the built-in %s of %s USD/h is removed "+
+				"(omit %s to keep it)", pf.name, catalog.FormatNumber(was), pf.name)
+		}
+	}
+}
+
+// syncReservedDerived sets Offer.ReservedDerived from the reserved prices'
+// bases.
+func syncReservedDerived(o *catalog.Offer) {
+	o.ReservedDerived = o.PriceInfos.Reserved1Y.Basis == catalog.PriceDerived || o.PriceInfos.Reserved3Y.Basis == catalog.PriceDerived
 }
 
 // mergeOffer builds the resulting offer of an overlay entry: a copy of the
@@ -157,6 +239,7 @@ func (r *run) mergeOffer(ov *overlayOffer, prev *catalog.Offer, e entry) (*catal
 			errs = append(errs, &catalog.FieldError{Field: f.name, Msg: "required: cloud, instance_type and region identify an offer"})
 		}
 	}
+	info := entryPriceInfo(ov, &errs)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -185,15 +268,12 @@ func (r *run) mergeOffer(ov *overlayOffer, prev *catalog.Offer, e entry) (*catal
 		o.Fabric = *ov.Fabric
 	}
 	if exists && ov.OnDemandUSD != nil {
-		r.rescale(&o, ov, e)
+		r.rescale(&o, ov, e, info)
 	}
-	for _, pf := range priceFields(ov) {
-		if was := *pf.get(&o); exists && pf.given != nil && *pf.given == 0 && was > 0 {
-			r.warn(lineOf(e.node, pf.name), e.String(), pf.name, "0 means not sold: the built-in %s of %s USD/h is removed "+
-				"(omit %s to keep it)", pf.name, catalog.FormatNumber(was), pf.name)
-		}
-		setF(pf.get(&o), pf.given)
+	if exists {
+		r.noteZeroPrices(&o, ov, e)
 	}
+	setPrices(&o, ov, info)
 	if ov.Source != nil {
 		o.Source = r.sourcePrefix() + ": " + *ov.Source
 	}
@@ -210,8 +290,7 @@ func (r *run) mergeOffer(ov *overlayOffer, prev *catalog.Offer, e entry) (*catal
 
 // overriddenOffer is the starting point of an entry that overrides the
 // built-in offer prev: a copy, in USD once the entry gives any price, its
-// reserved prices published once the entry gives one, its source naming
-// the file.
+// source naming the file.
 func (r *run) overriddenOffer(prev *catalog.Offer, ov *overlayOffer) catalog.Offer {
 	o := *prev
 	pricesGiven := false
@@ -221,9 +300,6 @@ func (r *run) overriddenOffer(prev *catalog.Offer, ov *overlayOffer) catalog.Off
 	if pricesGiven {
 		// Overlay prices are USD: drop the native-currency figures.
 		o.Currency, o.NativeOnDemand, o.NativeSpot, o.NativeReserved1Y, o.NativeReserved3Y = "USD", 0, 0, 0, 0
-	}
-	if ov.Reserved1YUSD != nil || ov.Reserved3YUSD != nil {
-		o.ReservedDerived = false
 	}
 	o.Source = r.sourcePrefix() + " over: " + prev.Source
 	return o
@@ -253,9 +329,10 @@ func (r *run) newOffer(ov *overlayOffer) (catalog.Offer, error) {
 
 // rescale keeps a partial override consistent: a built-in spot or reserved
 // price the entry leaves out that is not below the new on-demand price is
-// scaled by new / old on-demand (it keeps its discount off on-demand).
+// scaled by new / old on-demand (it keeps its discount off on-demand) and
+// becomes derived from both (info describes the new on-demand price).
 // Called before the given prices are set on o.
-func (r *run) rescale(o *catalog.Offer, ov *overlayOffer, e entry) {
+func (r *run) rescale(o *catalog.Offer, ov *overlayOffer, e entry, info catalog.PriceInfo) {
 	newOD, oldOD := *ov.OnDemandUSD, o.OnDemandUSD
 	if catalog.CheckField(secOffers, "on_demand_usd", newOD) != nil || oldOD <= 0 {
 		return // the on-demand price itself is reported by ValidateOffer
@@ -273,6 +350,7 @@ func (r *run) rescale(o *catalog.Offer, ov *overlayOffer, e entry) {
 			"the built-in %s %s is not below the new on_demand_usd %s: rescaled to %s, keeping its %s discount off on-demand; state %s in the file to set it",
 			pf.name, usd(*v), usd(newOD), usd(scaled), numfmt.Percent(1-*v/oldOD), pf.name)
 		*v = scaled
+		*o.PriceInfos.Of(pf.pm) = catalog.DerivedPriceInfo(*o.PriceInfos.Of(pf.pm), o.PriceInfos.OnDemand, info)
 	}
 }
 
@@ -314,7 +392,10 @@ type overlayOffer struct {
 	Reserved1YUSD *float64        `json:"reserved_1y_usd"`
 	Reserved3YUSD *float64        `json:"reserved_3y_usd"`
 	CapacityBlock *float64        `json:"capacity_block_usd"`
-	Source        *string         `json:"source"`
+	// PriceBasis and PriceAsOf describe the prices the entry gives.
+	PriceBasis *catalog.PriceBasis `json:"price_basis"`
+	PriceAsOf  *string             `json:"price_as_of"`
+	Source     *string             `json:"source"`
 }
 
 // applyOffers merges each offer entry: an override of the offer with its

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,9 @@ func TestOverlayExamples(t *testing.T) {
 	o, _ := neg.Offer("aws", "p5.48xlarge", "us-east-1")
 	if o.OnDemandUSD != 41.28 || o.Reserved1YUSD != 30 || o.GPUs != 8 || o.ReservedDerived {
 		t.Errorf("negotiated p5 = %+v", o)
+	}
+	if want := (catalog.PriceInfo{Basis: catalog.PricePublished, AsOf: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}); o.PriceInfos.OnDemand != want || o.PriceInfos.Reserved1Y != want {
+		t.Errorf("negotiated p5 price infos = %+v, want %+v for on-demand and 1-year", o.PriceInfos, want)
 	}
 	if want := "catalog_file negotiated.yaml: AWS private pricing addendum"; !strings.HasPrefix(o.Source, want) {
 		t.Errorf("source = %q, want prefix %q", o.Source, want)
@@ -192,8 +196,6 @@ func TestOverlayErrors(t *testing.T) {
 		{"egress tiers not increasing", "c.yaml", "clouds:\n  - id: onprem\n    pue: 1.2\n    egress_tiers:\n      - {up_to_gb: 10240, usd_per_gb: 0.09}\n" +
 			"      - {up_to_gb: 100, usd_per_gb: 0.07}\n      - {up_to_gb: 0, usd_per_gb: 0.05}\n", 6, "clouds[0] (onprem)", "egress_tiers[1].up_to_gb",
 			"100 GB is not above the tier before (10,240 GB)"},
-		{"built-in field the entry never set", "c.yaml", "offers:\n  - cloud: aws\n    instance_type: p5e.48xlarge\n    region: us-east-2\n    spot_usd: 5\n", 2,
-			"offers[0] (aws/p5e.48xlarge/us-east-2)", "", "the built-in on_demand_usd, which this entry does not set, must be"},
 		{"instance type in another case", "c.yaml", strings.Replace(p5, "p5.48xlarge", "P5.48XLARGE", 1) + "    on_demand_usd: 50\n", 3,
 			"offers[0] (aws/P5.48XLARGE/us-east-1)", "instance_type", `"P5.48XLARGE" is written "p5.48xlarge" in the catalog`},
 		{"region in another case", "c.yaml", "regions:\n  - cloud: aws\n    id: US-EAST-1\n    country: US\n    geography: us\n", 3,
@@ -704,5 +706,21 @@ func TestOverlayZeroPriceNote(t *testing.T) {
 		"    accelerator: H100\n    gpus: 8\n    on_demand_usd: 30\n    spot_usd: 0\n"))
 	if err != nil || len(warns) != 0 {
 		t.Errorf("new offer with spot_usd: 0: %v, warnings %v", err, warns)
+	}
+}
+
+// A problem of a built-in field an override leaves out is reported on the
+// entry, as the built-in value's, not on a field the file never wrote.
+func TestOverlayBuiltInFieldNotSet(t *testing.T) {
+	base := builtin(t)
+	p5, _ := base.Offer("aws", "p5.48xlarge", "us-east-1")
+	odd := *p5 // a base offer whose reserved price is above its on-demand one
+	odd.InstanceType, odd.Reserved1YUSD = "odd.48xlarge", p5.OnDemandUSD*2
+	base = base.With(base.Accelerators, base.Clouds, base.Regions, append(slices.Clone(base.Offers), &odd))
+	_, _, err := applyBytes(base, "c.yaml", []byte("offers:\n  - cloud: aws\n    instance_type: odd.48xlarge\n    region: us-east-1\n    vcpus: 8\n"))
+	ps := problems(t, err)
+	if len(ps) != 1 || ps[0].Field != "" || ps[0].Line != 2 ||
+		!strings.Contains(ps[0].Msg, "the built-in reserved_1y_usd, which this entry does not set, ") {
+		t.Errorf("problems %v, want one on the entry (line 2, no field) naming the built-in reserved_1y_usd", ps)
 	}
 }

@@ -4,9 +4,11 @@
 package pricelist
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -62,15 +64,17 @@ type awsTerm struct {
 }
 
 // awsReader streams an EC2 offer file: products and terms are decoded one
-// SKU at a time.
+// SKU at a time, and only the SKUs of catalog instance types are kept.
 type awsReader struct {
 	file string
-	data []byte
+	t    *tracker
 	dec  *json.Decoder
 	k    Known
 	res  *Result
 
+	keys                          []string // top-level keys, for the format check
 	offerCode, version, published string
+	productsRead                  bool                 // products came before terms (as AWS writes them)
 	keep                          map[string][2]string // sku -> instance type, region
 	od, r1, r3                    map[string]float64   // sku -> hourly USD
 	unknown                       map[string]bool
@@ -78,20 +82,24 @@ type awsReader struct {
 }
 
 // ReadAWS reads an AWS Price List EC2 offer file (the per-region
-// …/AmazonEC2/current/<region>/index.json or the whole-service file): the
-// on-demand Linux price of shared-tenancy instances without pre-installed
-// software and with capacitystatus Used, and the standard no-upfront
-// 1- and 3-year reserved instance rates, of the instance types k knows.
-// The offer file carries no spot prices.
-func ReadAWS(file string, data []byte, k Known) (*Result, error) {
-	if err := checkFormat(file, FormatAWS, data); err != nil {
-		return nil, err
-	}
-	r := &awsReader{file: file, data: data, dec: json.NewDecoder(bytes.NewReader(data)), k: k,
+// …/AmazonEC2/current/<region>/index.json or the whole-service file) as a
+// stream, in memory proportional to the catalog's SKUs, not to the file:
+// the on-demand Linux price of shared-tenancy instances without
+// pre-installed software and with capacitystatus Used, and the standard
+// no-upfront 1- and 3-year reserved instance rates, of the instance types
+// k knows. The offer file carries no spot prices. At most
+// max_offer_file_bytes (refresh.json) are read.
+func ReadAWS(file string, in io.Reader, k Known) (*Result, error) {
+	t := newTracker(newCapped(in, mustPolicy().MaxOfferFileBytes, "an AWS offer file (max_offer_file_bytes)"))
+	r := &awsReader{file: file, t: t, dec: json.NewDecoder(t), k: k,
 		res:  &Result{File: file, Format: FormatAWS, Cloud: "aws"},
 		keep: map[string][2]string{}, od: map[string]float64{}, r1: map[string]float64{}, r3: map[string]float64{},
 		unknown: map[string]bool{}, notes: map[string]bool{}}
 	if err := r.top(); err != nil {
+		return nil, err
+	}
+	sort.Strings(r.keys)
+	if err := formatError(file, FormatAWS, r.keys, nil); err != nil {
 		return nil, err
 	}
 	if r.offerCode != awsOfferCode {
@@ -102,7 +110,7 @@ func ReadAWS(file string, data []byte, k Known) (*Result, error) {
 }
 
 func (r *awsReader) fail(err error) error {
-	return syntaxError(r.file, r.data, err, r.dec.InputOffset())
+	return r.t.syntaxError(r.file, err, r.dec.InputOffset())
 }
 
 // expect reads a delimiter token.
@@ -112,8 +120,7 @@ func (r *awsReader) expect(d json.Delim) error {
 		return r.fail(err)
 	}
 	if tok != d {
-		l, c := position(r.data, r.dec.InputOffset())
-		return &FileError{File: r.file, Line: l, Column: c, Msg: fmt.Sprintf("expected %q, found %v", d, tok)}
+		return r.t.fileError(r.file, r.dec.InputOffset(), fmt.Sprintf("expected %q, found %v", d, tok))
 	}
 	return nil
 }
@@ -133,6 +140,12 @@ func (r *awsReader) object(fn func(key string) error) error {
 	if err := r.expect('{'); err != nil {
 		return err
 	}
+	return r.members(fn)
+}
+
+// members calls fn for each key of an object whose '{' is read, then
+// reads its '}'.
+func (r *awsReader) members(fn func(key string) error) error {
 	for r.dec.More() {
 		k, err := r.key()
 		if err != nil {
@@ -152,8 +165,21 @@ func (r *awsReader) decode(v any) error {
 	return nil
 }
 
+// top reads the document: its scalars, products, then terms.
 func (r *awsReader) top() error {
-	err := r.object(func(k string) error {
+	tok, err := r.dec.Token()
+	if err != nil {
+		return r.fail(err)
+	}
+	switch tok {
+	case json.Delim('['):
+		return r.arrayTop()
+	case json.Delim('{'):
+	default:
+		return &FileError{File: r.file, Msg: "expected the format " + string(FormatAWS) + " (not a JSON object)"}
+	}
+	err = r.members(func(k string) error {
+		r.keys = append(r.keys, k)
 		switch k {
 		case "offerCode":
 			return r.decode(&r.offerCode)
@@ -162,7 +188,7 @@ func (r *awsReader) top() error {
 		case "publicationDate":
 			return r.decode(&r.published)
 		case "products":
-			return r.object(func(string) error {
+			err := r.object(func(string) error {
 				var p awsProduct
 				if err := r.decode(&p); err != nil {
 					return err
@@ -170,19 +196,10 @@ func (r *awsReader) top() error {
 				r.product(&p)
 				return nil
 			})
+			r.productsRead = true
+			return err
 		case "terms":
-			return r.object(func(kind string) error {
-				return r.object(func(sku string) error {
-					return r.object(func(string) error {
-						var t awsTerm
-						if err := r.decode(&t); err != nil {
-							return err
-						}
-						r.term(kind, sku, &t)
-						return nil
-					})
-				})
-			})
+			return r.terms()
 		}
 		var skip json.RawMessage
 		return r.decode(&skip)
@@ -191,10 +208,49 @@ func (r *awsReader) top() error {
 		return err
 	}
 	if _, err := r.dec.Token(); err == nil {
-		l, c := position(r.data, r.dec.InputOffset())
-		return &FileError{File: r.file, Line: l, Column: c, Msg: "trailing data after the JSON document"}
+		return r.t.fileError(r.file, r.dec.InputOffset(), "trailing data after the JSON document")
 	}
 	return nil
+}
+
+// terms reads the terms object: kind -> SKU -> offer term code -> term.
+func (r *awsReader) terms() error {
+	return r.object(func(kind string) error {
+		return r.object(func(sku string) error {
+			if _, kept := r.keep[sku]; r.productsRead && !kept {
+				var skip json.RawMessage // not a catalog SKU: nothing to keep
+				return r.decode(&skip)
+			}
+			return r.object(func(string) error {
+				var t awsTerm
+				if err := r.decode(&t); err != nil {
+					return err
+				}
+				r.term(kind, sku, &t)
+				return nil
+			})
+		})
+	})
+}
+
+// arrayTop reports a document that is a JSON array (an Azure or Google
+// file of several pages) by the keys of its first element.
+func (r *awsReader) arrayTop() error {
+	var first map[string]json.RawMessage
+	if r.dec.More() {
+		if err := r.decode(&first); err != nil {
+			return err
+		}
+	}
+	keys := make([]string, 0, len(first))
+	for k := range first {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if err := formatError(r.file, FormatAWS, keys, nil); err != nil {
+		return err
+	}
+	return &FileError{File: r.file, Msg: "expected the format " + string(FormatAWS) + " (a JSON object), found a JSON array"}
 }
 
 // product keeps a SKU when it is the Linux shared-tenancy list price of a
@@ -247,8 +303,15 @@ func (r *awsReader) term(kind, sku string, t *awsTerm) {
 			continue
 		}
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || v < 0 {
-			r.notes[fmt.Sprintf("SKU %s: price %q is not a number; skipped", sku, s)] = true
+		switch {
+		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+			r.notes[fmt.Sprintf("SKU %s: price %q is not a finite number; skipped", sku, s)] = true
+			continue
+		case v < 0:
+			r.notes[fmt.Sprintf("SKU %s: price %q is negative; skipped", sku, s)] = true
+			continue
+		case v == 0 && kind == "OnDemand":
+			r.notes[fmt.Sprintf("SKU %s: on-demand price %q is zero (not sold at a list price); skipped", sku, s)] = true
 			continue
 		}
 		dst[sku] = v

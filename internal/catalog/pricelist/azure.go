@@ -5,6 +5,7 @@ package pricelist
 
 import (
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -33,31 +34,37 @@ const (
 )
 
 type azurePage struct {
-	Items []azureItem `json:"Items"`
+	Items        []azureItem `json:"Items"`
+	NextPageLink *string     `json:"NextPageLink"`
 }
 
 type azureItem struct {
-	CurrencyCode       string  `json:"currencyCode"`
-	UnitPrice          float64 `json:"unitPrice"`
-	ArmRegionName      string  `json:"armRegionName"`
-	ArmSkuName         string  `json:"armSkuName"`
-	SkuName            string  `json:"skuName"`
-	MeterName          string  `json:"meterName"`
-	ProductName        string  `json:"productName"`
-	ServiceName        string  `json:"serviceName"`
-	Type               string  `json:"type"`
-	ReservationTerm    string  `json:"reservationTerm"`
-	UnitOfMeasure      string  `json:"unitOfMeasure"`
-	EffectiveStartDate string  `json:"effectiveStartDate"`
+	CurrencyCode       string   `json:"currencyCode"`
+	UnitPrice          *float64 `json:"unitPrice"`
+	ArmRegionName      string   `json:"armRegionName"`
+	ArmSkuName         string   `json:"armSkuName"`
+	SkuName            string   `json:"skuName"`
+	MeterName          string   `json:"meterName"`
+	ProductName        string   `json:"productName"`
+	ServiceName        string   `json:"serviceName"`
+	Type               string   `json:"type"`
+	ReservationTerm    string   `json:"reservationTerm"`
+	UnitOfMeasure      string   `json:"unitOfMeasure"`
+	EffectiveStartDate string   `json:"effectiveStartDate"`
 }
 
 // ReadAzure reads Azure Retail Prices API responses — one page (an object
-// with Items) or a JSON array of pages — for the Linux prices of the VM SKUs
-// k knows: type Consumption is on-demand, or spot when skuName ends in
-// "Spot"; type Reservation is a 1- or 3-year reservation whose unitPrice is
-// the whole term (hourly = unitPrice / hours of the term). Windows and Low
-// Priority meters and DevTestConsumption are ignored. Prices must be USD.
-func ReadAzure(file string, data []byte, k Known) (*Result, error) {
+// with Items) or a JSON array of pages, at most max_price_list_file_bytes
+// (refresh.json) — for the Linux prices of the VM SKUs k knows: type
+// Consumption is on-demand, or spot when skuName ends in "Spot"; type
+// Reservation is a 1- or 3-year reservation whose unitPrice is the whole
+// term (hourly = unitPrice / hours of the term). Windows and Low Priority
+// meters and DevTestConsumption are ignored. Prices must be USD.
+func ReadAzure(file string, in io.Reader, k Known) (*Result, error) {
+	data, err := readDocument(file, in, mustPolicy().MaxPriceListFileBytes, "a price-list file (max_price_list_file_bytes)")
+	if err != nil {
+		return nil, err
+	}
 	if err := checkFormat(file, FormatAzure, data); err != nil {
 		return nil, err
 	}
@@ -65,17 +72,24 @@ func ReadAzure(file string, data []byte, k Known) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return azureResult(pageLabels{file: file}, ps, k)
+}
+
+// azureResult reads the prices of decoded pages.
+func azureResult(l pageLabels, ps []azurePage, k Known) (*Result, error) {
+	file := l.file
 	res := &Result{File: file, Format: FormatAzure, Cloud: "azure"}
 	prices := map[[2]string]*Price{}
 	unknown, notes := map[string]bool{}, map[string]bool{}
 	latest := ""
 	for pi, p := range ps {
-		for ii, it := range p.Items {
-			if it.ServiceName != azureVMService || it.ArmSkuName == "" || it.ArmRegionName == "" {
+		for ii := range p.Items {
+			it := &p.Items[ii]
+			if it.ServiceName != azureVMService {
 				continue
 			}
-			if it.CurrencyCode != azureUSD {
-				return nil, &FileError{File: file, Msg: fmt.Sprintf("page %d item %d (%s): prices in %s; download with currencyCode='USD'", pi, ii, it.ArmSkuName, it.CurrencyCode)}
+			if err := azureItemCheck(l.of(pi), ii, it); err != nil {
+				return nil, err
 			}
 			if !known(k, res.Cloud, it.ArmSkuName) {
 				if strings.HasPrefix(it.ArmSkuName, azureGPUSKUPrefix) {
@@ -92,7 +106,7 @@ func ReadAzure(file string, data []byte, k Known) (*Result, error) {
 			if pr == nil {
 				pr = &Price{Cloud: res.Cloud, InstanceType: it.ArmSkuName, Region: it.ArmRegionName}
 			}
-			if !azureItemPrice(pr, &it, notes) {
+			if !azureItemPrice(pr, it, notes) {
 				continue
 			}
 			prices[key] = pr
@@ -117,9 +131,37 @@ func ReadAzure(file string, data []byte, k Known) (*Result, error) {
 	return res, nil
 }
 
+// azureItemCheck rejects a Virtual Machines item without the fields the
+// reader relies on (the API's format changed) or priced in another
+// currency.
+func azureItemCheck(page string, item int, it *azureItem) error {
+	var missing []string
+	for _, f := range []struct {
+		name string
+		ok   bool
+	}{{"armSkuName", it.ArmSkuName != ""}, {"armRegionName", it.ArmRegionName != ""}, {"type", it.Type != ""},
+		{"unitPrice", it.UnitPrice != nil}, {"currencyCode", it.CurrencyCode != ""}} {
+		if !f.ok {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return &FileError{File: page, Msg: fmt.Sprintf("item %d: a Virtual Machines price without %s: has the API's format changed?",
+			item, strings.Join(missing, ", "))}
+	}
+	if it.CurrencyCode != azureUSD {
+		return &FileError{File: page, Msg: fmt.Sprintf("item %d (%s): prices in %s; download with currencyCode='USD'", item, it.ArmSkuName, it.CurrencyCode)}
+	}
+	return nil
+}
+
 // azureItemPrice sets the price an item carries; false when the item is
 // not one of the prices read.
 func azureItemPrice(p *Price, it *azureItem, notes map[string]bool) bool {
+	if v := *it.UnitPrice; v <= 0 && (it.Type == azureConsumption || it.Type == azureReservation) {
+		notes[fmt.Sprintf("%s in %s: %s unitPrice %v is not a positive price; skipped", it.ArmSkuName, it.ArmRegionName, it.Type, v)] = true
+		return false
+	}
 	switch it.Type {
 	case azureConsumption:
 		if it.UnitOfMeasure != azureHour {
@@ -127,16 +169,16 @@ func azureItemPrice(p *Price, it *azureItem, notes map[string]bool) bool {
 			return false
 		}
 		if strings.HasSuffix(it.SkuName, azureSpotSuffix) {
-			p.SpotUSD = it.UnitPrice
+			p.SpotUSD = *it.UnitPrice
 		} else {
-			p.OnDemandUSD = it.UnitPrice
+			p.OnDemandUSD = *it.UnitPrice
 		}
 	case azureReservation:
 		switch it.ReservationTerm {
 		case azureOneYearTerm:
-			p.Reserved1YUSD = it.UnitPrice / hours1Y
+			p.Reserved1YUSD = *it.UnitPrice / hours1Y
 		case azureThreeYearsTerm:
-			p.Reserved3YUSD = it.UnitPrice / hours3Y
+			p.Reserved3YUSD = *it.UnitPrice / hours3Y
 		default:
 			notes[fmt.Sprintf("%s in %s: reservation term %q; skipped", it.ArmSkuName, it.ArmRegionName, it.ReservationTerm)] = true
 			return false

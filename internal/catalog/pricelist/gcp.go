@@ -7,7 +7,9 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strconv"
@@ -43,7 +45,8 @@ const nanosPerUnit = 1e9
 var gcpResource = regexp.MustCompile(`^(?:Commitment v1: )?(?:Spot Preemptible |Preemptible |Spot )?(.+?)(?: attached to (?:Spot Preemptible |Preemptible )?VMs)?(?: running)? in .+$`)
 
 type gcpPage struct {
-	SKUs []gcpSKU `json:"skus"`
+	SKUs          []gcpSKU `json:"skus"`
+	NextPageToken string   `json:"nextPageToken"`
 }
 
 type gcpSKU struct {
@@ -75,19 +78,29 @@ type gcpMoney struct {
 
 // gcpUnitPrice is a price in USD; any other currency, or units that are
 // not an integer, is an error naming the page and SKU.
-func gcpUnitPrice(file string, page int, sku string, m gcpMoney) (float64, error) {
+func gcpUnitPrice(page, sku string, m gcpMoney) (float64, error) {
+	if m.CurrencyCode == "" {
+		return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: a unitPrice without currencyCode: has the API's format changed?", sku)}
+	}
 	if m.CurrencyCode != gcpUSD {
-		return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: prices in %s; list the SKUs with currencyCode=USD", page, sku, m.CurrencyCode)}
+		return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: prices in %s; list the SKUs with currencyCode=USD", sku, m.CurrencyCode)}
 	}
 	var units int64
 	if m.Units != "" {
 		var err error
 		if units, err = strconv.ParseInt(m.Units, 10, 64); err != nil {
-			return 0, &FileError{File: file, Msg: fmt.Sprintf("page %d SKU %s: units %q is not an integer", page, sku, m.Units)}
+			return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: units %q is not an integer", sku, m.Units)}
 		}
+	}
+	if units < 0 || m.Nanos < 0 || m.Nanos >= nanosPerUnit {
+		return 0, errNegativeMoney
 	}
 	return float64(units) + float64(m.Nanos)/nanosPerUnit, nil
 }
+
+// errNegativeMoney: a Money value that is negative or whose nanos are out
+// of range (google.type.Money: 0 <= nanos < 1e9 for a positive amount).
+var errNegativeMoney = errors.New("negative or malformed amount")
 
 // gcpMachine is a row of gcp_machines.csv.
 type gcpMachine struct{ prefix, host, gpu string }
@@ -105,24 +118,34 @@ type gcpRate struct {
 // host RAM SKU + GPUs x the GPU SKU, per region in serviceRegions and usage
 // type (OnDemand = on-demand, Preemptible = spot, Commit1Yr/Commit3Yr =
 // reserved). A price is units + nanos / 1e9 of the first tier.
-func ReadGCP(file string, data []byte, k Known) (*Result, error) {
-	if err := checkFormat(file, FormatGCP, data); err != nil {
+func ReadGCP(file string, in io.Reader, k Known) (*Result, error) {
+	data, err := readDocument(file, in, mustPolicy().MaxPriceListFileBytes, "a price-list file (max_price_list_file_bytes)")
+	if err != nil {
 		return nil, err
 	}
-	machines, err := gcpMachines()
-	if err != nil {
+	if err := checkFormat(file, FormatGCP, data); err != nil {
 		return nil, err
 	}
 	ps, err := pages[gcpPage](file, data)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{File: file, Format: FormatGCP, Cloud: "gcp"}
-	sk, err := readGCPRates(file, ps)
+	return gcpResult(pageLabels{file: file}, ps, k)
+}
+
+// gcpResult composes the machine prices of decoded pages.
+func gcpResult(l pageLabels, ps []gcpPage, k Known) (*Result, error) {
+	file := l.file
+	machines, err := gcpMachines()
 	if err != nil {
 		return nil, err
 	}
-	notes := map[string]bool{}
+	res := &Result{File: file, Format: FormatGCP, Cloud: "gcp"}
+	sk, err := readGCPRates(l, ps)
+	if err != nil {
+		return nil, err
+	}
+	notes := sk.notes
 	regions := map[string]bool{}
 	for key := range sk.rates {
 		regions[key[strings.LastIndexByte(key, '|')+1:]] = true
@@ -133,7 +156,7 @@ func ReadGCP(file string, data []byte, k Known) (*Result, error) {
 		if !ok {
 			continue // TPUs and families without a row: their prices are not composed here
 		}
-		usedGPU[mach.gpu] = true
+		usedGPU[strings.ToLower(mach.gpu)] = true
 		tmpl := k.OffersOf(res.Cloud, it)[0]
 		for _, region := range sortedKeys(regions) {
 			p := Price{Cloud: res.Cloud, InstanceType: it, Region: region}
@@ -152,7 +175,7 @@ func ReadGCP(file string, data []byte, k Known) (*Result, error) {
 	}
 	unknown := map[string]bool{}
 	for g := range sk.gpuNames {
-		if !usedGPU[g] {
+		if !usedGPU[strings.ToLower(g)] {
 			unknown[g] = true
 		}
 	}
@@ -169,14 +192,18 @@ type gcpSKURates struct {
 	rates    map[string]gcpRate
 	gpuNames map[string]bool
 	latest   string
+	notes    map[string]bool
 }
 
 // readGCPRates reads the first tier of every priced SKU, in USD.
-func readGCPRates(file string, ps []gcpPage) (gcpSKURates, error) {
-	sk := gcpSKURates{rates: map[string]gcpRate{}, gpuNames: map[string]bool{}}
+func readGCPRates(l pageLabels, ps []gcpPage) (gcpSKURates, error) {
+	sk := gcpSKURates{rates: map[string]gcpRate{}, gpuNames: map[string]bool{}, notes: map[string]bool{}}
 	for pi, p := range ps {
 		for si := range p.SKUs {
 			s := &p.SKUs[si]
+			if s.SKUID == "" || s.Description == "" || s.Category.UsageType == "" {
+				return sk, &FileError{File: l.of(pi), Msg: fmt.Sprintf("SKU %d: without skuId, description or category.usageType: has the API's format changed?", si)}
+			}
 			m := gcpResource.FindStringSubmatch(s.Description)
 			if m == nil || len(s.PricingInfo) == 0 {
 				continue
@@ -189,12 +216,16 @@ func readGCPRates(file string, ps []gcpPage) (gcpSKURates, error) {
 			if len(info.PricingExpression.TieredRates) == 0 {
 				continue
 			}
-			usd, err := gcpUnitPrice(file, pi, s.SKUID, info.PricingExpression.TieredRates[0].UnitPrice)
+			usd, err := gcpUnitPrice(l.of(pi), s.SKUID, info.PricingExpression.TieredRates[0].UnitPrice)
+			if errors.Is(err, errNegativeMoney) {
+				sk.notes[fmt.Sprintf("SKU %s (%s): a negative or malformed price; skipped", s.SKUID, resource)] = true
+				continue
+			}
 			if err != nil {
 				return sk, err
 			}
 			for _, region := range s.ServiceRegions {
-				sk.rates[resource+"|"+s.Category.UsageType+"|"+region] = gcpRate{usd, info.PricingExpression.UsageUnit}
+				sk.rates[rateKey(resource, s.Category.UsageType, region)] = gcpRate{usd, info.PricingExpression.UsageUnit}
 			}
 			if d := dateOf(info.EffectiveTime); d > sk.latest {
 				sk.latest = d
@@ -204,12 +235,18 @@ func readGCPRates(file string, ps []gcpPage) (gcpSKURates, error) {
 	return sk, nil
 }
 
+// rateKey indexes a SKU's rate by resource (in any case: Google writes
+// "Nvidia L4 GPU" and "NVIDIA L4 GPU"), usage type and region.
+func rateKey(resource, usage, region string) string {
+	return strings.ToLower(resource) + "|" + usage + "|" + region
+}
+
 // composeGCP prices one machine for one usage type in one region; 0 when a
 // component SKU is missing.
 func composeGCP(rates map[string]gcpRate, m gcpMachine, usage, region string, vcpus, memGiB, gpus float64, notes map[string]bool) float64 {
 	find := func(unit string, names ...string) (float64, bool) {
 		for _, n := range names {
-			if r, ok := rates[n+"|"+usage+"|"+region]; ok {
+			if r, ok := rates[rateKey(n, usage, region)]; ok {
 				if r.unit != unit {
 					notes[fmt.Sprintf("SKU %q in %s: unit %q, want %q; not used", n, region, r.unit, unit)] = true
 					return 0, false

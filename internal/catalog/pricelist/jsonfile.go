@@ -22,7 +22,13 @@ type FileError struct {
 	Line   int // 0 when the error has no position
 	Column int
 	Msg    string
+	// Err is the reader's error behind Msg when reading the stream failed
+	// (a broken download), for errors.As; nil for a problem of the content.
+	Err error
 }
+
+// Unwrap returns the stream's error behind a FileError, if any.
+func (e *FileError) Unwrap() error { return e.Err }
 
 func (e *FileError) Error() string {
 	if e.Line > 0 {
@@ -31,55 +37,103 @@ func (e *FileError) Error() string {
 	return e.File + ": " + e.Msg
 }
 
-// position converts a byte offset of data into a 1-based line and column.
-func position(data []byte, offset int64) (int, int) {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
+// trackWindow is how many of the latest bytes of a stream a tracker keeps
+// to place an error: a JSON decoder stands at most one value (an AWS
+// product or term, an API page item) past the bytes it complains about.
+const trackWindow = 1 << 20
+
+// tracker reads a stream for a JSON decoder and counts its lines, keeping
+// only the latest bytes, so an error near the decoder's offset gets a line
+// and column without the whole stream in memory.
+type tracker struct {
+	r           io.Reader
+	n           int64 // bytes read so far
+	winStart    int64 // offset of win[0]
+	linesBefore int   // newlines before winStart
+	lastNL      int64 // offset of the last newline before winStart, or -1
+	win         []byte
+}
+
+func newTracker(r io.Reader) *tracker { return &tracker{r: r, lastNL: -1} }
+
+func (t *tracker) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.win = append(t.win, p[:n]...)
+	t.n += int64(n)
+	if len(t.win) > 2*trackWindow {
+		cut := len(t.win) - trackWindow
+		dropped := t.win[:cut]
+		t.linesBefore += bytes.Count(dropped, []byte{'\n'})
+		if i := bytes.LastIndexByte(dropped, '\n'); i >= 0 {
+			t.lastNL = t.winStart + int64(i)
+		}
+		t.win = append(t.win[:0], t.win[cut:]...)
+		t.winStart += int64(cut)
 	}
-	prefix := data[:offset]
-	line := bytes.Count(prefix, []byte{'\n'}) + 1
-	col := int(offset) - (bytes.LastIndexByte(prefix, '\n') + 1) + 1
-	return line, col
+	return n, err
+}
+
+// position converts a byte offset into a 1-based line and column; 0, 0
+// when the offset is before the kept window.
+func (t *tracker) position(offset int64) (int, int) {
+	offset = min(offset, t.n)
+	if offset < t.winStart {
+		return 0, 0
+	}
+	prefix := t.win[:offset-t.winStart]
+	line := t.linesBefore + bytes.Count(prefix, []byte{'\n'}) + 1
+	lineStart := t.lastNL + 1
+	if i := bytes.LastIndexByte(prefix, '\n'); i >= 0 {
+		lineStart = t.winStart + int64(i) + 1
+	}
+	return line, int(offset-lineStart) + 1
+}
+
+// fileError is a FileError at offset.
+func (t *tracker) fileError(file string, offset int64, msg string) *FileError {
+	l, c := t.position(offset)
+	return &FileError{File: file, Line: l, Column: c, Msg: msg}
 }
 
 // syntaxError turns a decoding error into a FileError with the position in
-// data; offset is where the decoder stood.
-func syntaxError(file string, data []byte, err error, offset int64) error {
+// the stream; offset is where the decoder stood.
+func (t *tracker) syntaxError(file string, err error, offset int64) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	var le *tooLargeError
 	switch {
+	case errors.As(err, &le):
+		return &FileError{File: file, Msg: le.Error()}
 	case errors.As(err, &se):
-		l, c := position(data, offending(data, se))
-		return &FileError{File: file, Line: l, Column: c, Msg: "malformed JSON: " + se.Error()}
+		return t.fileError(file, t.offending(se), "malformed JSON: "+se.Error())
 	case errors.As(err, &te):
-		l, c := position(data, te.Offset)
 		field := te.Field
 		if field == "" {
 			field = "value"
 		}
-		return &FileError{File: file, Line: l, Column: c, Msg: fmt.Sprintf("field %q: a JSON %s where %s is expected", field, te.Value, te.Type)}
+		return t.fileError(file, te.Offset, fmt.Sprintf("field %q: a JSON %s where %s is expected", field, te.Value, te.Type))
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		l, c := position(data, int64(len(data)))
-		return &FileError{File: file, Line: l, Column: c, Msg: "the file ends in the middle of the JSON document (truncated download?)"}
+		return t.fileError(file, t.n, "the file ends in the middle of the JSON document (truncated download?)")
 	}
-	l, c := position(data, offset)
-	return &FileError{File: file, Line: l, Column: c, Msg: err.Error()}
+	fe := t.fileError(file, offset, err.Error())
+	fe.Err = err
+	return fe
 }
 
 // offending returns the offset of the character a syntax error complains
 // about: the decoder's offset is at or just past it.
-func offending(data []byte, se *json.SyntaxError) int64 {
+func (t *tracker) offending(se *json.SyntaxError) int64 {
 	m := invalidChar.FindStringSubmatch(se.Error())
-	if m == nil || se.Offset <= 0 {
+	if m == nil || se.Offset <= t.winStart {
 		return se.Offset
 	}
 	ch, err := strconv.Unquote("'" + m[1] + "'")
 	if err != nil {
 		return se.Offset
 	}
-	end := min(se.Offset, int64(len(data)-1))
-	if i := bytes.LastIndex(data[:end+1], []byte(ch)); i >= 0 && int64(i) >= se.Offset-1 {
-		return int64(i)
+	end := min(se.Offset, t.n-1) - t.winStart
+	if i := bytes.LastIndex(t.win[:end+1], []byte(ch)); i >= 0 && t.winStart+int64(i) >= se.Offset-1 {
+		return t.winStart + int64(i)
 	}
 	return se.Offset
 }
@@ -87,12 +141,66 @@ func offending(data []byte, se *json.SyntaxError) int64 {
 // invalidChar extracts the character of "invalid character 'x' …".
 var invalidChar = regexp.MustCompile(`^invalid character '(.+?)' `)
 
+// tooLargeError is a document over its size cap.
+type tooLargeError struct {
+	limit int64
+	what  string
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("larger than %d bytes, the cap on %s (refresh.json): not a price list of the expected kind, or a download that never ends", e.limit, e.what)
+}
+
+// capped reads at most limit bytes of r, then fails with a tooLargeError.
+type capped struct {
+	r     io.Reader
+	left  int64
+	limit int64
+	what  string
+}
+
+func newCapped(r io.Reader, limit int64, what string) *capped {
+	return &capped{r: r, left: limit, limit: limit, what: what}
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		// One byte more than the cap decides between "exactly the cap"
+		// and "over it".
+		var one [1]byte
+		if n, _ := c.r.Read(one[:]); n > 0 {
+			return 0, &tooLargeError{limit: c.limit, what: c.what}
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+// readDocument reads a whole document of at most limit bytes.
+func readDocument(file string, r io.Reader, limit int64, what string) ([]byte, error) {
+	data, err := io.ReadAll(newCapped(r, limit, what))
+	if err != nil {
+		var le *tooLargeError
+		if errors.As(err, &le) {
+			return nil, &FileError{File: file, Msg: le.Error()}
+		}
+		return nil, &FileError{File: file, Msg: "cannot read: " + err.Error(), Err: err}
+	}
+	return data, nil
+}
+
 // topKeys returns the keys of the top-level JSON object of data (of its
 // first element when data is an array), for format detection; a malformed
 // or truncated document is an error naming the position.
 func topKeys(file string, data []byte) ([]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	fail := func(err error) ([]string, error) { return nil, syntaxError(file, data, err, dec.InputOffset()) }
+	t := newTracker(bytes.NewReader(data))
+	dec := json.NewDecoder(t)
+	fail := func(err error) ([]string, error) { return nil, t.syntaxError(file, err, dec.InputOffset()) }
 	tok, err := dec.Token()
 	if err != nil {
 		return fail(err)
@@ -131,23 +239,32 @@ func checkFormat(file string, want Format, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if got := detect(keys); got != want {
-		msg := fmt.Sprintf("expected the format %s", want)
-		switch {
-		case got != "":
-			msg += fmt.Sprintf("; this file looks like: %s", got)
-		case len(keys) > 0:
-			msg += fmt.Sprintf(" (top-level fields: %s)", strings.Join(keys, ", "))
-		default:
-			msg += " (not a JSON object)"
-		}
-		return &FileError{File: file, Msg: msg}
-	}
-	return nil
+	return formatError(file, want, keys, data)
 }
 
-// detect names the format whose top-level keys data has, or "".
-func detect(keys []string) Format {
+// formatError reports a document whose top-level keys are not those of
+// want; nil when they are.
+func formatError(file string, want Format, keys []string, data []byte) error {
+	got := detect(keys, data)
+	if got == want {
+		return nil
+	}
+	msg := fmt.Sprintf("expected the format %s", want)
+	switch {
+	case got != "":
+		msg += fmt.Sprintf("; this file looks like: %s", got)
+	case len(keys) > 0:
+		msg += fmt.Sprintf(" (top-level fields: %s; has the API's format changed?)", strings.Join(keys, ", "))
+	default:
+		msg += " (not a JSON object)"
+	}
+	return &FileError{File: file, Msg: msg}
+}
+
+// detect names the format whose top-level keys a document has, or "".
+// A GraphQL-style {"data": …} document is RunPod's or Lambda's, told apart
+// by what data holds (data may be nil when only the keys are known).
+func detect(keys []string, data []byte) Format {
 	has := func(k string) bool {
 		for _, x := range keys {
 			if x == k {
@@ -159,10 +276,41 @@ func detect(keys []string) Format {
 	switch {
 	case has("products") && has("terms"):
 		return FormatAWS
+	case has("regions") && has("publicationDate") && !has("products"):
+		return FormatAWSRegionIndex
 	case has("Items"):
 		return FormatAzure
 	case has("skus"):
 		return FormatGCP
+	case has("data") && data != nil:
+		return detectData(data)
+	}
+	return ""
+}
+
+// detectData tells RunPod's gpuTypes answer from Lambda's instance types.
+func detectData(data []byte) Format {
+	var doc struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return ""
+	}
+	var gql struct {
+		GPUTypes json.RawMessage `json:"gpuTypes"`
+	}
+	if json.Unmarshal(doc.Data, &gql) == nil && gql.GPUTypes != nil {
+		return FormatRunPod
+	}
+	var lambda map[string]struct {
+		InstanceType *json.RawMessage `json:"instance_type"`
+	}
+	if json.Unmarshal(doc.Data, &lambda) == nil {
+		for _, v := range lambda {
+			if v.InstanceType != nil {
+				return FormatLambda
+			}
+		}
 	}
 	return ""
 }
@@ -188,13 +336,13 @@ func pages[P any](file string, data []byte) ([]P, error) {
 // decodeAll decodes one JSON value and rejects trailing data; errors name
 // the file and position.
 func decodeAll(file string, data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	t := newTracker(bytes.NewReader(data))
+	dec := json.NewDecoder(t)
 	if err := dec.Decode(v); err != nil {
-		return syntaxError(file, data, err, dec.InputOffset())
+		return t.syntaxError(file, err, dec.InputOffset())
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		l, c := position(data, dec.InputOffset())
-		return &FileError{File: file, Line: l, Column: c, Msg: "trailing data after the JSON document"}
+		return t.fileError(file, dec.InputOffset(), "trailing data after the JSON document")
 	}
 	return nil
 }

@@ -34,7 +34,11 @@ type OverlayOffer struct {
 	SpotUSD       *float64        `json:"spot_usd,omitempty"`
 	Reserved1YUSD *float64        `json:"reserved_1y_usd,omitempty"`
 	Reserved3YUSD *float64        `json:"reserved_3y_usd,omitempty"`
-	Source        string          `json:"source"`
+	// PriceBasis and PriceAsOf: the file's prices are published, dated
+	// by the file.
+	PriceBasis catalog.PriceBasis `json:"price_basis,omitempty"`
+	PriceAsOf  string             `json:"price_as_of,omitempty"`
+	Source     string             `json:"source"`
 }
 
 // Overlay is a catalog overlay built from price-list files.
@@ -42,6 +46,8 @@ type Overlay struct {
 	Offers []OverlayOffer `json:"offers"`
 	// Files describes the inputs (cloud, file, date, source) for the header.
 	Files []string `json:"-"`
+	// Writer names the command in the header; "" = `make overlay`.
+	Writer string `json:"-"`
 }
 
 // BuildOverlay turns price-list results into overlay offers for cat: an
@@ -69,7 +75,7 @@ func BuildOverlay(results []*Result, cat *catalog.Catalog) (*Overlay, []string) 
 					continue
 				}
 			}
-			e.Source = r.Source
+			e.Source, e.PriceBasis, e.PriceAsOf = r.Source, catalog.PricePublished, r.Date
 			seen[key] = r.File
 			ov.Offers = append(ov.Offers, *e)
 		}
@@ -140,7 +146,11 @@ func (ov *Overlay) YAML() ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	b.WriteString("# Catalog overlay written by `make overlay` (internal/catalog/pricelist) from the clouds' price lists.\n")
+	writer := ov.Writer
+	if writer == "" {
+		writer = "`make overlay`"
+	}
+	b.WriteString("# Catalog overlay written by " + writer + " (internal/catalog/pricelist) from the clouds' price lists.\n")
 	b.WriteString("# Use it as the provider's catalog_file. Prices are hourly USD for the whole instance.\n")
 	for _, f := range ov.Files {
 		b.WriteString("# - " + f + "\n")

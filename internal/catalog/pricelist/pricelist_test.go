@@ -6,6 +6,7 @@ package pricelist_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/overlay"
@@ -249,13 +251,24 @@ func TestOverlayLoads(t *testing.T) {
 				!strings.Contains(o.Source, res.File) {
 				t.Errorf("%s/%s/%s: catalog %+v after the overlay, file %+v", p.Cloud, p.InstanceType, p.Region, o, p)
 			}
+			if info := o.PriceInfos.OnDemand; info.Basis != catalog.PricePublished || info.AsOf.Format(time.DateOnly) != res.Date {
+				t.Errorf("%s/%s/%s: on-demand %+v, want published as of the file's %s", p.Cloud, p.InstanceType, p.Region, info, res.Date)
+			}
 			checked++
 		}
 	}
-	// A new region gets the instance's specs from the catalog; a region
-	// without metadata is left out with a note.
-	if o, ok := n.Offer("aws", "p5.48xlarge", "ap-southeast-4"); !ok || o.Accelerator != "H100" || o.GPUs != 8 || o.GPUMemoryGB != 640 {
-		t.Errorf("new p5 offer = %+v", o)
+	// A new region gets the instance's specs from the catalog (when the
+	// catalog has the region's metadata: the built-in catalog carries only
+	// regions with offers); a region without metadata is left out with a
+	// note.
+	if _, known := c.Region("aws", "ap-southeast-4"); known {
+		if o, ok := n.Offer("aws", "p5.48xlarge", "ap-southeast-4"); !ok || o.Accelerator != "H100" || o.GPUs != 8 || o.GPUMemoryGB != 640 {
+			t.Errorf("new p5 offer = %+v", o)
+		}
+	} else if !slices.ContainsFunc(notes, func(s string) bool {
+		return strings.HasPrefix(s, "aws/p5.48xlarge/ap-southeast-4: region has no metadata")
+	}) {
+		t.Errorf("notes %v lack the region without metadata", notes)
 	}
 	if !slices.ContainsFunc(notes, func(s string) bool { return strings.HasPrefix(s, "aws/p5.48xlarge/ap-east-2: region has no metadata") }) {
 		t.Errorf("notes %v lack the region without metadata", notes)
@@ -291,14 +304,14 @@ func TestBadInput(t *testing.T) {
 		{"azure as aws", pricelist.ReadAWS, azure, `expected the format AWS Price List EC2 offer file \(JSON\); this file looks like: Azure Retail Prices API response \(JSON\)`},
 		{"aws as gcp", pricelist.ReadGCP, aws, `expected the format Google Cloud Billing Catalog SKU list \(JSON\); this file looks like: AWS Price List EC2 offer file`},
 		{"csv", pricelist.ReadAzure, []byte("a,b\n1,2\n"), `^ec2\.json:1:1: malformed JSON`},
-		{"other object", pricelist.ReadGCP, []byte(`{"services": []}`), `expected the format Google Cloud Billing Catalog SKU list \(JSON\) \(top-level fields: services\)`},
+		{"other object", pricelist.ReadGCP, []byte(`{"services": []}`), `expected the format Google Cloud Billing Catalog SKU list \(JSON\) \(top-level fields: services; has the API.s format changed\?\)`},
 		{"other offer", pricelist.ReadAWS, []byte(strings.Replace(string(aws), `"AmazonEC2"`, `"AmazonRDS"`, 1)), `offerCode "AmazonRDS": not the AmazonEC2 offer file`},
 		{"euro", pricelist.ReadAzure, []byte(strings.ReplaceAll(string(azure), `"currencyCode": "USD"`, `"currencyCode": "EUR"`)), `prices in EUR; download with currencyCode='USD'`},
 		{"gcp units", pricelist.ReadGCP, []byte(strings.Replace(string(gcp), `"units": "9"`, `"units": "nine"`, 1)), `units "nine" is not an integer`},
 		{"trailing data", pricelist.ReadGCP, append(append([]byte{}, gcp...), []byte(`{"skus": []}`)...), `trailing data after the JSON document`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.read("ec2.json", tc.data, c)
+			_, err := tc.read("ec2.json", bytes.NewReader(tc.data), c)
 			if err == nil || !regexp.MustCompile(tc.want).MatchString(err.Error()) {
 				t.Fatalf("err = %v\nwant matching %s", err, tc.want)
 			}
@@ -338,5 +351,121 @@ func TestExampleSamples(t *testing.T) {
 		if !bytes.Equal(sample, tested) {
 			t.Errorf("examples/price-lists/%s differs from testdata/%s: copy the tested file over the sample", name, name)
 		}
+	}
+}
+
+// TestOddPrices: a zero, negative or non-finite price is left out with a
+// note saying which, never silently or as "not a number"; a GCP SKU whose
+// nanos are negative is left out with a note, not read as cheaper.
+func TestOddPrices(t *testing.T) {
+	c := builtin(t)
+	aws, _ := os.ReadFile("testdata/aws_ec2_offer.json")
+	gcp, _ := os.ReadFile("testdata/gcp_billing_skus.json")
+	for _, tc := range []struct {
+		name string
+		read pricelist.Reader
+		data string
+		note string
+	}{
+		{"aws zero", pricelist.ReadAWS, strings.Replace(string(aws), `"USD": "55.0400000000"`, `"USD": "0.0"`, 1),
+			`SKU SKUP5LINUX: on-demand price "0.0" is zero (not sold at a list price); skipped`},
+		{"aws negative", pricelist.ReadAWS, strings.Replace(string(aws), `"USD": "55.0400000000"`, `"USD": "-55.04"`, 1),
+			`SKU SKUP5LINUX: price "-55.04" is negative; skipped`},
+		{"aws infinite", pricelist.ReadAWS, strings.Replace(string(aws), `"USD": "55.0400000000"`, `"USD": "Inf"`, 1),
+			`SKU SKUP5LINUX: price "Inf" is not a finite number; skipped`},
+		{"gcp negative nanos", pricelist.ReadGCP, strings.Replace(string(gcp), `"nanos": 797500000`, `"nanos": -797500000`, 1),
+			`SKU H100-0001-0001 (Nvidia H100 80GB GPU): a negative or malformed price; skipped`},
+	} {
+		res, err := tc.read("f.json", strings.NewReader(tc.data), c)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !slices.Contains(res.Notes, tc.note) {
+			t.Errorf("%s: notes %q lack %q", tc.name, res.Notes, tc.note)
+		}
+	}
+	// The p5 in us-east-1 is left out with its on-demand price; the H100
+	// machine is not composed from a partial price.
+	res, _ := pricelist.ReadAWS("f.json", strings.NewReader(strings.Replace(string(aws), `"USD": "55.0400000000"`, `"USD": "0.0"`, 1)), c)
+	if p, ok := priceOf(res, "p5.48xlarge", "us-east-1"); ok {
+		t.Errorf("a zero on-demand price was imported: %+v", p)
+	}
+	res, _ = pricelist.ReadGCP("f.json", strings.NewReader(strings.Replace(string(gcp), `"nanos": 797500000`, `"nanos": -797500000`, 1)), c)
+	if p, ok := priceOf(res, "a3-highgpu-8g", "us-central1"); ok && p.OnDemandUSD > 0 {
+		t.Errorf("an a3-highgpu-8g on-demand price from a negative GPU SKU: %+v", p)
+	}
+}
+
+// TestReadRunPodLambda: RunPod's per-GPU prices times the GPUs of the
+// instance type, by cloud type (secure, community), spot only where
+// RunPod has one; Lambda's cents per hour; both in every region the
+// catalog lists; and their errors in the answer become a FileError.
+func TestReadRunPodLambda(t *testing.T) {
+	rp, err := os.ReadFile("../../refresh/testdata/recorded/runpod/gpu_types.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pricelist.ReadRunPod("runpod.json", bytes.NewReader(rp), fuzzKnown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		it         string
+		od, spot   float64
+		wantPrices int
+	}{
+		{"8x_A100-80GB_SECURE", 8 * 1.64, 8 * 0.82, 2},
+		{"1x_A100-80GB-SXM_COMMUNITY", 1.39, 0, 2},
+	} {
+		n := 0
+		for _, p := range res.Prices {
+			if p.InstanceType == tc.it {
+				n++
+				if !near(p.OnDemandUSD, tc.od) || !near(p.SpotUSD, tc.spot) {
+					t.Errorf("%s in %s = %+v, want on-demand %v spot %v", tc.it, p.Region, p, tc.od, tc.spot)
+				}
+			}
+		}
+		if n != tc.wantPrices {
+			t.Errorf("%s priced in %d regions, want %d", tc.it, n, tc.wantPrices)
+		}
+	}
+	if _, err := pricelist.ReadRunPod("runpod.json", strings.NewReader(`{"errors": [{"message": "rate limited\u0007"}]}`), fuzzKnown); err == nil ||
+		!strings.Contains(err.Error(), `the API answered with an error: rate limited\a`) {
+		t.Errorf("GraphQL error: %v", err)
+	}
+	lam, _ := os.ReadFile("../../refresh/testdata/recorded/lambda/instance_types.json")
+	res, err = pricelist.ReadLambda("lambda.json", bytes.NewReader(lam), fuzzKnown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := priceOf(res, "gpu_8x_h100_sxm5", "eastus"); !ok || p.OnDemandUSD != 23.92 || p.SpotUSD != 0 || len(res.Prices) != 4 {
+		t.Errorf("lambda prices %+v", res.Prices)
+	}
+	if _, err := pricelist.ReadLambda("lambda.json", strings.NewReader(`{"error": {"code": "global/invalid-api-key", "message": "API key was invalid"}}`), fuzzKnown); err == nil ||
+		!strings.Contains(err.Error(), "the API answered with an error: global/invalid-api-key: API key was invalid") {
+		t.Errorf("Lambda error: %v", err)
+	}
+}
+
+// TestReadGCPG2: a G2 machine is composed from the G2 host SKUs and the L4
+// GPU SKU, whose name Google writes in either case.
+func TestReadGCPG2(t *testing.T) {
+	c := fixedKnown{{Cloud: "gcp", InstanceType: "g2-standard-4", Region: "us-central1", Accelerator: "L4", GPUs: 1, VCPUs: 4, MemoryGB: 16}}
+	sku := func(id, desc string, nanos int) string {
+		return fmt.Sprintf(`{"skuId": %q, "description": %q, "category": {"resourceGroup": "G", "usageType": "OnDemand"}, "serviceRegions": ["us-central1"],
+ "pricingInfo": [{"effectiveTime": "2026-11-12T07:00:00Z", "pricingExpression": {"usageUnit": %q, "tieredRates": [{"startUsageAmount": 0, "unitPrice": {"currencyCode": "USD", "units": "0", "nanos": %d}}]}}]}`,
+			id, desc, map[bool]string{true: "GiBy.h", false: "h"}[strings.Contains(desc, "Ram")], nanos)
+	}
+	page := `{"skus": [` + sku("1", "G2 Instance Core running in Americas", 24200000) + "," + sku("2", "G2 Instance Ram running in Americas", 3250000) + "," +
+		sku("3", "NVIDIA L4 GPU running in Americas", 560040000) + `]}`
+	res, err := pricelist.ReadGCP("g2.json", strings.NewReader(page), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.OffersOf("gcp", "g2-standard-4")[0]
+	want := float64(o.VCPUs)*0.0242 + o.MemoryGB*0.00325 + o.GPUCount()*0.56004
+	if p, ok := priceOf(res, "g2-standard-4", "us-central1"); !ok || !near(p.OnDemandUSD, want) || slices.Contains(res.Unknown, "NVIDIA L4 GPU") {
+		t.Errorf("g2-standard-4 = %+v (found %v), want on-demand %v; unknown %v", p, ok, want, res.Unknown)
 	}
 }

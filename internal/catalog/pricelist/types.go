@@ -17,6 +17,11 @@ const (
 	FormatAWS   Format = "AWS Price List EC2 offer file (JSON)"
 	FormatAzure Format = "Azure Retail Prices API response (JSON)"
 	FormatGCP   Format = "Google Cloud Billing Catalog SKU list (JSON)"
+	// FormatAWSRegionIndex is the EC2 offer's region index: where each
+	// region's offer file is (ReadAWSRegionIndex); it holds no prices.
+	FormatAWSRegionIndex Format = "AWS Price List EC2 region index (JSON)"
+	FormatRunPod         Format = "RunPod GraphQL gpuTypes response (JSON)"
+	FormatLambda         Format = "Lambda Cloud API instance-types response (JSON)"
 )
 
 // Known is what the readers need from the catalog: the offers of an
@@ -44,7 +49,10 @@ type Result struct {
 	Format Format
 	Cloud  string
 	// Date is the file's own date (YYYY-MM-DD): AWS publicationDate, the
-	// latest Azure effectiveStartDate or GCP effectiveTime of the prices used.
+	// latest Azure effectiveStartDate or GCP effectiveTime of the prices
+	// used. RunPod's and Lambda's answers carry no date: their readers
+	// leave it empty for the caller (the refresh sets the answer's HTTP
+	// Date).
 	Date   string
 	Source string // provenance text for the overlay's source fields
 	Prices []Price

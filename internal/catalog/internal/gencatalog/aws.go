@@ -10,8 +10,12 @@ import (
 )
 
 // aws reads the AWS commercial and gov regions: on-demand and spot from
-// gpu_prices.csv (SkyPilot v9), best no-upfront commitments from
-// aws_reserved.csv (vantage), which also adds the regions SkyPilot lacks.
+// gpu_prices.csv (SkyPilot v9), commitments from aws_reserved.csv (vantage),
+// which also adds the regions SkyPilot lacks. The catalog's AWS
+// reserved_1y/reserved_3y is one definition everywhere: the no-upfront
+// Standard Reserved Instance rate, which is the EC2 Instance Savings Plan
+// rate (price_updates_2026h2.csv gives the Compute Savings Plan where AWS
+// publishes no Instance plan for the term); never a Convertible RI.
 func (g *gen) aws() {
 	rows := readRecs(src("gpu_prices.csv"))
 	groups, order := collapse(rows, "aws", false, func(r rec) string { return r["instance_type"] + "/" + r["region"] })
@@ -31,7 +35,7 @@ func (g *gen) aws() {
 			VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["memory_gib"]),
 			OnDemandUSD: od, SpotUSD: spotOf(zg.spots, od), Source: "aws"}
 		setInfos(o, g.published(skypilotSource(r)), catalog.OnDemand, catalog.Spot)
-		g.put(o, "aws: accelerator not in catalog (inf1 Inferentia v1)")
+		g.put(o, "aws: accelerator not in catalog")
 	}
 	// Regions with metadata: regions.csv plus the curated extra regions
 	// (AWS ap-southeast-5, eu-central-2, il-central-1 are only in
@@ -53,7 +57,10 @@ func (g *gen) aws() {
 			g.drops["aws_reserved.csv: secondary_hand_read row not used (unverified)"]++
 			continue
 		}
-		b1, b3 := num(r["best_1y_no_upfront"]), num(r["best_3y_no_upfront"])
+		b1, b3 := num(r["ri_1y_standard_no_upfront"]), num(r["ri_3y_standard_no_upfront"])
+		if r["ri_1y_standard_no_upfront"] == "" && r["ri_1y_convertible_no_upfront"] != "" {
+			g.drops["aws_reserved.csv: Convertible RI without a Standard RI for the term (not the catalog's reserved definition; derived instead)"]++
+		}
 		vantage := g.published("vantage-aws")
 		g.commitmentRate("aws", od, b1, b3, vantage.AsOf)
 		o, ok := g.offers["aws/"+it+"/"+region]
@@ -106,7 +113,7 @@ func (g *gen) awsChina() {
 			continue
 		}
 		od := num(r["on_demand_per_hour"])
-		c1, c3 := num(r["commit_1y_no_upfront_per_hour"]), num(r["commit_3y_no_upfront_per_hour"])
+		c1, c3 := num(r["ri_1y_standard_no_upfront"]), num(r["ri_3y_standard_no_upfront"])
 		o := &catalog.Offer{Cloud: "aws", Region: r["region"], InstanceType: r["instance_type"],
 			Accelerator: g.accel("aws", r["instance_type"], r["accelerator_model"]), GPUs: int(num(r["accelerator_count"])),
 			VCPUs: int(num(r["vcpu"])), MemoryGB: num(r["memory_gib"]), Currency: r["currency"],
@@ -118,6 +125,6 @@ func (g *gen) awsChina() {
 		if c3 > 0 && c3 < od {
 			o.NativeReserved3Y, o.Reserved3YUSD = c3, round(c3/rate, pricePrecision)
 		}
-		g.put(o, "cn_gpu_prices.csv: accelerator not in catalog (K80 p2, M60 g3/g3s, Inferentia v1 inf1)")
+		g.put(o, "cn_gpu_prices.csv: accelerator not in catalog (K80 p2, M60 g3/g3s)")
 	}
 }

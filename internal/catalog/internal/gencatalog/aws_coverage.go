@@ -25,7 +25,6 @@ type covGroup struct {
 	spec     rec       // a row with the instance's specs
 	od       []float64 // on-demand rates (karpenter and SkyPilot must agree)
 	spots    []float64 // SkyPilot zone spot rates
-	cb       float64   // capacity-block effective hourly rate
 	low      bool      // the on-demand rate is a LOW-confidence row (trn2)
 	karpOD   bool      // an on-demand rate comes from karpenter-provider-aws
 	accelRaw string
@@ -65,7 +64,10 @@ func (g *gen) awsCoverage() {
 		case pm == covSpot:
 			cg.spots = append(cg.spots, v)
 		case pm == covCapacityBlock:
-			cg.cb = v
+			// Rates in effect before 2025-01-01: AWS resets capacity-block
+			// prices regularly; the current ones are in
+			// price_updates_2026h2.csv.
+			g.drops["aws_accelerator_offers.csv: capacity-block rate in effect before 2025-01-01 (stale; current rates from price_updates_2026h2.csv)"]++
 		default: // vantage spot_avg and RI variants (dl2q only)
 			g.drops["aws_accelerator_offers.csv: vantage spot_avg/RI rows of dl2q (Qualcomm Cloud AI 100, accelerator not in the catalog)"]++
 		}
@@ -100,10 +102,6 @@ func (g *gen) awsCoverageOffer(k string, cg *covGroup) {
 		if od != 0 && math.Abs(o.OnDemandUSD-od) > 1e-9 {
 			log.Fatalf("aws_accelerator_offers.csv %s: on-demand %v, gpu_prices.csv/aws_reserved.csv %v", k, od, o.OnDemandUSD)
 		}
-		if cg.cb > 0 {
-			o.CapacityBlockUSD, o.PriceInfos.CapacityBlock = cg.cb, g.published("aws-capacity-blocks")
-			o.Source += "+cb"
-		}
 		return
 	}
 	acc := g.accel("aws", it, cg.accelRaw)
@@ -115,12 +113,11 @@ func (g *gen) awsCoverageOffer(k string, cg *covGroup) {
 	delete(g.awsNoOD, k)
 	gpus, frac := gpusOf(r["accelerator_count"], "aws_accelerator_offers.csv "+k)
 	o := &catalog.Offer{Cloud: "aws", Region: region, InstanceType: it, Accelerator: acc, GPUs: gpus, GPUFraction: frac,
-		VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["memory_gib"]), OnDemandUSD: od, CapacityBlockUSD: cg.cb}
+		VCPUs: int(num(r["vcpus"])), MemoryGB: num(r["memory_gib"]), OnDemandUSD: od}
 	spots := cg.spots
 	if nood != nil {
 		spots = append(spots, nood.spots...)
 	}
-	o.PriceInfos.CapacityBlock = g.published("aws-capacity-blocks")
 	switch {
 	case od > 0 && cg.low:
 		o.Source, o.PriceInfos.OnDemand = "aws-low", g.published("tsaol-aws-trn2")
@@ -129,19 +126,11 @@ func (g *gen) awsCoverageOffer(k string, cg *covGroup) {
 		o.Source, o.PriceInfos.OnDemand = "aws-karpenter", g.published("karpenter-aws")
 	case od > 0:
 		o.Source, o.PriceInfos.OnDemand = "aws-skypilot-coverage", g.published("skypilot-v9-aws-coverage")
-	case cg.cb > 0:
-		o.Source = "aws-cb"
-		spots = nil // no on-demand price to hold a spot rate against
 	default:
 		g.drops["aws_accelerator_offers.csv: no price for the region"]++
 		return
 	}
-	if od > 0 {
-		o.SpotUSD, o.PriceInfos.Spot = spotOf(spots, od), g.published("skypilot-v9-aws-coverage")
-		if cg.cb > 0 {
-			o.Source += "+cb"
-		}
-	}
+	o.SpotUSD, o.PriceInfos.Spot = spotOf(spots, od), g.published("skypilot-v9-aws-coverage")
 	g.put(o, "")
 }
 

@@ -82,8 +82,10 @@ type gen struct {
 	// oldest date among the rates (the date of a price derived from them).
 	disc1, disc3 map[string][]float64
 	discDate     map[string]time.Time
-	// sourceDates is curated/source_dates.csv: price source ID -> date.
+	// sourceDates is curated/source_dates.csv: price source ID -> date;
+	// usedSources the IDs a price was dated by.
 	sourceDates map[string]time.Time
+	usedSources map[string]bool
 }
 
 type cloudIn struct {
@@ -132,10 +134,16 @@ func (g *gen) run() {
 	for _, sc := range g.skypilot {
 		g.skypilotSimple(sc)
 	}
+	g.offerDrops()
+	g.priceTables()
+	g.priceUpdates()
 	g.priceLists()
+	g.soldAs()
 	g.finishOffers()
 	g.checkPriceInfos()
 	sl := g.serverless()
+	g.checkSourceDatesUsed()
+	g.catalogDate(sl)
 	regions := g.regions(sl)
 	g.writeAll(regions, sl)
 	keys := make([]string, 0, len(g.drops))

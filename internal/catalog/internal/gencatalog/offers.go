@@ -6,7 +6,6 @@ package main
 import (
 	"fmt"
 	"log"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -77,41 +76,79 @@ func (g *gen) finishOffers() {
 	for _, c := range g.clouds {
 		byID[c.ID] = c
 	}
+	types := g.typeDiscounts()
 	for _, k := range g.order {
 		o := g.offers[k]
 		c := byID[o.Cloud]
-		if o.OnDemandUSD == 0 || g.noDerive[k] {
-			continue // capacity-block only, or a product whose commitments are not the cloud's (TPU)
+		if o.OnDemandUSD == 0 || g.noDerive[k] || c.Reserved1YDiscount <= 0 || (o.Reserved1YUSD > 0 && o.Reserved3YUSD > 0) {
+			continue // not sold on demand, commitments not the cloud's (TPU), none sold, or both published
 		}
-		if c.Reserved1YDiscount <= 0 {
-			continue
+		byType := false
+		for _, t := range []struct {
+			pm    catalog.PricingModel
+			cloud float64
+		}{{catalog.Reserved1Y, c.Reserved1YDiscount}, {catalog.Reserved3Y, c.Reserved3YDiscount}} {
+			if p := priceField(o, t.pm); *p == 0 {
+				disc, asOf := t.cloud, g.discDate[o.Cloud]
+				if td, ok := types[o.Cloud+"/"+o.InstanceType+"/"+string(t.pm)]; ok {
+					disc, asOf, byType = td.disc, td.asOf, true
+				}
+				*p, *o.PriceInfos.Of(t.pm) = round(o.OnDemandUSD*(1-disc), pricePrecision), derived(o.PriceInfos.OnDemand.AsOf, asOf)
+			}
 		}
-		if o.Reserved1YUSD > 0 && o.Reserved3YUSD > 0 {
-			continue
-		}
-		info := derived(o.PriceInfos.OnDemand.AsOf, g.discDate[o.Cloud])
-		if o.Reserved1YUSD == 0 {
-			o.Reserved1YUSD = round(o.OnDemandUSD*(1-c.Reserved1YDiscount), pricePrecision)
-			o.PriceInfos.Reserved1Y = info
-		}
-		if o.Reserved3YUSD == 0 {
-			o.Reserved3YUSD = round(o.OnDemandUSD*(1-c.Reserved3YDiscount), pricePrecision)
-			o.PriceInfos.Reserved3Y = info
-		}
-		o.Source = g.derivedSource(o.Source)
+		o.Source = g.derivedSource(o.Source, byType)
 	}
 }
 
-// derivedSource is the source key of an offer whose reserved prices
-// finishOffers derived: the key itself when its text states the rule,
-// else key+"+derived" with the rule appended to the text.
-func (g *gen) derivedSource(key string) string {
-	text := g.offerSources[key]
-	if strings.Contains(text, "DERIVED") {
-		return key
+// typeDiscount is the median published commitment discount of one
+// instance type over its regions, and the oldest date among those rates.
+type typeDiscount struct {
+	disc float64
+	asOf time.Time
+}
+
+// typeDiscounts returns, per cloud/instance type/reserved pricing model,
+// the median (1 - published rate / on-demand) over the type's offers with
+// a published rate: the discount a region without a published rate most
+// likely has (clouds price commitments per type as a share of on-demand).
+func (g *gen) typeDiscounts() map[string]typeDiscount {
+	discs, dates := map[string][]float64{}, map[string]time.Time{}
+	for _, k := range g.order {
+		o := g.offers[k]
+		for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
+			p, info := *priceField(o, pm), o.PriceInfos.Of(pm)
+			if p <= 0 || o.OnDemandUSD <= 0 || info.Basis != catalog.PricePublished {
+				continue
+			}
+			tk := o.Cloud + "/" + o.InstanceType + "/" + string(pm)
+			discs[tk] = append(discs[tk], 1-p/o.OnDemandUSD)
+			d := derived(info.AsOf, o.PriceInfos.OnDemand.AsOf).AsOf
+			if old, ok := dates[tk]; !ok || d.Before(old) {
+				dates[tk] = d
+			}
+		}
 	}
+	out := make(map[string]typeDiscount, len(discs))
+	for tk, v := range discs {
+		out[tk] = typeDiscount{disc: median(v), asOf: dates[tk]}
+	}
+	return out
+}
+
+// derivedSource is the source key of an offer whose reserved prices
+// finishOffers derived: key+"+derived" (or "+derived-type" when the
+// instance type's published discount in other regions was used) with the
+// rule appended to the text.
+func (g *gen) derivedSource(key string, byType bool) string {
+	text := g.offerSources[key]
+	rule := "reserved_1y/reserved_3y missing in the source: DERIVED = on-demand x (1 - the cloud's reserved_1y_discount / " +
+		"reserved_3y_discount in clouds.json)"
 	dk := key + "+derived"
-	g.offerSources[dk] = text + "; reserved_1y/reserved_3y missing in the source: DERIVED = on-demand x (1 - the cloud's " +
-		"reserved_1y_discount / reserved_3y_discount in clouds.json)"
+	if byType {
+		rule = "reserved_1y/reserved_3y missing in the source for this region: DERIVED = on-demand x (1 - the median published " +
+			"discount of the same instance type in its other regions; the cloud's reserved_*_discount in clouds.json where the type has none)"
+		dk = key + "+derived-type"
+	}
+	g.offerSources[dk] = text + "; " + rule
 	return dk
 }

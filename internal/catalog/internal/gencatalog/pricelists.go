@@ -54,7 +54,8 @@ func (g *gen) InstanceTypes(cloud string) []string {
 // file gives; a spot or reserved price it does not give is kept when it is
 // still below the new on-demand price, else dropped. A known instance type
 // in a region with metadata but no offer yet becomes a new offer with the
-// instance's specs. A newer file moves catalog_date.
+// instance's specs. Its prices are dated by the file (catalog_date stays the
+// oldest date that still decides a price).
 func (g *gen) priceLists() {
 	files, err := filepath.Glob(filepath.Join(*srcDir, priceListDir, "*.json"))
 	if err != nil {
@@ -62,29 +63,33 @@ func (g *gen) priceLists() {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		res, err := pricelist.ReadFile(f, pricelist.Read, g)
+		results, err := pricelist.ReadAll(f, g)
 		if err != nil {
 			log.Fatal(err)
 		}
-		for _, u := range res.Unknown {
-			log.Printf("%s: not in the catalog: %s", f, u)
+		for _, res := range results {
+			g.priceList(f, res)
 		}
-		for _, n := range res.Notes {
-			log.Printf("%s: %s", f, n)
-		}
-		key := "pricelist:" + res.File
-		g.offerSources[key] = res.Source + " (dated " + res.Date + ")"
-		asOf, err := time.Parse(dateLayout, res.Date)
-		if err != nil {
-			log.Fatalf("%s: date %q: %v", f, res.Date, err)
-		}
-		for _, p := range res.Prices {
-			g.applyPrice(&p, key, catalog.PriceInfo{Basis: catalog.PricePublished, AsOf: asOf})
-		}
-		if res.Date > g.meta.CatalogDate {
-			g.meta.CatalogDate = res.Date
-			g.meta.CatalogDateSource = "newest primary source: " + res.Source
-		}
+	}
+}
+
+// priceList applies one price-list result (a file, or one answer of a
+// refresh extract).
+func (g *gen) priceList(f string, res *pricelist.Result) {
+	for _, u := range res.Unknown {
+		log.Printf("%s: not in the catalog: %s", f, u)
+	}
+	for _, n := range res.Notes {
+		log.Printf("%s: %s", f, n)
+	}
+	key := "pricelist:" + res.File
+	g.offerSources[key] = res.Source + " (dated " + res.Date + ")"
+	asOf, err := time.Parse(dateLayout, res.Date)
+	if err != nil {
+		log.Fatalf("%s: date %q: %v", f, res.Date, err)
+	}
+	for _, p := range res.Prices {
+		g.applyPrice(&p, key, catalog.PriceInfo{Basis: catalog.PricePublished, AsOf: asOf})
 	}
 }
 
@@ -102,6 +107,9 @@ func (g *gen) applyPrice(p *pricelist.Price, source string, info catalog.PriceIn
 		o = &catalog.Offer{Cloud: p.Cloud, Region: p.Region, InstanceType: p.InstanceType, Accelerator: tmpl[0].Accelerator,
 			GPUs: tmpl[0].GPUs, GPUFraction: tmpl[0].GPUFraction, VCPUs: tmpl[0].VCPUs, MemoryGB: tmpl[0].MemoryGB}
 		g.put(o, "")
+	} else if o.PriceInfos.OnDemand.AsOf.After(info.AsOf) {
+		g.drops["pricelists: the offer's price is newer than the file (the newer published price wins)"]++
+		return
 	}
 	o.OnDemandUSD, o.Source, o.PriceInfos.OnDemand = p.OnDemandUSD, source, info
 	o.Currency, o.NativeOnDemand, o.NativeSpot, o.NativeReserved1Y, o.NativeReserved3Y = "USD", 0, 0, 0, 0

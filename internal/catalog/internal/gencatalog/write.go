@@ -44,9 +44,16 @@ func (g *gen) writeAll(regions []*catalog.Region, serverless []*catalog.Serverle
 	for _, x := range g.meta.ExchangeRates {
 		rates = append(rates, rate{x.Currency, x.CNYPerUSD, x.Date, x.Source})
 	}
+	used := map[string]string{}
+	for _, k := range g.order {
+		key := g.offers[k].Source
+		if text, ok := g.offerSources[key]; ok {
+			used[key] = text
+		}
+	}
 	writeJSON("catalog.json", map[string]any{
 		"catalog_date": g.meta.CatalogDate, "catalog_date_source": g.meta.CatalogDateSource,
-		"exchange_rates": rates, "offer_sources": g.offerSources,
+		"exchange_rates": rates, "offer_sources": used,
 	})
 
 	f, err := os.Create(filepath.Join(*outDir, "regions.csv"))
