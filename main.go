@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/provider"
@@ -38,13 +40,16 @@ func main() {
 	quietSDKLogsUnlessAsked()
 	collectGarbageLessOften()
 
-	// provider.NewServer is the framework's server with its answers'
-	// diagnostics summarised (what providerserver.Serve serves, wrapped).
+	// The framework's server (what providerserver.Serve serves) with its
+	// answers' diagnostics summarised (provider.Summarizing).
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
-	if err := tf6server.Serve("registry.terraform.io/gpuplan/gpu", provider.NewServer(version), opts...); err != nil {
+	serve := func() tfprotov6.ProviderServer {
+		return provider.Summarizing(providerserver.NewProtocol6(provider.New(version)())())
+	}
+	if err := tf6server.Serve("registry.terraform.io/gpuplan/gpu", serve, opts...); err != nil {
 		log.Fatal(err.Error())
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -18,17 +17,18 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
-// NewServer returns the provider's protocol server, what main serves and
-// the acceptance tests start: the framework's server with the diagnostics
-// of every answer summarised (summarizeDiagnostics), so that a list of
-// 10,000 mistakes (built with a for expression, say) gets a handful of
-// diagnostics and a count, not 10,000 that Terraform takes many minutes
-// to print. It is the one place that sees every diagnostic, the
-// framework's own (a validator of each list element) included.
-func NewServer(version string) func() tfprotov6.ProviderServer {
-	return func() tfprotov6.ProviderServer {
-		return summarizingServer{providerserver.NewProtocol6(New(version)())()}
-	}
+// Summarizing wraps the provider's protocol server (the framework's, made
+// by providerserver.NewProtocol6; main serves it and the acceptance tests
+// start it) so that the diagnostics of every answer are summarised
+// (summarizeDiagnostics): a list of 10,000 mistakes (built with a for
+// expression, say) gets a handful of diagnostics and a count, not 10,000
+// that Terraform takes many minutes to print. It is the one place that
+// sees every diagnostic, the framework's own (a validator of each list
+// element) included. The framework's providerserver package is left to
+// main: it links the gRPC server, and this package links no network code
+// (TestProviderImportsNoNetwork).
+func Summarizing(s tfprotov6.ProviderServer) tfprotov6.ProviderServer {
+	return summarizingServer{s}
 }
 
 // summarizingServer summarises the diagnostics of the answers that carry
