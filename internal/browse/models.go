@@ -42,8 +42,8 @@ func Models(p *catalog.ModelPresets, f ModelFilter) ([]*catalog.ModelPreset, inp
 			m, ok := p.Lookup(name)
 			if !ok {
 				errs.AddLazy(inputerr.Root("ids").Index(i), "Unknown Model", func() string {
-					return fmt.Sprintf("ids[%d] = %q is not a model preset ID or alias; %s. Presets: %s.",
-						i, name, p.UnknownModel(name), catalog.QuoteList(p.IDs()))
+					return fmt.Sprintf("ids[%d] = %s is not a model preset ID or alias; %s. Presets: %s.",
+						i, catalog.QuoteName(name), p.UnknownModel(name), catalog.QuoteList(p.IDs()))
 				})
 				continue
 			}
@@ -56,8 +56,8 @@ func Models(p *catalog.ModelPresets, f ModelFilter) ([]*catalog.ModelPreset, inp
 	for i, l := range f.Licenses {
 		if !slices.Contains(licenses, strings.ToLower(strings.TrimSpace(l))) {
 			errs.AddLazy(inputerr.Root("licenses").Index(i), "Unknown License", func() string {
-				return fmt.Sprintf("licenses[%d] = %q is not the licence of a preset. Closest: %s. Licences: %s.",
-					i, l, catalog.QuoteList(catalog.Closest(l, licenses, 2)), catalog.QuoteList(licenses))
+				return fmt.Sprintf("licenses[%d] = %s is not the licence of a preset. Closest: %s. Licences: %s.",
+					i, catalog.QuoteName(l), catalog.QuoteList(catalog.Closest(l, licenses, 2)), catalog.QuoteList(licenses))
 			})
 		}
 	}

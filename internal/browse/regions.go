@@ -129,7 +129,7 @@ func checkNames(errs *inputerr.List, attr, summary string, names, valid []string
 // closestIn is the detail of an unknown name of a closed set.
 func closestIn(what string, valid []string) func(at, name string) string {
 	return func(at, name string) string {
-		return fmt.Sprintf("%s = %q is not a %s. Closest: %s. Allowed: %s.", at, name, what,
+		return fmt.Sprintf("%s = %s is not a %s. Closest: %s. Allowed: %s.", at, catalog.QuoteName(name), what,
 			catalog.QuoteList(catalog.Closest(name, valid, 2)), catalog.QuoteList(valid))
 	}
 }

@@ -46,5 +46,25 @@ func NameProblem(s string) string {
 	return ""
 }
 
+// maxQuotedRunes is the most characters of a name a message quotes: enough
+// for any real name (the longest catalog ID has 26), short enough that a
+// 20,000-character mistake does not fill the screen once per diagnostic.
+const maxQuotedRunes = 64
+
+// QuoteName quotes a name a user gave, for a message: escaped as
+// strconv.Quote does (control, bidirectional and invisible characters
+// never reach the terminal as such), and past maxQuotedRunes characters
+// cut, with the length said: "xxxx…" (20,000 characters).
+func QuoteName(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxQuotedRunes {
+			return fmt.Sprintf("%s (%d characters)", strconv.Quote(s[:i]+"…"), utf8.RuneCountInString(s))
+		}
+		n++
+	}
+	return strconv.Quote(s)
+}
+
 // runeName is a character's code point: "U+202E".
 func runeName(r rune) string { return fmt.Sprintf("U+%04X", r) }

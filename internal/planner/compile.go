@@ -77,14 +77,14 @@ func (p *Planner) validateRequest(req *Request, errs *inputerr.List) {
 	switch req.Objective {
 	case "", ObjectiveCost, ObjectiveTime, ObjectiveCarbon, ObjectiveBalanced:
 	default:
-		errs.Add(inputerr.Root("objective"), "Invalid Objective", "objective = %q; allowed: %s.",
-			req.Objective, catalog.QuoteList(ObjectiveNames()))
+		errs.Add(inputerr.Root("objective"), "Invalid Objective", "objective = %s; allowed: %s.",
+			catalog.QuoteName(string(req.Objective)), catalog.QuoteList(ObjectiveNames()))
 	}
 	switch req.DistinctBy {
 	case "", DistinctInstanceType, DistinctRegion, DistinctDeployment:
 	default:
-		errs.Add(inputerr.Root("distinct_by"), "Invalid Distinct By", "distinct_by = %q; allowed: %s.",
-			req.DistinctBy, catalog.QuoteList(DistinctByValues))
+		errs.Add(inputerr.Root("distinct_by"), "Invalid Distinct By", "distinct_by = %s; allowed: %s.",
+			catalog.QuoteName(string(req.DistinctBy)), catalog.QuoteList(DistinctByValues))
 	}
 	if maxTop := p.policy.MaxTop; req.Top < 0 || req.Top > maxTop {
 		errs.Add(inputerr.Root("top"), "Invalid Top", "top = %d: must be between 1 and %d.", req.Top, maxTop)
@@ -177,8 +177,8 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 		if !p.geos[g] {
 			at := constraints.Name("geographies").Index(i)
 			errs.AddLazy(at, "Unknown Geography", func() string {
-				return fmt.Sprintf("%s = %q is not a geography in the catalog. Closest: %s. Allowed: %s.",
-					at, g, catalog.QuoteList(catalog.Closest(g, p.geoIDs, 3)), catalog.QuoteList(p.geoIDs))
+				return fmt.Sprintf("%s = %s is not a geography in the catalog. Closest: %s. Allowed: %s.",
+					at, catalog.QuoteName(g), catalog.QuoteList(catalog.Closest(g, p.geoIDs, 3)), catalog.QuoteList(p.geoIDs))
 			})
 		}
 	}
@@ -195,8 +195,8 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 	for i, pm := range c.PricingModels {
 		if pm.Index() < 0 {
 			at := constraints.Name("pricing_models").Index(i)
-			errs.Add(at, "Unknown Pricing Model", "%s = %q; allowed: %s. Closest: %s.",
-				at, pm, catalog.QuoteList(names), catalog.QuoteList(catalog.Closest(string(pm), names, 1)))
+			errs.Add(at, "Unknown Pricing Model", "%s = %s; allowed: %s. Closest: %s.",
+				at, catalog.QuoteName(string(pm)), catalog.QuoteList(names), catalog.QuoteList(catalog.Closest(string(pm), names, 1)))
 		}
 	}
 }
@@ -208,8 +208,8 @@ func validateCompliance(c *Constraints, errs *inputerr.List) bool {
 		if _, known := complianceBit(x); !known {
 			ok = false
 			at := inputerr.Root("constraints").Name("compliance").Index(i)
-			errs.Add(at, "Unknown Compliance Regime", "%s = %q; allowed: %s. Closest: %s.",
-				at, x, catalog.QuoteList(catalog.ComplianceRegimes), catalog.QuoteList(catalog.Closest(x, catalog.ComplianceRegimes, 2)))
+			errs.Add(at, "Unknown Compliance Regime", "%s = %s; allowed: %s. Closest: %s.",
+				at, catalog.QuoteName(x), catalog.QuoteList(catalog.ComplianceRegimes), catalog.QuoteList(catalog.Closest(x, catalog.ComplianceRegimes, 2)))
 		}
 	}
 	return ok

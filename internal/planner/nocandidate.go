@@ -130,9 +130,9 @@ func (r *run) limitMiss(rej []Rejection) (string, string) {
 			}
 			continue
 		}
-		val := numfmt.Thousands(l.m.value, 2)
+		val := numfmt.Nonzero(l.m.value, 2)
 		if l.reason == ReasonDeadline {
-			val = numfmt.Thousands(l.m.value, 1)
+			val = numfmt.Nonzero(l.m.value, 1)
 		}
 		msg := fmt.Sprintf("%s = %s: "+l.what+".", l.reason, catalog.FormatNumber(l.limit), r.describe(l.m), val)
 		if l.m.value > l.limit {
@@ -164,7 +164,11 @@ func (r *run) limitMiss(rej []Rejection) (string, string) {
 // help); the accelerators when the user narrowed them.
 func (r *run) deadlineRelief(m *miss) string {
 	c := &r.req.Constraints
-	relief := []string{"deadline_hours (to at least " + numfmt.Thousands(math.Ceil(m.value*10)/10, 1) + " h)"}
+	atLeast := numfmt.Thousands(math.Ceil(m.value*10)/10, 1)
+	if m.value < 0.1 {
+		atLeast = numfmt.Nonzero(m.value, 1) // rounded up: it meets the need
+	}
+	relief := []string{"deadline_hours (to at least " + atLeast + " h)"}
 	cand := r.candidate(&m.cand)
 	if cand.Nodes >= r.f.maxNodes {
 		what := "allowed by default"

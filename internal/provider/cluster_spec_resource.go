@@ -11,7 +11,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -128,7 +127,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "How compute is bought: `on_demand` (default), `spot`, `reserved_1y` or `reserved_3y` " +
 					"(the cloud's 1-/3-year commitment, priced per effective hour). The cloud must sell the instance that way: " +
 					"otherwise the error names the pricing models available.",
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(pricingModels...)},
+				Validators: []validator.String{oneOf(pricingModels)},
 			},
 			"storage": schema.SingleNestedAttribute{
 				Optional: true,

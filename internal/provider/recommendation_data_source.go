@@ -9,7 +9,6 @@ import (
 	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -190,11 +189,11 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
 						"("+capacityBlockDoc()+"), "+
 						"`serverless` (per-second GPU workers, inference only, billed for `workload.duty_cycle` of the month). Default: all of them.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(catalog.PricingModelNames(catalog.AllPricingModels)...))),
+						listvalidator.ValueStringsAre(oneOf(catalog.PricingModelNames(catalog.AllPricingModels)))),
 					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
 						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
 						"The jurisdictions (all but `hipaa`) exclude each other.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(catalog.ComplianceRegimes...))),
+						listvalidator.ValueStringsAre(oneOf(catalog.ComplianceRegimes))),
 					"max_hourly_cost_usd": limit("Most USD per hour for all nodes together.", catalog.LimitHourlyCostUSD),
 					"max_total_cost_usd":  limit("Most USD for the whole job (inference: per month).", catalog.LimitTotalCostUSD),
 					"deadline_hours":      limit("Latest wall-clock hours for a training or fine-tuning job (spot: risk-adjusted).", catalog.LimitHours),
@@ -209,12 +208,12 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			},
 			"objective": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "What the ranking minimises: `cost` (default), `time`, `carbon` or `balanced`.",
-				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive(planner.ObjectiveNames()...)}},
+				Validators:          []validator.String{oneOf(planner.ObjectiveNames())}},
 			"distinct_by": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Which candidates count as one row of the answer: `instance_type` (default: one candidate per cloud and " +
 					"instance type, at its best region, node count and pricing model, like an optimizer table), `region` (one per cloud, " +
 					"instance type and region: to compare regions) or `deployment` (every node count and pricing model of every offer).",
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(planner.DistinctByValues...)}},
+				Validators: []validator.String{oneOf(planner.DistinctByValues)}},
 			"top": intInput(fmt.Sprintf("How many candidates to return. Default %d.", planner.DefaultTop), topLimit()),
 			"best": schema.SingleNestedAttribute{Computed: true, Attributes: candidateAttributes(),
 				MarkdownDescription: "The top candidate (`candidates[0]`)."},

@@ -11,7 +11,6 @@ import (
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -95,7 +94,7 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					"instances run; spot hours are multiplied by the interruption risk factor of the spot instances as one synchronous job. " +
 					"Example: `{ reserved_1y = 0.6, spot = 0.4 }`." + fraction.DocAs("Each share"),
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(stringvalidator.OneOfCaseInsensitive(catalog.PricingModelNames(catalog.AllPricingModels)...)),
+					mapvalidator.KeysAre(oneOf(catalog.PricingModelNames(catalog.AllPricingModels))),
 					noNullValues{},
 					sharesSumToOne{},
 				}},

@@ -12,6 +12,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
 // nameList checks a list of names (clouds, regions, accelerators, …):
@@ -143,4 +145,35 @@ func (v stringRule) ValidateString(_ context.Context, req validator.StringReques
 	if problem := v.check(req.ConfigValue.ValueString()); problem != "" {
 		resp.Diagnostics.AddAttributeError(req.Path, v.summary, fmt.Sprintf("%s %s.", req.Path, problem))
 	}
+}
+
+// oneOf checks an enumerated value the way the pure packages read it: in
+// any case, surrounding spaces ignored (catalog.NameKey), so terraform
+// validate and plan accept and refuse the same values; the message names
+// the attribute, quotes the value (cut when long) and lists the allowed
+// ones with the closest. It replaces the framework's OneOfCaseInsensitive,
+// which refused " cost" that the planner reads as cost and answered
+// "Invalid Attribute Value Match … got: \"\"".
+type oneOf []string
+
+var _ validator.String = oneOf{}
+
+func (v oneOf) Description(context.Context) string {
+	return "one of " + catalog.QuoteList(v) + ", in any case"
+}
+
+func (v oneOf) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v oneOf) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	got := req.ConfigValue.ValueString()
+	for _, allowed := range v {
+		if catalog.NameKey(got) == catalog.NameKey(allowed) {
+			return
+		}
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Value", fmt.Sprintf("%s = %s; allowed: %s. Closest: %s.",
+		req.Path, catalog.QuoteName(got), catalog.QuoteList(v), catalog.QuoteList(catalog.Closest(catalog.NameKey(got), v, 1))))
 }
