@@ -79,8 +79,8 @@ func TestReliability(t *testing.T) {
 }
 
 func relRows() []relRow {
-	one := func(name string) string {
-		return "data \"gpu_tco\" \"" + name + "\" {\n  " + relTCO + "\n}\n"
+	one := func() string {
+		return "data \"gpu_tco\" \"t\" {\n  " + relTCO + "\n}\n"
 	}
 	spec := func(extra string) string {
 		return "resource \"gpu_cluster_spec\" \"x\" {\n  name          = \"x\"\n  cloud         = \"aws\"\n  accelerator   = \"H100\"\n" +
@@ -125,25 +125,25 @@ func relRows() []relRow {
 			config: recommend(`{ regions = flatten([for j in range(10) : [for i in range(1000) : "nowhere-${j}-${i}"]]) }`),
 			err:    "Unknown Region", detail: `constraints.regions[0] = "nowhere-0-0" is not a region in the catalog`, more: 5},
 		{defect: "10,000 unknown keys in a map attribute",
-			config: "provider \"gpu\" {\n  discounts = merge([for j in range(10) : {for i in range(1000) : \"nocloud-${j}-${i}\" => 0.1}]...)\n}\n" + one("t"),
+			config: "provider \"gpu\" {\n  discounts = merge([for j in range(10) : {for i in range(1000) : \"nocloud-${j}-${i}\" => 0.1}]...)\n}\n" + one(),
 			err:    "Unknown Cloud", detail: `discounts has the key "nocloud-0-0", which is not a cloud in the catalog`, more: 5},
 
 		// Memory (overlay TestOverlayHostileShapes, BenchmarkOverlay*).
-		{defect: "60 MB YAML catalog_file of one long list", config: withCatalog(one("t")),
+		{defect: "60 MB YAML catalog_file of one long list", config: withCatalog(one()),
 			setup: func(t *testing.T, dir string) {
 				writeText(t, filepath.Join(dir, "c.yaml"), strings.Repeat("- 1\n", 15<<20))
 			},
 			err: "Invalid Catalog File", detail: "the top level must be a mapping"},
-		{defect: "12.5 M JSON nulls", config: "provider \"gpu\" {\n  catalog_file = \"c.json\"\n}\n" + one("t"),
+		{defect: "12.5 M JSON nulls", config: "provider \"gpu\" {\n  catalog_file = \"c.json\"\n}\n" + one(),
 			setup: func(t *testing.T, dir string) {
 				writeText(t, filepath.Join(dir, "c.json"), `{"offers":[`+strings.Repeat("null,", 12_500_000-1)+"null]}")
 			},
 			err: "Invalid Catalog File", detail: "problems"},
 
 		// Silent wrong results.
-		{defect: "provider discounts unknown at plan", config: unknownAtPlan + "provider \"gpu\" {\n  discounts = { aws = length(terraform_data.later.id) > 0 ? 0.5 : 0.1 }\n}\n" + one("t"),
+		{defect: "provider discounts unknown at plan", config: unknownAtPlan + "provider \"gpu\" {\n  discounts = { aws = length(terraform_data.later.id) > 0 ? 0.5 : 0.1 }\n}\n" + one(),
 			err: "Provider Configuration Not Known At Plan", detail: "The provider's discounts is not known until apply"},
-		{defect: "provider carbon price unknown at plan", config: unknownAtPlan + "provider \"gpu\" {\n  carbon_price_usd_per_tonne = length(terraform_data.later.id)\n}\n" + one("t"),
+		{defect: "provider carbon price unknown at plan", config: unknownAtPlan + "provider \"gpu\" {\n  carbon_price_usd_per_tonne = length(terraform_data.later.id)\n}\n" + one(),
 			err: "Provider Configuration Not Known At Plan", detail: "carbon_price_usd_per_tonne is not known until apply"},
 		{defect: "speculative_decoding method empty", config: estimate("    speculative_decoding = { method = \"\" }\n"),
 			err: "Empty Value", detail: "omit speculative_decoding to turn it off"},
@@ -155,7 +155,7 @@ func relRows() []relRow {
 			err: "Empty Value", detail: "omit fine_tuning_method for its default"},
 		{defect: "model blank", config: estimate("    model = \"  \"\n"), err: "Invalid Workload", detail: `workload.model = "  ": is blank`},
 		{defect: "catalog_file egress tiers out of order (unlimited first)",
-			config: withCatalog(one("t")), files: map[string]string{"c.yaml": "clouds:\n  - id: aws\n    egress_tiers:\n" +
+			config: withCatalog(one()), files: map[string]string{"c.yaml": "clouds:\n  - id: aws\n    egress_tiers:\n" +
 				"      - {up_to_gb: 0, usd_per_gb: 0.05}\n      - {up_to_gb: 10240, usd_per_gb: 0.09}\n"},
 			err: "Invalid Catalog File", detail: "0 (unlimited) is for the last tier only"},
 
@@ -167,7 +167,7 @@ func relRows() []relRow {
 			config:  "data \"gpu_tco\" \"t\" {\n  " + relTCO + "\n  extra_monthly_usd = { x = 1e-320 }\n}\noutput \"total\" { value = data.gpu_tco.t.total_cost_usd }\n",
 			outputs: map[string]func(any) string{"total": positive}},
 		{defect: "an unknown map value in discounts (was: target type cannot handle unknown values)",
-			config: unknownAtPlan + "provider \"gpu\" {\n  discounts = { aws = 0.1, gcp = length(terraform_data.later.id) }\n}\n" + one("t"),
+			config: unknownAtPlan + "provider \"gpu\" {\n  discounts = { aws = 0.1, gcp = length(terraform_data.later.id) }\n}\n" + one(),
 			err:    "Provider Configuration Not Known At Plan", detail: "discounts is not known", notIn: "Value Conversion Error"},
 		{defect: "months = 1/0 (was: +Inf × 10^0)", config: "data \"gpu_tco\" \"t\" {\n  cloud = \"aws\"\n  instance_type = \"p5.48xlarge\"\n  months = 1/0\n}\n",
 			err: "Invalid Number", detail: "got infinity", notIn: "Inf × 10^0"},
@@ -179,9 +179,9 @@ func relRows() []relRow {
 			config: recommend(`{ regions = ["EU-CZ-1"], max_co2e_kg = 1 }`),
 			err:    "No GPU Offer Satisfies The Constraints", detail: "no candidate that passes the other constraints has a known CO2e figure",
 			notIn: "each alone can be met:  "},
-		{defect: "catalog_file empty (was: <cwd> is a directory)", config: "provider \"gpu\" {\n  catalog_file = \"\"\n}\n" + one("t"),
+		{defect: "catalog_file empty (was: <cwd> is a directory)", config: "provider \"gpu\" {\n  catalog_file = \"\"\n}\n" + one(),
 			err: "Empty Value", detail: `catalog_file = "" is empty`, notIn: "is a directory"},
-		{defect: "catalog_file YAML 1e400 (was: got a string)", config: withCatalog(one("t")),
+		{defect: "catalog_file YAML 1e400 (was: got a string)", config: withCatalog(one()),
 			files: map[string]string{"c.yaml": "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: 1e400\n"},
 			err:   "Invalid Catalog File", detail: "got 1 × 10^400", notIn: "got a string"},
 		{defect: "cluster name of 200 two-byte characters (was: counted as 400 bytes)",
@@ -197,7 +197,7 @@ func relRows() []relRow {
 			config:  "provider \"gpu\" {\n  clouds = [\"AWS\"]\n}\ndata \"gpu_offers\" \"o\" {\n  accelerators = [\"H100\"]\n}\noutput \"n\" { value = length(data.gpu_offers.o.offers) }\n",
 			outputs: map[string]func(any) string{"n": positive}},
 		{defect: "AWS in the provider's discounts (was: rejected, or a key that discounted nothing)",
-			config: "provider \"gpu\" {\n  discounts = { AWS = 0.5 }\n}\nprovider \"gpu\" {\n  alias = \"list\"\n}\n" + one("t") +
+			config: "provider \"gpu\" {\n  discounts = { AWS = 0.5 }\n}\nprovider \"gpu\" {\n  alias = \"list\"\n}\n" + one() +
 				"data \"gpu_tco\" \"list\" {\n  provider = gpu.list\n  " + relTCO + "\n}\n" +
 				"output \"ratio\" { value = data.gpu_tco.t.total_cost_usd / data.gpu_tco.list.total_cost_usd }\n",
 			outputs: map[string]func(any) string{"ratio": total(0.5)}},
@@ -222,7 +222,7 @@ func relRows() []relRow {
 			err: "Duplicate List Element", detail: `constraints.clouds lists "aws" and "AWS" (elements 0 and 1), one name`},
 
 		// Security.
-		{defect: "catalog_file symlinked to a secret file", config: withCatalog(one("t")),
+		{defect: "catalog_file symlinked to a secret file", config: withCatalog(one()),
 			setup: func(t *testing.T, dir string) {
 				secret := filepath.Join(t.TempDir(), "secret.txt")
 				writeText(t, secret, "db_password: s3cr3t-0123456789-abcdefghijklmnopqrstuvwxyz-tail-of-the-secret\n")
@@ -231,10 +231,10 @@ func relRows() []relRow {
 				}
 			},
 			err: "Invalid Catalog File", detail: "db_password", notIn: "tail-of-the-secret"},
-		{defect: "a right-to-left override in a catalog_file name", config: withCatalog(one("t")),
+		{defect: "a right-to-left override in a catalog_file name", config: withCatalog(one()),
 			files: map[string]string{"c.yaml": "clouds:\n  - id: myc\n    name: \"My\\u202eCloud\"\n    pue: 1.2\n"},
 			err:   "Invalid Catalog File", detail: "U+202E, a bidirectional control character"},
-		{defect: "a catalog_file name not in NFC", config: withCatalog(one("t")),
+		{defect: "a catalog_file name not in NFC", config: withCatalog(one()),
 			files: map[string]string{"c.yaml": "clouds:\n  - id: \"cafe\\u0301\"\n    pue: 1.2\n"},
 			err:   "Invalid Catalog File", detail: "is not in Unicode normalization form C"},
 	}
@@ -386,7 +386,7 @@ func (r *relCLI) catalogChangedSincePlan(t *testing.T) {
 }
 
 // overlayBin builds make overlay's importer once per test.
-func (r *relCLI) overlayBin(t *testing.T) string {
+func (r *relCLI) overlayBin() string {
 	bin := filepath.Join(r.home, "bin", "overlay")
 	if _, err := os.Stat(bin); err != nil {
 		r.run("../..", false, "go", "build", "-o", bin, "./internal/catalog/pricelist/cmd/overlay")
@@ -398,7 +398,7 @@ func (r *relCLI) overlayBin(t *testing.T) string {
 func (r *relCLI) runOverlay(t *testing.T, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, r.overlayBin(t), args...)
+	cmd := exec.CommandContext(ctx, r.overlayBin(), args...)
 	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
