@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
 // FileError is a problem with a price-list file, naming the file and, for
@@ -111,13 +113,30 @@ func (t *tracker) syntaxError(file string, err error, offset int64) error {
 		if field == "" {
 			field = "value"
 		}
-		return t.fileError(file, te.Offset, fmt.Sprintf("field %q: a JSON %s where %s is expected", field, te.Value, te.Type))
+		// te.Value holds the whole literal ("number 4444…"): a message
+		// quotes a short excerpt of the file, never a 3,000-digit number.
+		return t.fileError(file, te.Offset, fmt.Sprintf("field %s: a JSON %s where %s is expected",
+			catalog.QuoteName(field), clipValue(te.Value), te.Type))
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return t.fileError(file, t.n, "the file ends in the middle of the JSON document (truncated download?)")
 	}
 	fe := t.fileError(file, offset, err.Error())
 	fe.Err = err
 	return fe
+}
+
+// clipValue cuts what encoding/json says of a value ("number 1234…",
+// "string") to its first maxValueRunes characters.
+func clipValue(v string) string {
+	const maxValueRunes = 48
+	n := 0
+	for i := range v {
+		if n == maxValueRunes {
+			return v[:i] + "…"
+		}
+		n++
+	}
+	return v
 }
 
 // offending returns the offset of the character a syntax error complains
