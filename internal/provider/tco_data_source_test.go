@@ -364,7 +364,7 @@ data "gpu_tco" "test" {
 		},
 		{ // unknown pricing model key
 			Config:      tco(`pricing_mix = { savings_plan = 1 }`),
-			ExpectError: errRe(`pricing_mix.*value must be one of`),
+			ExpectError: errRe(`pricing_mix has the key "savings_plan", which is not one of "on_demand", "spot"`),
 		},
 		{ // share outside [0, 1]
 			Config:      tco(`pricing_mix = { on_demand = 1.5, spot = -0.5 }`),

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -174,6 +175,14 @@ func (v oneOf) ValidateString(_ context.Context, req validator.StringRequest, re
 			return
 		}
 	}
+	closest := catalog.QuoteList(catalog.Closest(catalog.NameKey(got), v, 1))
+	if steps := req.Path.Steps(); len(steps) > 0 {
+		if _, isKey := steps[len(steps)-1].(path.PathStepElementKeyString); isKey { // a map's key (mapvalidator.KeysAre)
+			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Value", fmt.Sprintf("%s has the key %s, which is not one of %s. Closest: %s.",
+				req.Path.ParentPath(), catalog.QuoteName(got), catalog.QuoteList(v), closest))
+			return
+		}
+	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Value", fmt.Sprintf("%s = %s; allowed: %s. Closest: %s.",
-		req.Path, catalog.QuoteName(got), catalog.QuoteList(v), catalog.QuoteList(catalog.Closest(catalog.NameKey(got), v, 1))))
+		req.Path, catalog.QuoteName(got), catalog.QuoteList(v), closest))
 }
