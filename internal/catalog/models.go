@@ -56,6 +56,10 @@ type ModelPreset struct {
 	// ActiveParameters.
 	TotalParametersB  float64 `json:"total_parameters_b"`
 	ActiveParametersB float64 `json:"active_parameters_b"`
+	// ActiveCountsEmbedding: the publisher's active count includes the
+	// input embedding (Qwen3's "3.3B activated", Meta's Llama 4 "17B
+	// active"); DeepSeek and gpt-oss leave it out (ParameterCount.Active).
+	ActiveCountsEmbedding bool `json:"active_counts_embedding"`
 
 	Layers              int    `json:"layers"`
 	HiddenSize          int    `json:"hidden_size"`
@@ -82,8 +86,10 @@ type ModelPreset struct {
 	SparseAttention *SparseAttention `json:"sparse_attention"` // token-selection indexer (DeepSeek Sparse Attention)
 
 	// Mixture of experts: routed experts per MoE layer, routed experts a
-	// token uses, shared (always-used) experts, and dense layers before the
-	// first MoE layer (first_k_dense_replace). All 0 for dense models.
+	// token uses, shared (always-used) experts, and the dense layers:
+	// before the first MoE layer (first_k_dense_replace) or interleaved
+	// with them (Llama 4 Maverick's interleave_moe_layer_step 2). All 0
+	// for dense models.
 	ExpertsTotal  int `json:"experts_total"`
 	ExpertsActive int `json:"experts_active"`
 	ExpertsShared int `json:"experts_shared"`

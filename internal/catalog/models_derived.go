@@ -143,6 +143,15 @@ func (p ParameterCount) Active() float64 {
 	return p.OutputHead + p.Attention + p.DenseFFN + p.SharedExperts + p.ActiveRoutedExperts + p.Router
 }
 
+// ActiveAsPublished is Active counted the publisher's way: with the input
+// embedding when the preset says its publisher counts it.
+func (p ParameterCount) ActiveAsPublished(m *ModelPreset) float64 {
+	if m.ActiveCountsEmbedding {
+		return p.Active() + p.Embedding
+	}
+	return p.Active()
+}
+
 // ExpertWeights is the routed-expert share: the weights expert parallelism
 // spreads over GPUs and a token mostly leaves unread.
 func (p ParameterCount) ExpertWeights() float64 { return p.RoutedExperts }

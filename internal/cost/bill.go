@@ -107,21 +107,10 @@ func (m *Model) ServerlessRate(s *catalog.ServerlessOffer, cl *catalog.Cloud) Ra
 // ListUSD is the list price of one instance (worker) for one hour.
 func (r *Rate) ListUSD() float64 { return r.listUSD }
 
-// Bill bills a use at this rate. It allocates nothing, and inlines into
-// the planner's loop for on-demand prices. A spot job that never finishes
-// (SpotRiskFactor +Inf) bills +Inf: callers check.
+// Bill bills a use at this rate. It allocates nothing. A spot job that
+// never finishes (SpotRiskFactor +Inf) bills +Inf: callers check.
 func (r *Rate) Bill(u *Usage) Bill {
 	b := Bill{HourlyUSD: r.listUSD * (1 - u.Discount), Instances: u.Instances, BilledHours: u.Hours, RunningHours: u.Hours}
-	if r.rule != ruleHourly {
-		r.applyRule(u, &b)
-	}
-	b.USD = b.Instances * b.BilledHours * b.HourlyUSD
-	return b
-}
-
-// applyRule applies the billing rule of a pricing model other than
-// on-demand to b, which holds the on-demand bill's hours and instances.
-func (r *Rate) applyRule(u *Usage, b *Bill) {
 	switch r.rule {
 	case ruleSpot:
 		if !u.Serving {
@@ -131,7 +120,7 @@ func (r *Rate) applyRule(u *Usage, b *Bill) {
 		}
 	case ruleReserved:
 		b.Instances = wholeInstances(u.Instances)
-		b.BilledHours = math.Max(1, math.Ceil(u.HorizonHours/r.termHours-ceilTolerance)) * r.termHours
+		b.BilledHours = atLeastOne(math.Ceil(u.HorizonHours/r.termHours-ceilTolerance)) * r.termHours
 	case ruleCapacityBlock:
 		n := wholeInstances(u.Instances)
 		b.Instances = float64(r.m.CapacityBlockInstances(int(n)))
@@ -143,10 +132,21 @@ func (r *Rate) applyRule(u *Usage, b *Bill) {
 		b.BilledHours = u.HorizonHours * r.m.ServerlessBilledShare(r.serverless, u.DutyCycle)
 		b.RunningHours = b.BilledHours
 	}
+	b.USD = b.Instances * b.BilledHours * b.HourlyUSD
+	return b
 }
 
 // wholeInstances is the whole instances a (possibly fractional) count
 // needs, at least 1.
 func wholeInstances(n float64) float64 {
-	return math.Max(1, math.Ceil(n-ceilTolerance))
+	return atLeastOne(math.Ceil(n - ceilTolerance))
+}
+
+// atLeastOne is max(1, n) for the hot loop: math.Max's NaN and signed-zero
+// rules cost a call; a NaN stays NaN here too.
+func atLeastOne(n float64) float64 {
+	if n < 1 {
+		return 1
+	}
+	return n
 }

@@ -54,7 +54,7 @@ func (r *ixRow) group() string {
 	return fmt.Sprintf("%s|%s|%s|%d/%d|%s", r.model, r.hardware, r.prec, r.isl, r.osl, r.spec)
 }
 
-func readInferenceX(t *testing.T) []ixRow {
+func readInferenceX(t testing.TB) []ixRow {
 	var rows []ixRow
 	for _, m := range readCSV(t, "testdata/calibration/inferencex_calibration.csv") {
 		r := ixRow{raw: m, model: m["model"], hardware: m["hardware"], prec: m["precision"], spec: m["spec_method"],
@@ -137,7 +137,7 @@ func ixExclusion(r *ixRow, model string) string {
 // inferencexCases compares the model with every frontier row: on the
 // row's hardware and GPU count, at its concurrency and p99 TPOT, the
 // total (input + output) tokens/s per GPU it sustains.
-func inferencexCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, []skipped) {
+func inferencexCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, []skipped) {
 	groups := map[string][]*ixRow{}
 	rows := readInferenceX(t)
 	for i := range rows {
@@ -163,7 +163,7 @@ func inferencexCases(t *testing.T, m *perf.Model, lookup accLookup) ([]refCase, 
 	return cases, skips
 }
 
-func inferencexCase(t *testing.T, m *perf.Model, lookup accLookup, r *ixRow) (refCase, string) {
+func inferencexCase(t testing.TB, m *perf.Model, lookup accLookup, r *ixRow) (refCase, string) {
 	model := inferencexModel[r.model]
 	if reason := ixExclusion(r, model); reason != "" {
 		return refCase{}, reason
@@ -189,7 +189,7 @@ func inferencexCase(t *testing.T, m *perf.Model, lookup accLookup, r *ixRow) (re
 		return refCase{}, fmt.Sprintf("the model says the row's deployment does not fit (%s on %s)", model, a.ID)
 	}
 	lengths := float64(w.InputTokens+w.OutputTokens) / float64(w.OutputTokens)
-	c := refCase{group: "inference", unit: "tok/s/GPU", source: "inferencex",
+	c := refCase{group: "inference", unit: "tok/s/GPU", source: "inferencex", origin: "InferenceX", hw: strings.ToLower(a.Family),
 		family: fmt.Sprintf("%s %s %d/%d", a.ID, r.prec, r.isl, r.osl),
 		name: fmt.Sprintf("InferenceX %s %s %s %d/%d %s %s conc %d %d GPUs", r.model, r.hardware, r.prec, r.isl, r.osl,
 			specLabel(r.spec), servingLabel(r.raw), r.conc, r.gpus),

@@ -21,8 +21,9 @@ type CurvePoint struct {
 // ThroughputCurve estimates the prepared inference workload on h at each
 // interactivity level of inference.throughput_curve_interactivity,
 // keeping its time-to-first-token limit and replacing its time-per-output-
-// token limit; levels the GPUs cannot reach are left out. Nil for
-// training and fine-tuning. The errors are Estimate's.
+// token limit; levels the GPUs cannot reach are left out. A pinned layout
+// (h.Layout, checked by Estimate) holds at every level. Nil for training
+// and fine-tuning. The errors are Estimate's.
 func (p *Prepared) ThroughputCurve(h Hardware) ([]CurvePoint, error) {
 	x, err := p.m.normalizeWith(h, p.w.Precision, p)
 	if err != nil || p.w.Kind != KindInference {
@@ -33,7 +34,12 @@ func (p *Prepared) ThroughputCurve(h Hardware) ([]CurvePoint, error) {
 	for _, level := range levels {
 		w := p.w
 		w.MaxTimePerOutputTokenMs = 1e3 / level
-		est := p.m.inference(w, x, &p.shape, p.speculation, false)
+		var est Estimate
+		if h.Layout.IsZero() {
+			est = p.m.inference(w, x, &p.shape, p.speculation, false)
+		} else {
+			est = p.m.inferencePinned(w, x, &p.shape, p.speculation, h.Layout, false)
+		}
 		if !est.Fits || !(est.TokensPerSecond > 0) {
 			continue
 		}

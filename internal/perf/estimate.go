@@ -30,7 +30,22 @@ type Hardware struct {
 	// per-GPU bandwidth (≥ infiniband_min → infiniband, ≥ roce_min → roce,
 	// otherwise none, i.e. TCP).
 	Fabric catalog.Fabric
+	// Layout pins the parallel layout (gpu_estimate.parallelism); zero
+	// degrees are searched.
+	Layout Parallelism
 }
+
+// Parallelism is a parallel layout: tensor, pipeline, expert, context and
+// data-parallel degrees; 0 = the model chooses. For serving, Tensor is the
+// GPUs of a tensor-parallel replica, Expert the width of a replica that
+// runs attention data-parallel and its routed experts expert-parallel,
+// Data the replicas.
+type Parallelism struct {
+	Tensor, Pipeline, Expert, Context, Data int
+}
+
+// IsZero reports whether no degree is pinned.
+func (p Parallelism) IsZero() bool { return p == Parallelism{} }
 
 // Binding values: what limits the estimate.
 const (
@@ -62,8 +77,12 @@ type Estimate struct {
 	// sustain within the latency limits.
 	TokensPerSecond float64
 	// Hours is the training / fine-tuning wall-clock time including goodput
-	// losses (restarts, checkpoints). 0 for inference.
-	Hours float64
+	// losses (restarts, checkpoints). 0 for inference. Seconds is the same
+	// time in seconds, unrounded.
+	Hours, Seconds float64
+	// GlobalBatchTokens is the global batch of a training or fine-tuning
+	// job (workload.global_batch_tokens or its default).
+	GlobalBatchTokens float64
 	// Goodput is the fraction of wall-clock time doing useful training.
 	Goodput float64
 	// MFU is model-FLOPs utilisation: useful model FLOPs / (GPUs × dense
@@ -75,9 +94,14 @@ type Estimate struct {
 	// times the fitted p99/mean ratios (Params inference.latency).
 	TTFTMs, TPOTMs       float64
 	TTFTP99Ms, TPOTP99Ms float64
-	Replicas             int // replicas the GPUs hold (decode workers when disaggregated)
-	ReplicaGPUs          int // GPUs per replica (per decode worker)
-	Batch                int // concurrent sequences per replica
+	// LongRequestMs is the time a request of output_tokens_p99 generated
+	// tokens takes: the mean time to first token and its further tokens
+	// at the mean time per output token (= the mean request's time
+	// without an output spread).
+	LongRequestMs float64
+	Replicas      int // replicas the GPUs hold (decode workers when disaggregated)
+	ReplicaGPUs   int // GPUs per replica (per decode worker)
+	Batch         int // concurrent sequences per replica
 	// ReplicasNeeded is the number of replicas needed for the workload's
 	// tokens_per_second (0 when no target); MeetsTarget compares it with
 	// Replicas.
@@ -98,8 +122,12 @@ type Estimate struct {
 	// Layout. GPUsUsed = TP·PP·DP (≤ GPUs; training may leave a remainder
 	// idle when the count does not factor).
 	TensorParallel, PipelineParallel, DataParallel int
-	GPUsUsed                                       int
-	Nodes                                          int
+	// ContextParallel and ExpertParallel: training's context-parallel
+	// degree (1 = none) and the expert-parallel width of a mixture of
+	// experts (training and serving; 0 or 1 = none).
+	ContextParallel, ExpertParallel int
+	GPUsUsed                        int
+	Nodes                           int
 
 	Binding     string
 	Explanation string
@@ -348,7 +376,7 @@ func (m *Model) VRAMRequiredGB(paramsB float64, precision, kind string) (float64
 	if p.w.Kind == KindInference {
 		gb = m.minBytesPerGPU(&p.w, &p.shape, servingLayout{tp: 1, pp: 1}, m.kvBytesPerElement(p.w.Precision)) / 1e9
 	} else {
-		gb = m.trainingBytes(p.w, p.arch, layout{tp: 1, pp: 1, dp: 1}) / 1e9
+		gb = m.trainingBytes(p.w, p.arch, layout{tp: 1, cp: 1, pp: 1, dp: 1, ep: 1}) / 1e9
 	}
 	return gb / (1 - m.p.Memory.RuntimeReserveFraction), nil
 }
@@ -405,8 +433,7 @@ func (m *Model) fitsOnly(p *Prepared, x *hw) bool {
 		}
 		return false
 	}
-	var buf [maxTrainingLayouts]layout
-	for _, l := range m.trainingLayouts(*x, p.arch, buf[:0]) {
+	for l := range m.trainingLayouts(x, &p.arch, p.w.SequenceLength, Parallelism{}) {
 		if m.trainingBytes(p.w, p.arch, l) <= usable {
 			return true
 		}

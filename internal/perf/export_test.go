@@ -77,3 +77,6 @@ func (p *Prepared) Split(h Hardware) (SplitDetail, bool) {
 	return SplitDetail{PrefillWorkers: d.prefill.workers, PrefillGPUs: d.prefill.l.gpus(), DecodeWorkers: d.decode.replicas,
 		DecodeGPUs: d.decode.l.gpus(), PrefillSeconds: d.prefill.prefill, DecodeTokensPerSecond: d.decode.tps, TokensPerSecond: d.tps}, ok
 }
+
+// InFlightOutputTokens is inFlightOutputTokens.
+func InFlightOutputTokens(mean, p99 float64) float64 { return inFlightOutputTokens(mean, p99) }

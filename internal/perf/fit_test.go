@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
@@ -16,10 +17,11 @@ import (
 
 // The fitting tool, run by `make fit` (it needs the accuracy report's
 // reference cases, which live in this package's tests): a coordinate
-// search (multiplicative steps) on the physical constants, minimising
-// median + ½·p90 absolute error of each group; it writes the fitted values
-// to -fit-out (default: standard output). The committed perf_model.json is
-// its output, rounded by hand. Skipped in ordinary test runs.
+// search (multiplicative steps) on the physical constants, minimising per
+// group the √(rows)-weighted mean over source families of median + ½·p90
+// absolute error (fitScore); it writes the fitted values to -fit-out
+// (default: standard output). The committed perf_model.json is its
+// output, rounded by hand. Skipped in ordinary test runs.
 var (
 	fit    = flag.Bool("fit", false, "run the constant-fitting tool (make fit)")
 	fitOut = flag.String("fit-out", "", "file for the fitted constants (default: standard output)")
@@ -47,7 +49,8 @@ func familyKnob(fam, field, group string, limit float64) fitKnob {
 	return fitKnob{name: fam + "." + field, group: group, scale: func(p *perf.Params, mul float64) bool {
 		f := p.Families[fam]
 		v := map[string]*float64{"train_mfu": &f.TrainMFU, "prefill": &f.PrefillEfficiency,
-			"decode": &f.DecodeComputeEfficiency, "overhead": &f.StepOverheadUSPerLayer}[field]
+			"decode": &f.DecodeComputeEfficiency, "overhead": &f.StepOverheadUSPerLayer,
+			"full_clock": &f.FullClockWattsPerBF16TFLOP}[field]
 		*v *= mul
 		p.Families[fam] = f
 		return *v > 0 && *v <= limit
@@ -75,7 +78,10 @@ func fitKnobs() []fitKnob {
 		familyKnob("cdna4", "decode", "inference", 0.95), familyKnob("cdna4", "prefill", "inference", 0.95),
 		familyKnob("cdna3", "overhead", "inference", 1000), familyKnob("cdna4", "overhead", "inference", 1000),
 		familyKnob("ada", "decode", "inference", 0.95), familyKnob("ada", "prefill", "inference", 0.95),
-		familyKnob("gaudi", "decode", "inference", 0.95), familyKnob("tpu", "decode", "inference", 0.95),
+		// TPU decode is not fitted: its only evidence is Google's v4.0
+		// TPU v5e gpt-j rows, 3–4× below any physics (software of that
+		// round); the fit would bend it to 0.07 to match them.
+		familyKnob("gaudi", "decode", "inference", 0.95),
 		familyKnob("ampere", "train_mfu", "training", 0.95), familyKnob("tpu", "train_mfu", "training", 0.95),
 		familyKnob("gaudi", "train_mfu", "training", 0.95), familyKnob("ada", "train_mfu", "training", 0.95),
 		scalarKnob("expert_gemm_ridge_factor", "inference", 100, func(p *perf.Params) *float64 { return &p.Inference.ExpertGEMMRidgeFactor }),
@@ -83,10 +89,118 @@ func fitKnobs() []fitKnob {
 		scalarKnob("moe_step_overhead_us_per_layer", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.MoEStepOverheadUSPerLayer }),
 		scalarKnob("all_to_all_latency_us", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.ExpertParallel.LatencyUS }),
 		scalarKnob("all_to_all_fabric_latency_us", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.ExpertParallel.FabricLatencyUS }),
-		scalarKnob("tp_comm_overlap", "training", 0.98, func(p *perf.Params) *float64 { return &p.Training.TPCommOverlap }),
+		// tp_comm_overlap is held at 0.5, not fitted: the MLPerf ratios
+		// alone (single-node-dominated) drive it to 0.14, which puts the
+		// Llama 3 405B run on 16,384 H100 at +69 %.
 		scalarKnob("dp_comm_overlap", "training", 0.98, func(p *perf.Params) *float64 { return &p.Training.DPCommOverlap }),
-		scalarKnob("fine_tuning_global_batch_tokens", "training", 1e9, func(p *perf.Params) *float64 { return &p.Training.FineTuneBatchTokens }),
+		// fine_tuning_global_batch_tokens is held at 131,072 (16
+		// sequences of 8,192, MLPerf llama2_70b_lora's batch class).
+		familyKnob("hopper", "train_mfu", "training", 0.95), familyKnob("blackwell", "train_mfu", "training", 0.95),
+		familyKnob("cdna3", "train_mfu", "training", 0.95),
+		scalarKnob("memory_bytes_per_token_layer_hidden", "training", 1e5, func(p *perf.Params) *float64 { return &p.Training.MemoryBytesPerTokenLayerHidden }),
+		scalarKnob("prefill_overhead_ms", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.PrefillOverheadMs }),
+		familyKnob("cdna3", "full_clock", "both", 5), familyKnob("hopper", "full_clock", "both", 5),
 	}
+}
+
+// groupCases are the reference cases of one group ("inference" or
+// "training") under model m.
+func groupCases(t testing.TB, m *perf.Model, lookup accLookup, group string) []refCase {
+	if group == "inference" {
+		cases, _ := inferenceCases(t, m, lookup)
+		ix, _ := inferencexCases(t, m, lookup)
+		return append(cases, ix...)
+	}
+	cases, _ := trainingCases(t, m, lookup)
+	return cases
+}
+
+// without is cases less those of origin (none when origin is "").
+func without(cases []refCase, origin string) []refCase {
+	if origin == "" {
+		return cases
+	}
+	out := make([]refCase, 0, len(cases))
+	for _, c := range cases {
+		if c.origin != origin {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// fitScore is what the fit minimises for a knob group: median + ½·p90
+// absolute error of each source family's cases (those not left out),
+// averaged over the families with weights √(rows) ("both": the sum over
+// inference and training). Each source counts by the square root of its
+// size, so the 435 InferenceX rows (one engine generation, mostly one
+// model) do not outvote every MLPerf round, while a family of one row
+// does not count as much as one of hundreds.
+func fitScore(t testing.TB, p perf.Params, lookup accLookup, group, exclude string) float64 {
+	m, err := perf.WithParams(p)
+	if err != nil {
+		return math.Inf(1)
+	}
+	score := 0.0
+	for _, g := range []string{"inference", "training"} {
+		if group != "both" && group != g {
+			continue
+		}
+		score += familyScore(without(groupCases(t, m, lookup, g), exclude), g)
+	}
+	return score
+}
+
+// familyScore is the √(rows)-weighted mean over the source families of
+// cases of their median + ½·p90 absolute error.
+func familyScore(cases []refCase, group string) float64 {
+	byOrigin := map[string][]refCase{}
+	for _, c := range cases {
+		byOrigin[c.origin] = append(byOrigin[c.origin], c)
+	}
+	var sum, weights float64
+	for _, cs := range byOrigin {
+		n, med, p90 := absErrStats(cs, group)
+		if n == 0 {
+			continue
+		}
+		w := math.Sqrt(float64(n))
+		sum += w * (med + 0.5*p90)
+		weights += w
+	}
+	if weights == 0 {
+		return 0
+	}
+	return sum / weights
+}
+
+// fitRounds is how many passes the coordinate search makes over the knobs.
+const fitRounds = 3
+
+// fitConstants is the fitting tool (make fit) and the refit of the
+// leave-one-source-out validation (make accuracy): a coordinate search
+// with the multiplicative fitSteps over the knobs of groups, starting from
+// base, scored without the cases of origin exclude ("" = every case).
+func fitConstants(t testing.TB, base perf.Params, lookup accLookup, exclude string, groups ...string) perf.Params {
+	p := cloneParams(base)
+	for round := 0; round < fitRounds; round++ {
+		for _, k := range fitKnobs() {
+			if !slices.Contains(groups, k.group) {
+				continue
+			}
+			best := fitScore(t, p, lookup, k.group, exclude)
+			for _, mul := range fitSteps {
+				q := cloneParams(p)
+				if !k.scale(&q, mul) {
+					continue
+				}
+				if s := fitScore(t, q, lookup, k.group, exclude); s < best-1e-4 {
+					best, p = s, q
+				}
+			}
+		}
+	}
+	return p
 }
 
 func TestFitConstants(t *testing.T) {
@@ -95,38 +209,8 @@ func TestFitConstants(t *testing.T) {
 	}
 	base, _ := perf.Builtin()
 	lookup := accuracyLookup(t)
-	score := func(p perf.Params, group string) float64 {
-		m, err := perf.WithParams(p)
-		if err != nil {
-			return math.Inf(1)
-		}
-		var cases []refCase
-		if group == "inference" {
-			cases, _ = inferenceCases(t, m, lookup)
-			ix, _ := inferencexCases(t, m, lookup)
-			cases = append(cases, ix...)
-		} else {
-			cases, _ = trainingCases(t, m, lookup)
-		}
-		_, med, p90 := absErrStats(cases, group)
-		return med + 0.5*p90
-	}
-	p := cloneParams(base.Params())
-	for round := 0; round < 3; round++ {
-		for _, k := range fitKnobs() {
-			best := score(p, k.group)
-			for _, mul := range fitSteps {
-				q := cloneParams(p)
-				if !k.scale(&q, mul) {
-					continue
-				}
-				if s := score(q, k.group); s < best-1e-4 {
-					best, p = s, q
-				}
-			}
-		}
-		t.Logf("round %d: inference %.3f training %.3f", round, score(p, "inference"), score(p, "training"))
-	}
+	p := fitConstants(t, base.Params(), lookup, "", "inference", "training", "both")
+	t.Logf("fitted: inference %.3f training %.3f", fitScore(t, p, lookup, "inference", ""), fitScore(t, p, lookup, "training", ""))
 	out, err := json.MarshalIndent(map[string]any{"families": p.Families, "inference": p.Inference, "training": p.Training, "power": p.Power}, "", " ")
 	if err != nil {
 		t.Fatal(err)

@@ -84,15 +84,49 @@ type trainingParams struct {
 	// MinBatchTokensPerGPU grows the pre-training global batch with the
 	// cluster (batch = max(GlobalBatchTokens, MinBatchTokensPerGPU × GPUs)),
 	// as large runs do to keep every data-parallel rank and pipeline busy.
-	MinBatchTokensPerGPU  float64 `json:"min_batch_tokens_per_gpu"`
-	PipelineInterleave    float64 `json:"pipeline_interleave"`
-	TPCommOverlap         float64 `json:"tp_comm_overlap"`
-	TPAllReducesPerLayer  float64 `json:"tp_allreduces_per_layer_token"`
-	DPCommOverlap         float64 `json:"dp_comm_overlap"`
-	FineTuneBatchTokens   float64 `json:"fine_tuning_global_batch_tokens"`
-	Zero3TransfersPerStep float64 `json:"zero3_transfers_per_step"`
-	MemoryPressureThresh  float64 `json:"memory_pressure_threshold"`
-	MemoryPressurePenalty float64 `json:"memory_pressure_penalty"`
+	MinBatchTokensPerGPU float64 `json:"min_batch_tokens_per_gpu"`
+	PipelineInterleave   float64 `json:"pipeline_interleave"`
+	TPCommOverlap        float64 `json:"tp_comm_overlap"`
+	TPAllReducesPerLayer float64 `json:"tp_allreduces_per_layer_token"`
+	DPCommOverlap        float64 `json:"dp_comm_overlap"`
+	FineTuneBatchTokens  float64 `json:"fine_tuning_global_batch_tokens"`
+	// BatchTokensBySize is the published pre-training global batch by model
+	// size (the first entry whose max_params_b is not below the model's);
+	// GlobalBatchTokens beyond the last.
+	BatchTokensBySize []batchBySize `json:"global_batch_tokens_by_size"`
+	// FineTuneMinBatchTokensPerGPU grows the fine-tuning batch with the
+	// cluster like MinBatchTokensPerGPU does the pre-training one.
+	FineTuneMinBatchTokensPerGPU float64 `json:"fine_tuning_min_batch_tokens_per_gpu"`
+	// ContextParallelMinTokens: context parallelism splits a sequence
+	// only while each rank keeps at least this many of its tokens.
+	ContextParallelMinTokens float64 `json:"context_parallel_min_tokens"`
+	// CPKVPassesPerToken is the ring-attention traffic per token in units
+	// of its K and V elements; CPCommOverlap the share hidden behind
+	// attention compute.
+	CPKVPassesPerToken float64 `json:"cp_kv_passes_per_token"`
+	CPCommOverlap      float64 `json:"cp_comm_overlap"`
+	// MoEAllToAllPerTokenLayer is the all-to-all traffic of one token in
+	// one MoE layer in units of k × hidden activations (dispatch and
+	// combine, forward and backward); MoEAllToAllOverlap the share hidden
+	// behind expert compute.
+	MoEAllToAllPerTokenLayer float64 `json:"moe_all_to_all_per_token_layer"`
+	MoEAllToAllOverlap       float64 `json:"moe_all_to_all_overlap"`
+	// FP4GEMMTimeShare is the share of an FP8 training step spent in GEMMs
+	// that FP4 training runs in FP4 (see Model.fp4TrainingSpeedup).
+	FP4GEMMTimeShare float64 `json:"fp4_gemm_time_share"`
+	// MemoryBytesPerTokenLayerHidden is the HBM traffic of a training
+	// step's memory-bound kernels per token, layer and hidden unit (see
+	// Model.baseMFU).
+	MemoryBytesPerTokenLayerHidden float64 `json:"memory_bytes_per_token_layer_hidden"`
+	Zero3TransfersPerStep          float64 `json:"zero3_transfers_per_step"`
+	MemoryPressureThresh           float64 `json:"memory_pressure_threshold"`
+	MemoryPressurePenalty          float64 `json:"memory_pressure_penalty"`
+}
+
+// batchBySize is one row of training.global_batch_tokens_by_size.
+type batchBySize struct {
+	MaxParamsB float64 `json:"max_params_b"`
+	Tokens     float64 `json:"tokens"`
 }
 
 type networkParams struct {
@@ -143,6 +177,13 @@ type inferenceParams struct {
 	Speculative map[string]speculativeDefaults `json:"speculative"`
 	// Disaggregation: prefill and decode on separate workers.
 	Disaggregation disaggregationParams `json:"disaggregation"`
+	// Engines are the serving engines' limits per vendor (the catalog
+	// accelerator's vendor, lower-cased; "default" for the others).
+	Engines map[string]engineParams `json:"engines"`
+	// PrefillOverheadMs is the fixed time one request's prompt adds
+	// beyond its FLOPs (scheduling, KV-block allocation, the first
+	// token's sampling): short prompts pay it, long ones hardly notice.
+	PrefillOverheadMs float64 `json:"prefill_overhead_ms"`
 	// ThroughputCurveInteractivity are the interactivity levels (output
 	// tokens/s per user at the 99th-percentile time per output token) of
 	// Prepared.ThroughputCurve.
@@ -183,6 +224,23 @@ type disaggregationParams struct {
 	// or NIC) when a prompt's KV cache moves from a prefill to a decode
 	// worker.
 	KVTransferEfficiency float64 `json:"kv_transfer_efficiency"`
+	// MinNodes: disaggregated deployments put prefill and decode workers
+	// on separate nodes (scale-up domains); a deployment on fewer nodes
+	// is served aggregated.
+	MinNodes int `json:"min_nodes"`
+}
+
+// engineParams are one engine class's limits.
+type engineParams struct {
+	// Engines names the engines the class stands for (documentation).
+	Engines string `json:"engines"`
+	// MaxBatchPerDPRank caps the sequences each rank of data-parallel
+	// attention batches (the engines' per-rank CUDA-graph / max-batch
+	// settings); a tensor-parallel replica is capped by max_batch.
+	MaxBatchPerDPRank int `json:"max_batch_per_dp_rank"`
+	// Disaggregated reports whether the vendor's serving stack runs
+	// prefill and decode on separate workers.
+	Disaggregated bool `json:"disaggregated"`
 }
 
 type powerParams struct {
@@ -385,10 +443,21 @@ func (ip *inferenceParams) validate() error {
 		!(ip.Disaggregation.KVTransferEfficiency > 0 && ip.Disaggregation.KVTransferEfficiency <= 1) {
 		return fmt.Errorf("perf: inference.activation_bytes_per_element, prefill_batch_tokens, expert_gemm_ridge_factor and disaggregation.kv_transfer_efficiency must be positive")
 	}
+	if d, ok := ip.Engines["default"]; !ok || d.MaxBatchPerDPRank < 1 {
+		return fmt.Errorf("perf: inference.engines.default with max_batch_per_dp_rank >= 1 is required")
+	}
 	if len(ip.ThroughputCurveInteractivity) == 0 {
 		return fmt.Errorf("perf: inference.throughput_curve_interactivity is empty")
 	}
 	return nil
+}
+
+// engine returns the serving-engine limits of an accelerator's vendor.
+func (m *Model) engine(acc *catalog.Accelerator) engineParams {
+	if e, ok := m.p.Inference.Engines[strings.ToLower(acc.Vendor)]; ok {
+		return e
+	}
+	return m.p.Inference.Engines["default"]
 }
 
 // family returns the efficiency constants for an accelerator, resolving the

@@ -64,10 +64,13 @@ func (p *Prepared) estimate(h Hardware, explain bool) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, err
 	}
+	if !h.Layout.IsZero() {
+		return p.m.pinnedEstimate(p, x, h.Layout, explain)
+	}
 	if p.w.Kind == KindInference {
 		return p.m.inference(p.w, x, &p.shape, p.speculation, explain), nil
 	}
-	return p.m.training(p.w, x, p.arch, explain), nil
+	return p.m.training(p.w, x, &p.shape, Parallelism{}, explain), nil
 }
 
 // MinGPUsToFit is Model.MinGPUsToFit of the prepared workload.

@@ -94,18 +94,21 @@ func (m *Model) memory(w *Workload, s *shape, l servingLayout) replicaMemory {
 	}
 }
 
-// requestKVBytes is the cache one request holds at its longest (prompt
-// plus every beam's continuation; beams share the prompt's blocks).
+// requestKVBytes is the cache a request in flight reserves: its prompt
+// plus every beam's continuation at its final length (beams share the
+// prompt's blocks), the final length being the mean of the requests in
+// flight, which the output spread lengthens (shape.outInFlight).
 func (m *Model) requestKVBytes(w *Workload, s *shape, kvBytes float64) float64 {
-	return s.kvElements(float64(w.InputTokens+w.OutputTokens*w.BeamWidth)) * kvBytes
+	return s.kvElements(float64(w.InputTokens)+s.outInFlight*float64(w.BeamWidth)) * kvBytes
 }
 
 // minBytesPerGPU is the memory one GPU of layout l needs to serve a single
-// request: its weights, the request's cache share and a prompt's
-// activation workspace.
+// request: its weights, the cache share of a request of the
+// 99th-percentile output length and a prompt's activation workspace.
 func (m *Model) minBytesPerGPU(w *Workload, s *shape, l servingLayout, kvBytes float64) float64 {
 	mem := m.memory(w, s, l)
-	return mem.weights + mem.work + m.requestKVBytes(w, s, kvBytes)*mem.kvShare
+	longest := s.kvElements(float64(w.InputTokens)+s.outLongest*float64(w.BeamWidth)) * kvBytes
+	return mem.weights + mem.work + longest*mem.kvShare
 }
 
 // batchCapacity is the most sequences (beams included) the replica's
@@ -120,7 +123,7 @@ func (m *Model) batchCapacity(w *Workload, s *shape, x *hw, l servingLayout, kvB
 	}
 	engine = m.p.Inference.MaxBatch
 	if l.ep {
-		engine *= l.tp
+		engine = min(engine, m.engine(x.acc).MaxBatchPerDPRank) * l.tp
 	}
 	return int(requests) * w.BeamWidth, engine
 }

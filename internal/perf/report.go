@@ -19,6 +19,9 @@ type HardwareRequest struct {
 	GPUs        int
 	GPUsPerNode int     // 0 = min(GPUs, search.default_gpus_per_node)
 	NetworkGbps float64 // 0 = the default scale-out network
+	// Layout pins degrees of the parallel layout (gpu_estimate.parallelism);
+	// zero degrees are searched.
+	Layout Parallelism
 }
 
 // Warning is advice about an estimate, on the attribute it concerns
@@ -49,7 +52,7 @@ func (p *Prepared) Report(cat *catalog.Catalog, hr HardwareRequest) (Report, err
 	if err := p.m.CheckPrecision(p.given, acc); err != nil {
 		return Report{}, err
 	}
-	h := Hardware{Accelerator: acc, GPUs: hr.GPUs, GPUsPerNode: hr.GPUsPerNode, NetworkGbps: hr.NetworkGbps}
+	h := Hardware{Accelerator: acc, GPUs: hr.GPUs, GPUsPerNode: hr.GPUsPerNode, NetworkGbps: hr.NetworkGbps, Layout: hr.Layout}
 	est, err := p.Estimate(h)
 	if err != nil {
 		return Report{}, err

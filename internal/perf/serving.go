@@ -80,10 +80,58 @@ func (m *Model) inference(w Workload, x hw, s *shape, sp speculation, explain bo
 	if !ok {
 		return inferenceMiss(&w, &x, &smallest, explain)
 	}
+	if !c.disaggregationAllowed() {
+		return c.fit(&agg, nil, explain)
+	}
 	if dis, ok := c.bestDisaggregated(agg.tps); ok && dis.tps > agg.tps*(1+m.p.Search.RelativeTolerance) {
 		return c.fit(&dis.decode, &dis, explain)
 	}
 	return c.fit(&agg, nil, explain)
+}
+
+// inferencePinned estimates serving with a pinned layout: aggregated
+// replicas of the shapes the pin allows (pinnedServingLayouts), as many
+// as parallelism.data pins or the GPUs hold, the best that fits; when
+// none fits, the estimate of the smallest.
+func (m *Model) inferencePinned(w Workload, x hw, s *shape, sp speculation, pin Parallelism, explain bool) Estimate {
+	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision)}
+	var buf [maxServingLayouts]servingLayout
+	c.layouts = m.pinnedServingLayouts(&x, s, pin, buf[:0])
+	tol := m.p.Search.RelativeTolerance
+	var best, smallest replicaPerf
+	ok, haveSmallest := false, false
+	for _, l := range c.layouts {
+		replicas := pin.Data
+		if replicas == 0 {
+			replicas = x.gpus / l.gpus()
+		}
+		if replicas < 1 || l.gpus()*replicas > x.gpus {
+			continue
+		}
+		rp := c.replica(l, replicas, nil)
+		switch {
+		case !rp.fits && (!haveSmallest || rp.minBytesPerGPU < smallest.minBytesPerGPU):
+			smallest, haveSmallest = rp, true
+		case rp.fits && (!ok || rp.tps > best.tps*(1+tol)):
+			best, ok = rp, true
+		}
+	}
+	switch {
+	case ok:
+		return c.fit(&best, nil, explain)
+	case haveSmallest:
+		return inferenceMiss(&w, &x, &smallest, explain)
+	}
+	return Estimate{UsableMemoryPerGPUGB: x.usableGB, Binding: BindMemory, ServingLayout: ServingAggregated}
+}
+
+// disaggregationAllowed reports whether the search may split prefill and
+// decode: the vendor's serving stack runs disaggregated serving
+// (inference.engines) and the GPUs span disaggregation.min_nodes nodes.
+func (c *servingCtx) disaggregationAllowed() bool {
+	x := c.x
+	nodes := (x.gpus + x.gpn - 1) / x.gpn
+	return c.m.engine(x.acc).Disaggregated && nodes >= c.m.p.Inference.Disaggregation.MinNodes
 }
 
 // bestAggregated returns the aggregated layout sustaining the most output

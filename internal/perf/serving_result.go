@@ -38,6 +38,7 @@ func (c *servingCtx) fit(r *replicaPerf, d *disaggPerf, explain bool) Estimate {
 	if r.l.ep {
 		est.Serving.ExpertParallel = r.l.tp
 	}
+	est.ExpertParallel, est.ContextParallel = est.Serving.ExpertParallel, 1
 	est.ReplicaGPUs, est.Replicas, est.DataParallel = rg, r.replicas, r.replicas
 	est.GPUsUsed = r.replicas * rg
 	est.TokensPerSecond = r.tps
@@ -54,6 +55,7 @@ func (c *servingCtx) fit(r *replicaPerf, d *disaggPerf, explain bool) Estimate {
 	est.Batch = r.batch
 	est.TTFTMs, est.TPOTMs = r.ttft*1e3, r.tpot*1e3
 	est.TTFTP99Ms, est.TPOTP99Ms = c.m.p99(est.TTFTMs, est.TPOTMs, c.sp.on)
+	est.LongRequestMs = est.TTFTMs + (c.s.outLongest-1)*est.TPOTMs
 	// MFU of decode+prefill: model FLOPs delivered / peak.
 	flopsPerOut := 2 * w.ActiveParametersB * 1e9 * (1 + float64(w.InputTokens)/float64(w.OutputTokens))
 	est.MFU = est.TokensPerSecond * flopsPerOut / (float64(est.GPUsUsed) * x.peakFlops)
@@ -135,6 +137,10 @@ func (c *servingCtx) explanation(r *replicaPerf, d *disaggPerf, est *Estimate) s
 	b.WriteString(c.layoutText(r, d))
 	fmt.Fprintf(&b, " sustain %s output tok/s, TTFT %s ms, TPOT %s ms (means)",
 		numfmt.Int(est.TokensPerSecond), numfmt.Short(est.TTFTMs), numfmt.Short(est.TPOTMs))
+	if c.s.outLongest > float64(w.OutputTokens) {
+		fmt.Fprintf(&b, "; a request of %s output tokens (the p99) takes %s s, and each request in flight reserves cache for %s output tokens",
+			numfmt.Int(c.s.outLongest), numfmt.Short(est.LongRequestMs/1e3), numfmt.Int(c.s.outInFlight))
+	}
 	if c.sp.on {
 		fmt.Fprintf(&b, "; %s speculative decoding emits %.2f tokens per step", c.sp.method, c.sp.perStep)
 	}

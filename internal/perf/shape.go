@@ -18,6 +18,11 @@ type shape struct {
 	arch   Arch
 	preset *catalog.ModelPreset // nil without workload.model
 
+	// Serving lengths: outInFlight is the mean final output length of the
+	// requests in flight (length-biased by the output spread, see
+	// inFlightOutputTokens), outLongest the 99th-percentile request's.
+	outInFlight, outLongest float64
+
 	params, active float64 // total and per-token active parameters
 	// Mixture of experts: routed-expert parameters over all layers,
 	// routed experts per MoE layer and per token, and the MoE layers.
@@ -70,6 +75,8 @@ func (m *Model) resolveShape(w *Workload, preset *catalog.ModelPreset, expertPre
 	}
 	s.expertTotal = s.expertParams * s.expertBytes
 	s.weightBytes = s.expertTotal + (s.params-s.expertParams)*s.otherBytes
+	out, p99 := float64(w.OutputTokens), float64(w.OutputTokensP99)
+	s.outInFlight, s.outLongest = inFlightOutputTokens(out, p99), math.Max(out, p99)
 	return s
 }
 

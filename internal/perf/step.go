@@ -49,7 +49,9 @@ func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp s
 		r: float64(l.gpus()), tp: float64(l.tp), pp: float64(l.pp),
 		bw: x.memBps * x.fam.HBMEfficiency, cmp: x.cmpFlops * x.fam.DecodeComputeEfficiency,
 		cmpAttn: x.attnFlops * x.fam.DecodeComputeEfficiency, kvBytes: m.kvBytesPerElement(w.Precision)}
-	in, out, beam := float64(w.InputTokens), float64(w.OutputTokens), float64(w.BeamWidth)
+	// A sequence in flight is, on average, half-way through its final
+	// output length (length-biased: shape.outInFlight).
+	in, out, beam := float64(w.InputTokens), s.outInFlight, float64(w.BeamWidth)
 	st.ctxAvg = in + out/2
 	st.kvReadSeq = s.kvReadElements(in/beam+out/2) * st.kvBytes
 	st.expertActive = s.expertParams * s.expertShareActive()
@@ -134,7 +136,7 @@ func (st *stepModel) prefillTime() float64 {
 	expert := 2 * in * st.expertActive / st.expertEfficiency(batch)
 	cmp := (2*in*st.nonExpertActive+expert)/(st.r*x.cmpFlops*eff) + s.attnPrefillFlops(in)/(st.r*x.attnFlops*eff)
 	mem := st.mem.weights / st.bw * in / batch
-	return math.Max(cmp, mem) + in*st.commPerToken
+	return math.Max(cmp, mem) + in*st.commPerToken + st.ip.PrefillOverheadMs*1e-3
 }
 
 // expertEfficiency is the grouped expert GEMMs' efficiency when tokens

@@ -5,55 +5,100 @@ package perf
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"math/bits"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
-// layout is a parallel decomposition: tensor parallel inside a node,
-// pipeline and data parallel across nodes.
-type layout struct{ tp, pp, dp int }
+// layout is a parallel decomposition: tensor parallel inside a scale-up
+// domain, context parallel (each sequence split over cp GPUs, attention by
+// a ring exchange of keys and values), pipeline and data parallel; ep is
+// the expert-parallel width of a mixture of experts (routed experts spread
+// over ep data-parallel ranks, 1 otherwise).
+type layout struct{ tp, cp, pp, dp, ep int }
 
-func (l layout) gpus() int { return l.tp * l.pp * l.dp }
+func (l layout) gpus() int { return l.tp * l.cp * l.pp * l.dp }
 
-var ppDegrees = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128}
+var (
+	ppDegrees = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128}
+	cpDegrees = []int{1, 2, 4, 8, 16, 32}
+)
 
-// maxTrainingLayouts bounds the layouts trainingLayouts returns for up to 64
-// GPUs per node (7 TP degrees × 14 PP degrees × 3 DP choices); callers pass
-// a buffer of this size so enumerating does not allocate.
-const maxTrainingLayouts = 7 * 14 * 3
-
-// trainingLayouts enumerates TP ∈ {1,2,4,8,…} ≤ GPUs per node (TP never
-// crosses a node), PP up to the layer count, and DP filling all GPUs, the
-// whole nodes, or one node (GPUs beyond the layout stay idle). The layouts
-// are appended to buf.
-func (m *Model) trainingLayouts(x hw, arch Arch, buf []layout) []layout {
-	out := buf
-	for tp := 1; tp <= x.gpn && tp <= x.gpus; tp *= 2 {
-		for _, pp := range ppDegrees {
-			if tp*pp > x.gpus || pp > arch.Layers {
-				break
+// trainingLayouts enumerates TP ∈ {…,8,4,2,1} ≤ GPUs per node (TP never
+// crosses a node; widest first, as the fastest layout usually has it, so
+// the search's bound prunes the rest sooner), CP ∈ {1,2,4,…} while each
+// rank keeps at least training.context_parallel_min_tokens of the
+// sequence, PP up to the layer count, and DP filling all GPUs, the whole
+// nodes, or one node (GPUs beyond the layout stay idle). A degree pinned
+// in pin is used alone, whatever its value. It calls yield for each until
+// yield returns false (an iterator, so enumerating neither allocates nor
+// clears a buffer of every layout).
+func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) iter.Seq[layout] {
+	return func(yield func(layout) bool) {
+		minTok := m.p.Training.ContextParallelMinTokens
+		top := 1
+		for top*2 <= x.gpn && top*2 <= x.gpus {
+			top *= 2
+		}
+		if pin.Tensor > 0 {
+			top = pin.Tensor
+		}
+		for tp := top; tp >= 1; tp /= 2 {
+			cps := cpDegrees
+			if pin.Context > 0 {
+				cps = []int{pin.Context}
 			}
-			if pp > 1 && tp < x.gpn && tp*pp > x.gpn {
-				// Pipeline stages that leave a node's NVLink unused for
-				// TP are dominated by the layout with a larger TP.
-				continue
-			}
-			// DP candidates: every GPU, whole nodes only (a partly filled
-			// node drags the scale-out network in), one node only.
-			seen := 0
-			for _, used := range [3]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)} {
-				dp := used / (tp * pp)
-				if dp < 1 || dp == seen {
-					continue
+			for _, cp := range cps {
+				if tp*cp > x.gpus || (cp > 1 && float64(seq)/float64(cp) < minTok && pin.Context == 0) {
+					break
 				}
-				seen = dp
-				out = append(out, layout{tp: tp, pp: pp, dp: dp})
+				if !pipelineLayouts(x, arch, tp, cp, pin, yield) {
+					return
+				}
+			}
+			if pin.Tensor > 0 {
+				return
 			}
 		}
 	}
-	return out
+}
+
+// pipelineLayouts yields the pipeline and data-parallel degrees of one
+// TP × CP group; false when yield asked to stop.
+func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, yield func(layout) bool) bool {
+	pps := ppDegrees
+	if pin.Pipeline > 0 {
+		pps = []int{pin.Pipeline}
+	}
+	for _, pp := range pps {
+		if tp*cp*pp > x.gpus || pp > arch.Layers {
+			break
+		}
+		if pp > 1 && tp < x.gpn && tp*pp > x.gpn && pin.Pipeline == 0 {
+			// Pipeline stages that leave a node's NVLink unused for
+			// TP are dominated by the layout with a larger TP.
+			continue
+		}
+		// DP candidates: every GPU, whole nodes only (a partly filled
+		// node drags the scale-out network in), one node only.
+		seen := 0
+		for _, used := range [3]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)} {
+			dp := used / (tp * cp * pp)
+			if pin.Data > 0 {
+				dp = pin.Data
+			}
+			if dp < 1 || dp == seen || tp*cp*pp*dp > x.gpus {
+				continue
+			}
+			seen = dp
+			if !yield(layout{tp: tp, cp: cp, pp: pp, dp: dp, ep: 1}) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // trainingBytes is the per-GPU memory of a training or fine-tuning job
@@ -104,33 +149,40 @@ func (m *Model) trainMemory(w *Workload, arch *Arch) trainMem {
 // bytes is trainingBytes for one layout.
 func (c *trainMem) bytes(l layout) float64 {
 	total := c.states / float64(l.gpus())
-	if l.dp > 1 {
+	if l.dp*l.cp > 1 {
 		total += c.gathered / float64(l.tp)
 	}
-	return total + c.act/float64(l.tp)
+	// Sequence parallelism splits the activations by TP, context
+	// parallelism by CP.
+	return total + c.act/float64(l.tp*l.cp)
 }
 
 type trainResult struct {
-	l                    layout
-	bytes                float64
-	fits                 bool
-	mfu, tokensPerS      float64
-	tpExposed, dpExposed float64
-	nodes                int
-	ppBubble             float64
-	commDominates        bool
+	l                     layout
+	bytes                 float64
+	fits                  bool
+	mfu, tokensPerS       float64
+	tpExposed, dpExposed  float64
+	cpExposed, a2aExposed float64
+	nodes                 int
+	ppBubble              float64
+	commDominates         bool
 }
 
-func (m *Model) training(w Workload, x hw, arch Arch, explain bool) Estimate {
+func (m *Model) training(w Workload, x hw, s *shape, pin Parallelism, explain bool) Estimate {
+	arch := s.arch
 	work := m.trainingWork(&w, &arch)
-	base := m.baseMFU(&w, &x, work.hardware)
-	batchTokens := m.trainingBatchTokens(&w, &x)
+	base := m.baseMFU(&w, &x, &arch, work.hardware, work.perToken)
+	batchTokens := m.TrainingBatchTokens(w, x.gpus)
 	c := m.newTrainCtx(&w, &x, &arch, base, work.perToken, work.method, batchTokens)
-	best, found := m.searchTraining(&c, &w, &x, &arch, batchTokens)
+	c.moe(s)
+	best, found := m.searchTraining(&c, &w, &x, &arch, pin)
 	if !found {
 		return m.trainingMiss(&x, &best, explain)
 	}
-	return m.trainingFit(&w, &x, work.method, &best, explain)
+	est := m.trainingFit(&w, &x, work.method, &best, explain)
+	est.GlobalBatchTokens = batchTokens
+	return est
 }
 
 // trainingWork is what one token of a training or fine-tuning job costs.
@@ -171,41 +223,93 @@ func (m *Model) trainingWork(w *Workload, arch *Arch) trainingWork {
 // baseMFU is the MFU of the workload on one well-connected node before
 // parallelism: the family's MFU at the precision, lower for small models
 // and for power-limited parts (MFU stays relative to the datasheet peak).
-func (m *Model) baseMFU(w *Workload, x *hw, hardware float64) float64 {
+func (m *Model) baseMFU(w *Workload, x *hw, arch *Arch, hardware, perToken float64) float64 {
 	tp := &m.p.Training
 	nAct := w.ActiveParametersB * 1e9
 	base := x.fam.TrainMFU * m.p.LowPrecisionMFUFactor[w.Precision] / hardware
+	if f8 := x.acc.PeakTFLOPS["fp8"] * 1e12; w.Precision == "fp4" && f8 > 0 && x.peakFlops > f8 {
+		base = x.fam.TrainMFU * m.p.LowPrecisionMFUFactor["fp8"] / hardware * f8 / x.peakFlops * m.fp4TrainingSpeedup(f8/x.peakFlops)
+	}
 	base *= nAct / (nAct + tp.SmallModelHalfParamsB*1e9)
 	if w.Precision == "fp32" {
 		// Full fp32 runs no tensor-core path; the dense fp32 peak is the
 		// reference, reached about as well as bf16.
 		base = x.fam.TrainMFU
 	}
-	return base * (x.cmpFlops / x.peakFlops)
+	base *= x.cmpFlops / x.peakFlops
+	// The memory-bound kernels of a step (norms, residuals, activation
+	// functions, casts, the optimizer) move training.memory_bytes_per_
+	// token_layer_hidden bytes of HBM traffic per token, layer and hidden
+	// unit while the GEMMs do ∝ hidden² FLOPs: their time adds to the
+	// GEMMs', so parts with more bandwidth per FLOP (H200 over H100,
+	// MI325X over MI300X) train faster at the same peak, and wide models
+	// lose less of their step to them.
+	if beta := tp.MemoryBytesPerTokenLayerHidden; beta > 0 && x.memBps > 0 && x.fam.HBMEfficiency > 0 && perToken > 0 {
+		bytes := beta * float64(arch.Layers*arch.Hidden)
+		base /= 1 + bytes*x.peakFlops*base/(x.memBps*x.fam.HBMEfficiency*perToken)
+	}
+	return base
 }
 
-// trainingBatchTokens is the global batch: fine-tuning's fixed batch, or
-// the pre-training batch grown with the cluster.
-func (m *Model) trainingBatchTokens(w *Workload, x *hw) float64 {
+// fp4TrainingSpeedup is FP4 training's speed over FP8 when FP4 GEMMs run
+// ratio = fp8 peak / fp4 peak of the FP8 time: only the share
+// training.fp4_gemm_time_share of an FP8 step runs in FP4 (published NVFP4
+// recipes keep attention and the first and last layers in higher
+// precision, and add quantisation work), Amdahl's law on the rest.
+func (m *Model) fp4TrainingSpeedup(ratio float64) float64 {
+	s := m.p.Training.FP4GEMMTimeShare
+	return 1 / ((1 - s) + s*ratio)
+}
+
+// TrainingBatchTokens is the global batch of a training or fine-tuning job
+// on gpus GPUs: workload.global_batch_tokens when set; otherwise the
+// published batch for the model's size (pre-training) or the fine-tuning
+// batch, grown with the cluster so that every data-parallel rank keeps
+// training.min_batch_tokens_per_gpu tokens (fine-tuning:
+// fine_tuning_min_batch_tokens_per_gpu), and at least one sequence.
+func (m *Model) TrainingBatchTokens(w Workload, gpus int) float64 {
 	tp := &m.p.Training
-	if w.Kind == KindFineTuning {
-		return tp.FineTuneBatchTokens
+	seq := float64(max(1, w.SequenceLength))
+	if w.GlobalBatchTokens > 0 {
+		return math.Max(w.GlobalBatchTokens, seq)
 	}
-	return math.Max(tp.GlobalBatchTokens, tp.MinBatchTokensPerGPU*float64(x.gpus))
+	if w.Kind == KindFineTuning {
+		return math.Max(tp.FineTuneBatchTokens, tp.FineTuneMinBatchTokensPerGPU*float64(gpus))
+	}
+	base := tp.GlobalBatchTokens
+	for _, b := range tp.BatchTokensBySize {
+		if w.ModelParametersB <= b.MaxParamsB {
+			base = b.Tokens
+			break
+		}
+	}
+	return math.Max(math.Max(base, seq), tp.MinBatchTokensPerGPU*float64(gpus))
 }
 
 // searchTraining returns the fastest layout that fits (found) or, when
 // none fits, the layout with the least memory per GPU.
-func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, batchTokens float64) (trainResult, bool) {
+func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin Parallelism) (trainResult, bool) {
 	tol := m.p.Search.RelativeTolerance
 	var best, leastShort trainResult
 	haveBest, haveShort := false, false
-	// A data-parallel rank needs at least one sequence of the global batch.
-	maxDP := max(1, int(batchTokens/float64(w.SequenceLength)))
+	// A data-parallel rank needs at least one sequence of the global batch
+	// (context parallelism splits sequences, so it takes none).
+	maxDP := max(1, int(c.seqs))
 	usable := x.usableGB * 1e9
-	var buf [maxTrainingLayouts]layout
-	for _, l := range m.trainingLayouts(*x, *arch, buf[:0]) {
-		l.dp = min(l.dp, maxDP)
+	for l := range m.trainingLayouts(x, arch, w.SequenceLength, pin) {
+		if pin.Data == 0 {
+			l.dp = min(l.dp, maxDP)
+		}
+		// Every factor after the base MFU can only lower it (c.prune):
+		// a layout whose GPUs at the base MFU cannot beat the best so far
+		// is skipped before anything is computed.
+		if haveBest && c.prune && !(float64(l.gpus())*c.maxPerGPU > best.tokensPerS*(1+tol)) {
+			continue
+		}
+		l.ep = c.expertParallel(l, pin)
+		if l.ep > 1 && l.dp%l.ep != 0 {
+			continue // a pinned expert degree must divide the data-parallel ranks
+		}
 		// Memory first: a layout that does not fit only competes for the
 		// smallest shortfall, which needs its bytes alone.
 		bytes := c.mem.bytes(l)
@@ -243,6 +347,7 @@ func (m *Model) trainingMiss(x *hw, r *trainResult, explain bool) Estimate {
 	est.MemoryPerGPUGB = r.bytes / 1e9
 	est.MemoryShortfallGB = est.MemoryPerGPUGB - x.usableGB
 	est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, r.l.dp
+	est.ContextParallel, est.ExpertParallel = r.l.cp, r.l.ep
 	est.GPUsUsed, est.Nodes = r.l.gpus(), r.nodes
 	if explain {
 		est.Explanation = fmt.Sprintf("does not fit: needs %s GB per GPU even with TP=%d, PP=%d over %d× %s, %s GB more than the %s GB usable",
@@ -258,6 +363,7 @@ func (m *Model) trainingFit(w *Workload, x *hw, method string, r *trainResult, e
 	est := Estimate{Fits: true, UsableMemoryPerGPUGB: x.usableGB, Binding: BindCompute}
 	est.MemoryPerGPUGB = r.bytes / 1e9
 	est.TensorParallel, est.PipelineParallel, est.DataParallel = r.l.tp, r.l.pp, r.l.dp
+	est.ContextParallel, est.ExpertParallel = r.l.cp, r.l.ep
 	est.GPUsUsed, est.Nodes = r.l.gpus(), r.nodes
 	est.MFU = r.mfu
 	est.TokensPerSecond = r.tokensPerS
@@ -269,6 +375,7 @@ func (m *Model) trainingFit(w *Workload, x *hw, method string, r *trainResult, e
 	}
 	est.Goodput = 1 / (1 + overhead)
 	est.Hours = rawHours * (1 + overhead)
+	est.Seconds = est.Hours * 3600
 	if r.commDominates {
 		est.Binding = BindNetwork
 	}
@@ -285,7 +392,14 @@ func (m *Model) trainingExplanation(w Workload, x hw, method string, r *trainRes
 		what = method + " fine-tuning"
 	}
 	var b []string
-	b = append(b, fmt.Sprintf("%s at %s MFU with TP=%d, PP=%d, DP=%d on %d× %s", what, numfmt.Percent(r.mfu), r.l.tp, r.l.pp, r.l.dp, r.l.gpus(), x.acc.ID))
+	lay := fmt.Sprintf("TP=%d, PP=%d, DP=%d", r.l.tp, r.l.pp, r.l.dp)
+	if r.l.cp > 1 {
+		lay += fmt.Sprintf(", CP=%d", r.l.cp)
+	}
+	if r.l.ep > 1 {
+		lay += fmt.Sprintf(", EP=%d", r.l.ep)
+	}
+	b = append(b, fmt.Sprintf("%s at %s MFU with %s on %d× %s", what, numfmt.Percent(r.mfu), lay, r.l.gpus(), x.acc.ID))
 	if r.nodes > 1 {
 		b = append(b, fmt.Sprintf("%d nodes over %s", r.nodes, x.fabric.kind))
 	}
@@ -316,6 +430,10 @@ type trainCtx struct {
 	base, perToken float64
 	hidden, seqs   float64
 	dpVol          float64 // ZeRO-3 bytes per step before the split by TP·PP
+	dpVolExperts   float64 // the routed experts' share of dpVol
+	cpPerToken     float64 // context-parallel ring bytes per token, before (cp−1)/cp
+	a2aPerToken    float64 // expert-parallel all-to-all bytes per token, before (ep−1)/ep
+	experts        int     // routed experts per MoE layer (0: dense, or unknown)
 	compNum        float64 // perToken · batchTokens
 	tpDone         [8]bool // tpExp/tpDom computed, per log2(TP)
 	tpExp          [8]float64
@@ -323,6 +441,9 @@ type trainCtx struct {
 	lossNodes      [4]int // node counts of lossFactor, 0 = empty
 	lossFactor     [4]float64
 	prune          bool // the model's constants make every term after PP non-increasing
+	// maxPerGPU bounds any layout's tokens/s per GPU (the base MFU, a
+	// hair above it so rounding cannot put a layout over the bound).
+	maxPerGPU float64
 }
 
 func (m *Model) newTrainCtx(w *Workload, x *hw, arch *Arch, base, perToken float64, method string, batchTokens float64) trainCtx {
@@ -340,15 +461,56 @@ func (m *Model) newTrainCtx(w *Workload, x *hw, arch *Arch, base, perToken float
 	}
 	c.dpVol = transfers * bytesPerParam * n
 	c.compNum = perToken * batchTokens
+	c.maxPerGPU = x.peakFlops * base / perToken * (1 + 1e-12)
+	// Ring attention passes every rank's keys and values around the
+	// context-parallel group: forward once, backward the keys and values
+	// again with their gradients (cp_kv_passes_per_token × the cache
+	// elements of one token, at the activation precision).
+	kv := float64(2 * arch.Layers * max(1, arch.KVHeads) * arch.HeadDim)
+	c.cpPerToken = tp.CPKVPassesPerToken * kv * m.p.Inference.ActivationBytes
 	// Pruning a layout by the throughput it has after TP and PP is exact
 	// only when the later factors (data-parallel exposure, node-count loss,
 	// memory pressure) can only lower the MFU.
 	c.prune = base > 0 && perToken > 0 && x.peakFlops > 0 &&
 		tp.DPCommOverlap >= 0 && tp.DPCommOverlap <= 1 && c.dpVol >= 0 && c.compNum >= 0 &&
+		tp.CPCommOverlap >= 0 && tp.CPCommOverlap <= 1 && tp.MoEAllToAllOverlap >= 0 && tp.MoEAllToAllOverlap <= 1 &&
 		x.linkBps >= 0 && x.nicGBps >= 0 &&
 		tp.PipelineInterleave > 0 && tp.MemoryPressurePenalty >= 0 && tp.MemoryPressureThresh < 1 &&
 		x.fabric.LossPerNodeDoubling >= 0 && x.fabric.LossPerNodeDoubling <= 1
 	return c
+}
+
+// moe records a mixture of experts' routing: the routed experts, their
+// share of the ZeRO-3 traffic (each expert-parallel rank holds whole
+// experts, so it gathers and reduces only its own), and the all-to-all of
+// each MoE layer: every token's activations are dispatched to its k
+// experts and combined back, forward and backward.
+func (c *trainCtx) moe(s *shape) {
+	if s.experts == 0 || s.params <= 0 {
+		return
+	}
+	c.experts = s.experts
+	c.dpVolExperts = c.dpVol * s.expertParams / s.params
+	c.a2aPerToken = c.tp.MoEAllToAllPerTokenLayer * float64(s.moeLayers*s.expertsUsed*s.arch.Hidden) * c.m.p.Inference.ActivationBytes
+}
+
+// expertParallel is the expert-parallel width of layout l: the pinned
+// width, else the widest power of two that divides the data-parallel
+// ranks, keeps the all-to-all inside the scale-up domain and has an expert
+// for each rank (1 for dense models).
+func (c *trainCtx) expertParallel(l layout, pin Parallelism) int {
+	if c.experts == 0 {
+		return 1
+	}
+	if pin.Expert > 0 {
+		return pin.Expert
+	}
+	room := max(1, c.x.scaleUp()/(l.tp*l.cp))
+	ep := 1
+	for ep*2 <= c.experts && ep*2 <= room && l.dp%(ep*2) == 0 {
+		ep *= 2
+	}
+	return ep
 }
 
 // tpTerms returns the TP exposure and whether TP communication dominates
@@ -429,23 +591,7 @@ func (c *trainCtx) layout(l layout, bytes, bar float64, r *trainResult) bool {
 	if c.prune && !math.IsNaN(bar) && mfu > 0 && !(loss > 1) && !(g*x.peakFlops*mfu/c.perToken > bar) {
 		return false
 	}
-	// Data parallel / ZeRO-3 traffic per step vs compute per step.
-	if l.dp > 1 {
-		d := float64(l.dp)
-		vol := c.dpVol / float64(l.tp*l.pp) * (d - 1) / d
-		bw := x.linkBps
-		if r.nodes > 1 {
-			bw = x.nicGBps
-		}
-		commT := vol / bw
-		compT := c.compNum / (g * x.peakFlops * mfu)
-		ratio := commT / compT
-		r.dpExposed = exposed(ratio, tp.DPCommOverlap)
-		mfu /= 1 + r.dpExposed
-		if ratio > 1 {
-			r.commDominates = true
-		}
-	}
+	mfu = c.dataParallel(l, r, mfu)
 	if r.nodes > 1 {
 		mfu *= loss
 	}
@@ -455,6 +601,53 @@ func (c *trainCtx) layout(l layout, bytes, bar float64, r *trainResult) bool {
 	r.mfu = mfu
 	r.tokensPerS = g * x.peakFlops * mfu / c.perToken
 	return true
+}
+
+// dataParallel applies the communication that scales with the data- and
+// context-parallel ranks to the MFU: ZeRO-3 traffic per step (routed
+// experts only within their data-parallel replicas), the context-parallel
+// ring and the expert-parallel all-to-all, each against the compute it
+// overlaps.
+func (c *trainCtx) dataParallel(l layout, r *trainResult, mfu float64) float64 {
+	tp, x := c.tp, c.x
+	g := float64(l.gpus())
+	if d := float64(l.dp * l.cp); d > 1 {
+		vol := (c.dpVol - c.dpVolExperts*(1-1/float64(l.ep))) / float64(l.tp*l.pp) * (d - 1) / d
+		bw := x.linkBps
+		if r.nodes > 1 {
+			bw = x.nicGBps
+		}
+		ratio := vol / bw / (c.compNum / (g * x.peakFlops * mfu))
+		r.dpExposed = exposed(ratio, tp.DPCommOverlap)
+		mfu /= 1 + r.dpExposed
+		if ratio > 1 {
+			r.commDominates = true
+		}
+	}
+	// Per token a GPU computes perToken/(tp) FLOPs and exchanges 1/tp of
+	// the token's ring or all-to-all bytes (sequence parallelism): the
+	// ratio of the two does not depend on TP.
+	if l.cp > 1 {
+		bw := x.linkBps
+		if l.tp*l.cp > x.scaleUp() {
+			bw = x.nicGBps
+		}
+		k := float64(l.cp)
+		ratio := c.cpPerToken * (k - 1) / k / bw * x.peakFlops * mfu / c.perToken
+		r.cpExposed = exposed(ratio, tp.CPCommOverlap)
+		mfu /= 1 + r.cpExposed
+	}
+	if l.ep > 1 {
+		e := float64(l.ep)
+		bw := x.linkBps
+		if in := float64(x.scaleUp() / (l.tp * l.cp)); e > in {
+			bw = x.allToAllBandwidth(e, math.Max(1, in))
+		}
+		ratio := c.a2aPerToken * (e - 1) / e / bw * x.peakFlops * mfu / c.perToken
+		r.a2aExposed = exposed(ratio, tp.MoEAllToAllOverlap)
+		mfu /= 1 + r.a2aExposed
+	}
+	return mfu
 }
 
 func joinClauses(c []string) string {

@@ -86,10 +86,17 @@ type Workload struct {
 	SequenceLength   int     // sequence_length (training / fine-tuning); 0 = 4096
 	TrainingTokensB  float64 // training_tokens_b: tokens to process, billions
 	FineTuningMethod string  // fine_tuning_method: full | lora | qlora; "" = lora
+	// GlobalBatchTokens (global_batch_tokens, training / fine-tuning) is
+	// the tokens of one optimizer step; 0 = the published batch for the
+	// model's size, grown with the cluster (Model.TrainingBatchTokens).
+	GlobalBatchTokens float64
 
-	TokensPerSecond       float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
-	InputTokens           int     // input_tokens: mean prompt length; 0 = 1024
-	OutputTokens          int     // output_tokens: mean generated length; 0 = 256
+	TokensPerSecond float64 // tokens_per_second: inference target, aggregate output tokens/s (0 = none)
+	InputTokens     int     // input_tokens: mean prompt length; 0 = 1024
+	OutputTokens    int     // output_tokens: mean generated length; 0 = 256
+	// OutputTokensP99 (output_tokens_p99) is the 99th percentile of the
+	// generated length; 0 = output_tokens (every request the same length).
+	OutputTokensP99       int
 	MaxTimeToFirstTokenMs float64 // max_time_to_first_token_ms; 0 = no limit
 	// MaxTimePerOutputTokenMs (max_time_per_output_token_ms): 0 = the
 	// caller's default, ValidateOptions.DefaultMaxTimePerOutputTokenMs: no
@@ -111,10 +118,9 @@ type Workload struct {
 	// verified by the model in one step; the zero value is off.
 	SpeculativeDecoding SpeculativeDecoding
 
-	// MaxConcurrency caps the requests in flight across all replicas (0 =
-	// as many as memory and the latency limits allow). Not exposed in
-	// Terraform; used to compare with InferenceX, whose clients run a
-	// fixed --max-concurrency.
+	// MaxConcurrency (max_concurrency) caps the requests in flight across
+	// all replicas; 0 = as many as memory, the engine's batch limit
+	// (perf_model.json inference.engines) and the latency limits allow.
 	MaxConcurrency int
 
 	// BeamWidth is the number of beams per request for beam-search decoding
@@ -235,6 +241,9 @@ func (m *Model) WithDefaults(w Workload, opts ValidateOptions) Workload {
 	}
 	if w.OutputTokens == 0 {
 		w.OutputTokens = DefaultOutputTokens
+	}
+	if w.OutputTokensP99 == 0 && w.Kind == KindInference {
+		w.OutputTokensP99 = w.OutputTokens
 	}
 	if w.BeamWidth == 0 {
 		w.BeamWidth = 1
@@ -398,6 +407,7 @@ func (v *workloadCheck) serving() {
 	if w.OutputTokens < 0 {
 		v.add("output_tokens", w.OutputTokens, "must be a positive number of generated tokens")
 	}
+	v.servingExtras()
 	if w.MaxTimeToFirstTokenMs < 0 || math.IsNaN(w.MaxTimeToFirstTokenMs) {
 		v.add("max_time_to_first_token_ms", w.MaxTimeToFirstTokenMs, "must be positive milliseconds (omit for no limit)")
 	}
@@ -405,6 +415,35 @@ func (v *workloadCheck) serving() {
 		v.add("max_time_per_output_token_ms", w.MaxTimePerOutputTokenMs, "must be positive milliseconds (omit for no limit)")
 	}
 	v.dutyCycle()
+}
+
+// servingExtras checks output_tokens_p99, max_concurrency and
+// global_batch_tokens: each applies to one kind of workload.
+func (v *workloadCheck) servingExtras() {
+	w := &v.w
+	mean := w.OutputTokens
+	if mean == 0 {
+		mean = DefaultOutputTokens
+	}
+	inference := v.norm.Kind == KindInference || !v.known("kind")
+	switch {
+	case w.OutputTokensP99 < 0 || (w.OutputTokensP99 > 0 && w.OutputTokensP99 < mean && v.known("output_tokens")):
+		v.add("output_tokens_p99", w.OutputTokensP99, fmt.Sprintf("must be at least output_tokens (%d): the 99th percentile of the generated length", mean))
+	case w.OutputTokensP99 > 0 && !inference:
+		v.add("output_tokens_p99", w.OutputTokensP99, fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.norm.Kind))
+	}
+	switch {
+	case w.MaxConcurrency < 0:
+		v.add("max_concurrency", w.MaxConcurrency, "must be a positive number of requests in flight (omit it for the engine's limit)")
+	case w.MaxConcurrency > 0 && !inference:
+		v.add("max_concurrency", w.MaxConcurrency, fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.norm.Kind))
+	}
+	switch {
+	case w.GlobalBatchTokens < 0 || math.IsNaN(w.GlobalBatchTokens) || math.IsInf(w.GlobalBatchTokens, 0):
+		v.add("global_batch_tokens", w.GlobalBatchTokens, "must be a positive number of tokens per optimizer step (e.g. 4194304 for a 4M-token batch)")
+	case w.GlobalBatchTokens > 0 && v.norm.Kind == KindInference && v.known("kind"):
+		v.add("global_batch_tokens", catalog.FormatNumber(w.GlobalBatchTokens), fmt.Sprintf("applies to kind = %q or %q only (kind is %q)", KindTraining, KindFineTuning, v.norm.Kind))
+	}
 }
 
 // dutyCycle checks duty_cycle: a share of time in (0, 1], below 1 for

@@ -32,9 +32,12 @@ func (m *miss) offerCandidate(v float64, c *priced) {
 	}
 }
 
-// offerEstimate keeps nodes of hw when v is below the best so far.
+// offerEstimate keeps nodes of hw when v is below the best so far, or
+// equal to it on fewer nodes (so a tie between node sizes, 2,048 GPUs as
+// 256 nodes of 8 or 512 of 4, names the smaller deployment whatever order
+// the workers report in).
 func (m *miss) offerEstimate(v float64, hw perf.Hardware, nodes int) {
-	if !m.set || v < m.value {
+	if !m.set || v < m.value || (v == m.value && m.hw != nil && nodes < m.nodes) {
 		m.set, m.value, m.hw, m.nodes = true, v, &hw, nodes
 	}
 }

@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
@@ -84,7 +86,14 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"(`0` when the limits cannot be met at all). Null when the workload does not fit."},
 			"estimated_hours": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Training and fine-tuning: wall-clock hours to process `training_tokens_b`, including the " +
-					"goodput loss of restarts and checkpoints. Multiply by `gpu_count` for GPU-hours. Null for inference and when " +
+					"goodput loss of restarts and checkpoints, to 0.01 h. Multiply by `gpu_count` for GPU-hours. Null for inference and " +
+					"when the workload does not fit."},
+			"estimated_seconds": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "The same wall-clock time in seconds, to 0.01 s: for runs of minutes, where `estimated_hours` " +
+					"(0.01 h = 36 s) is too coarse. Null for inference and when the workload does not fit."},
+			"global_batch_tokens": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Training and fine-tuning: the global batch the estimate ran, tokens per optimizer step " +
+					"(`workload.global_batch_tokens`, or its default for the model size and GPU count). Null for inference and when " +
 					"the workload does not fit."},
 			"mfu": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Model-FLOPs utilisation, 0–1: useful model FLOPs per second over the GPUs' dense peak at the " +
@@ -105,6 +114,7 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"replicas_needed": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Inference with `tokens_per_second` set: replicas of the same shape needed to serve that " +
 					"throughput; when it exceeds `replicas` a warning says how many GPUs that takes. Null otherwise."},
+			"parallelism":      parallelismSchema(),
 			"serving_layout":   servingLayoutSchema(),
 			"throughput_curve": throughputCurveSchema(),
 			"binding": schema.StringAttribute{Computed: true,
@@ -115,6 +125,85 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"fabric, what binds, and the headline figures."},
 		},
 	}
+}
+
+// parallelismSchema is gpu_estimate's parallelism attribute: the degrees
+// the user pins, and the layout the estimate ran.
+func parallelismSchema() schema.SingleNestedAttribute {
+	degree := limitOf(catalog.LimitParallelDegree)
+	attr := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: desc + degree.Doc(), CustomType: degree.Int64()}
+	}
+	return schema.SingleNestedAttribute{Optional: true, Computed: true,
+		MarkdownDescription: "The parallel layout. Set any of the degrees to pin them, to reproduce a known deployment, for example " +
+			"`parallelism = { tensor = 8, pipeline = 4 }`; the ones left out are searched as usual. After the read it holds the " +
+			"layout the estimate ran (pinned or chosen), so a module can show it or pin it next time. A pin the hardware cannot run " +
+			"(tensor parallelism beyond a node in training, more GPUs than `gpu_count`, more pipeline stages than layers, replicas " +
+			"that do not divide `gpu_count`) or whose memory does not hold the model is an error, not an estimate that ignores it. " +
+			"Inference with any degree pinned is served aggregated: the pinned shape is the replica. Null when the workload does not " +
+			"fit and nothing is pinned.",
+		Attributes: map[string]schema.Attribute{
+			"tensor": attr("GPUs one tensor-parallel group splits each layer over. Training: inside a node. Inference: the GPUs " +
+				"of a replica's pipeline stage (an NVLink domain may span nodes, as GB200 NVL72 does); `1` with `expert` set means " +
+				"data-parallel attention."),
+			"pipeline": attr("Pipeline stages, each holding a share of the layers."),
+			"expert": attr("Mixture of experts: GPUs the routed experts are spread over. Training: among the data-parallel ranks " +
+				"(it must divide `data`). Inference: the GPUs of a replica that runs attention data-parallel and its experts " +
+				"expert-parallel, with an all-to-all per MoE layer; `1` rules expert parallelism out."),
+			"context": attr("Training: GPUs each sequence is split over (context parallelism, a ring exchange of keys and values " +
+				"in attention), for long sequences. Inference: always `1` (serving splits no sequence)."),
+			"data": attr("Training: data-parallel ranks (model replicas, each at least one sequence of the global batch). " +
+				"Inference: replicas (decode workers when disaggregated)."),
+		}}
+}
+
+var parallelismAttrTypes = map[string]attr.Type{
+	"tensor": types.Int64Type, "pipeline": types.Int64Type, "expert": types.Int64Type, "context": types.Int64Type, "data": types.Int64Type,
+}
+
+// parallelismModel is the parallelism object.
+type parallelismModel struct {
+	Tensor   types.Int64 `tfsdk:"tensor"`
+	Pipeline types.Int64 `tfsdk:"pipeline"`
+	Expert   types.Int64 `tfsdk:"expert"`
+	Context  types.Int64 `tfsdk:"context"`
+	Data     types.Int64 `tfsdk:"data"`
+}
+
+// readParallelism is the layout the configuration pins (zero degrees
+// unpinned).
+func readParallelism(ctx context.Context, obj types.Object, diags *diag.Diagnostics) perf.Parallelism {
+	if obj.IsNull() || obj.IsUnknown() {
+		return perf.Parallelism{}
+	}
+	var pm parallelismModel
+	diags.Append(obj.As(ctx, &pm, basetypes.ObjectAsOptions{})...)
+	return perf.Parallelism{Tensor: int(pm.Tensor.ValueInt64()), Pipeline: int(pm.Pipeline.ValueInt64()),
+		Expert: int(pm.Expert.ValueInt64()), Context: int(pm.Context.ValueInt64()), Data: int(pm.Data.ValueInt64())}
+}
+
+// parallelismValue is the layout an estimate ran: training reports its
+// degrees as they are (expert 1 = none); serving reports a replica of
+// data-parallel attention with expert parallelism as tensor 1 and its
+// width as expert, and its replicas (decode workers) as data. A degree the
+// configuration pinned is reported as written (an expert-parallel replica
+// pinned as tensor = expert keeps its tensor).
+func parallelismValue(est perf.Estimate, pin perf.Parallelism) types.Object {
+	got := perf.Parallelism{Tensor: est.TensorParallel, Pipeline: est.PipelineParallel, Expert: max(1, est.ExpertParallel),
+		Context: max(1, est.ContextParallel), Data: est.DataParallel}
+	if est.Serving != nil && est.Serving.ExpertParallel > 0 {
+		got.Tensor = 1
+	}
+	value := func(pinned, chosen int) attr.Value {
+		if pinned > 0 {
+			return types.Int64Value(int64(pinned))
+		}
+		return types.Int64Value(int64(chosen))
+	}
+	return types.ObjectValueMust(parallelismAttrTypes, map[string]attr.Value{
+		"tensor": value(pin.Tensor, got.Tensor), "pipeline": value(pin.Pipeline, got.Pipeline), "expert": value(pin.Expert, got.Expert),
+		"context": value(pin.Context, got.Context), "data": value(pin.Data, got.Data),
+	})
 }
 
 // servingLayoutSchema is gpu_estimate's serving_layout attribute.
@@ -255,13 +344,14 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		GPUs:        int(m.GPUCount.ValueInt64()),
 		GPUsPerNode: int(m.GPUsPerNode.ValueInt64()),
 		NetworkGbps: m.NetworkGbps.ValueFloat64(),
+		Layout:      readParallelism(ctx, m.Parallelism, &resp.Diagnostics),
 	})
 	if err != nil {
 		addError(&resp.Diagnostics, err)
 		return
 	}
 	warnAmbiguousAccelerator(&resp.Diagnostics, d.data.Catalog, path.Root("accelerator"), "accelerator", m.Accelerator.ValueString())
-	m.setEstimate(prep.Workload(), rep.Estimate, rep.Curve, &resp.Diagnostics)
+	m.setEstimate(prep.Workload(), rep.Estimate, rep.Curve, readParallelism(ctx, m.Parallelism, &resp.Diagnostics), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -274,7 +364,7 @@ func (d *estimateDataSource) Read(ctx context.Context, req datasource.ReadReques
 // setEstimate writes the estimate into the computed attributes: the
 // performance outputs are null when the workload does not fit, and the
 // kind's other outputs are null.
-func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []perf.CurvePoint, diags *diag.Diagnostics) {
+func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []perf.CurvePoint, pin perf.Parallelism, diags *diag.Diagnostics) {
 	m.Fits = types.BoolValue(est.Fits)
 	m.ServingLayout = types.ObjectNull(servingLayoutAttrTypes)
 	m.ThroughputCurve = types.ListNull(types.ObjectType{AttrTypes: curvePointAttrTypes})
@@ -282,6 +372,10 @@ func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []
 	m.Binding = types.StringValue(est.Binding)
 	m.Explanation = types.StringValue(est.Explanation)
 	m.TokensPerSecond, m.EstimatedHours, m.MFU = types.Float64Null(), types.Float64Null(), types.Float64Null()
+	m.EstimatedSeconds, m.GlobalBatchTokens = types.Float64Null(), types.Int64Null()
+	if m.Parallelism.IsUnknown() {
+		m.Parallelism = types.ObjectNull(parallelismAttrTypes)
+	}
 	m.TTFTMs, m.TPOTMs = types.Float64Null(), types.Float64Null()
 	m.Replicas, m.ReplicasNeeded = types.Int64Null(), types.Int64Null()
 	if !est.Fits {
@@ -289,8 +383,11 @@ func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []
 	}
 	m.TokensPerSecond = float64Value(diags, "tokens_per_second", numfmt.Measure(est.TokensPerSecond))
 	m.MFU = float64Value(diags, "mfu", numfmt.Ratio(est.MFU))
+	m.Parallelism = parallelismValue(est, pin)
 	if w.Kind != perf.KindInference {
 		m.EstimatedHours = float64Value(diags, "estimated_hours", numfmt.Hours(est.Hours))
+		m.EstimatedSeconds = float64Value(diags, "estimated_seconds", numfmt.Measure(est.Seconds))
+		m.GlobalBatchTokens = types.Int64Value(int64(math.Round(est.GlobalBatchTokens)))
 		return
 	}
 	m.TTFTMs = float64Value(diags, "time_to_first_token_ms", numfmt.Measure(est.TTFTMs))
@@ -366,22 +463,25 @@ func curveLevelsDoc() string {
 }
 
 type estimateModel struct {
-	Workload        types.Object  `tfsdk:"workload"`
-	Accelerator     types.String  `tfsdk:"accelerator"`
-	GPUCount        types.Int64   `tfsdk:"gpu_count"`
-	GPUsPerNode     types.Int64   `tfsdk:"gpus_per_node"`
-	NetworkGbps     types.Float64 `tfsdk:"network_gbps"`
-	Fits            types.Bool    `tfsdk:"fits"`
-	MemoryPerGPUGB  types.Float64 `tfsdk:"memory_per_gpu_gb"`
-	TokensPerSecond types.Float64 `tfsdk:"tokens_per_second"`
-	EstimatedHours  types.Float64 `tfsdk:"estimated_hours"`
-	MFU             types.Float64 `tfsdk:"mfu"`
-	TTFTMs          types.Float64 `tfsdk:"time_to_first_token_ms"`
-	TPOTMs          types.Float64 `tfsdk:"time_per_output_token_ms"`
-	Replicas        types.Int64   `tfsdk:"replicas"`
-	ReplicasNeeded  types.Int64   `tfsdk:"replicas_needed"`
-	ServingLayout   types.Object  `tfsdk:"serving_layout"`
-	ThroughputCurve types.List    `tfsdk:"throughput_curve"`
-	Binding         types.String  `tfsdk:"binding"`
-	Explanation     types.String  `tfsdk:"explanation"`
+	Workload          types.Object  `tfsdk:"workload"`
+	Accelerator       types.String  `tfsdk:"accelerator"`
+	GPUCount          types.Int64   `tfsdk:"gpu_count"`
+	GPUsPerNode       types.Int64   `tfsdk:"gpus_per_node"`
+	NetworkGbps       types.Float64 `tfsdk:"network_gbps"`
+	Fits              types.Bool    `tfsdk:"fits"`
+	MemoryPerGPUGB    types.Float64 `tfsdk:"memory_per_gpu_gb"`
+	TokensPerSecond   types.Float64 `tfsdk:"tokens_per_second"`
+	EstimatedHours    types.Float64 `tfsdk:"estimated_hours"`
+	EstimatedSeconds  types.Float64 `tfsdk:"estimated_seconds"`
+	GlobalBatchTokens types.Int64   `tfsdk:"global_batch_tokens"`
+	Parallelism       types.Object  `tfsdk:"parallelism"`
+	MFU               types.Float64 `tfsdk:"mfu"`
+	TTFTMs            types.Float64 `tfsdk:"time_to_first_token_ms"`
+	TPOTMs            types.Float64 `tfsdk:"time_per_output_token_ms"`
+	Replicas          types.Int64   `tfsdk:"replicas"`
+	ReplicasNeeded    types.Int64   `tfsdk:"replicas_needed"`
+	ServingLayout     types.Object  `tfsdk:"serving_layout"`
+	ThroughputCurve   types.List    `tfsdk:"throughput_curve"`
+	Binding           types.String  `tfsdk:"binding"`
+	Explanation       types.String  `tfsdk:"explanation"`
 }

@@ -53,6 +53,9 @@ func TestGlueCarriesEveryWorkloadAttribute(t *testing.T) {
 		{"tokens_per_second", 5000.0, func(w perf.Workload) any { return w.TokensPerSecond }, 5000.0},
 		{"input_tokens", 2000, func(w perf.Workload) any { return w.InputTokens }, 2000},
 		{"output_tokens", 300, func(w perf.Workload) any { return w.OutputTokens }, 300},
+		{"output_tokens_p99", 1200, func(w perf.Workload) any { return w.OutputTokensP99 }, 1200},
+		{"max_concurrency", 64, func(w perf.Workload) any { return w.MaxConcurrency }, 64},
+		{"global_batch_tokens", 4194304, func(w perf.Workload) any { return w.GlobalBatchTokens }, 4194304.0},
 		{"max_time_to_first_token_ms", 800.0, func(w perf.Workload) any { return w.MaxTimeToFirstTokenMs }, 800.0},
 		{"max_time_per_output_token_ms", 40.0, func(w perf.Workload) any { return w.MaxTimePerOutputTokenMs }, 40.0},
 		{"duty_cycle", 0.25, func(w perf.Workload) any { return w.DutyCycle }, 0.25},
@@ -67,18 +70,11 @@ func TestGlueCarriesEveryWorkloadAttribute(t *testing.T) {
 	}
 	typ := schemaObjectType(t, workloadAttribute(true).GetType())
 	checkRowsCoverSchema(t, "workload", typ, rows)
-	for _, r := range rows {
-		t.Run(r.attr, func(t *testing.T) {
-			var diags diag.Diagnostics
-			in, ok := readWorkload(context.Background(), objectWith(t, typ, r.attr, r.val), &diags)
-			if !ok || diags.HasError() {
-				t.Fatalf("readWorkload: %v", diags)
-			}
-			if got := r.got(in.workload); !reflect.DeepEqual(got, r.want) {
-				t.Errorf("workload.%s = %v reached perf.Workload as %v", r.attr, r.val, got)
-			}
-		})
-	}
+	runGlueRows(t, "workload.", typ, rows, func(ctx context.Context, obj types.Object) (perf.Workload, diag.Diagnostics) {
+		var diags diag.Diagnostics
+		in, _ := readWorkload(ctx, obj, &diags)
+		return in.workload, diags
+	})
 }
 
 // TestGlueCarriesEveryConstraint: every attribute of gpu_recommendation's
@@ -108,22 +104,15 @@ func TestGlueCarriesEveryConstraint(t *testing.T) {
 	(&recommendationDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
 	typ := schemaObjectType(t, resp.Schema.Attributes["constraints"].GetType())
 	checkRowsCoverSchema(t, "constraints", typ, rows)
-	for _, r := range rows {
-		t.Run(r.attr, func(t *testing.T) {
-			ctx := context.Background()
-			var m constraintsModel
-			if diags := objectWith(t, typ, r.attr, r.val).As(ctx, &m, basetypes.ObjectAsOptions{}); diags.HasError() {
-				t.Fatal(diags)
-			}
-			var c planner.Constraints
-			if diags := m.toPlanner(ctx, &c); diags.HasError() {
-				t.Fatal(diags)
-			}
-			if got := r.got(c); !reflect.DeepEqual(got, r.want) {
-				t.Errorf("constraints.%s = %v reached planner.Constraints as %v", r.attr, r.val, got)
-			}
-		})
-	}
+	runGlueRows(t, "constraints.", typ, rows, func(ctx context.Context, obj types.Object) (planner.Constraints, diag.Diagnostics) {
+		var m constraintsModel
+		var c planner.Constraints
+		diags := obj.As(ctx, &m, basetypes.ObjectAsOptions{})
+		if !diags.HasError() {
+			diags.Append(m.toPlanner(ctx, &c)...)
+		}
+		return c, diags
+	})
 }
 
 // TestGlueCarriesEveryTCOInput: every input attribute of gpu_tco reaches
@@ -151,23 +140,15 @@ func TestGlueCarriesEveryTCOInput(t *testing.T) {
 	(&tcoDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
 	typ := schemaObjectType(t, resp.Schema.Type())
 	checkRowsCoverSchema(t, "gpu_tco", inputsOf(resp.Schema.Attributes, typ), rows)
-	for _, r := range rows {
-		t.Run(r.attr, func(t *testing.T) {
-			ctx := context.Background()
-			var m tcoModel
-			if diags := objectWith(t, typ, r.attr, r.val).As(ctx, &m, basetypes.ObjectAsOptions{}); diags.HasError() {
-				t.Fatal(diags)
-			}
-			var diags diag.Diagnostics
-			f := m.toFleet(ctx, &providerData{}, &diags)
-			if diags.HasError() {
-				t.Fatal(diags)
-			}
-			if got := r.got(f); !reflect.DeepEqual(got, r.want) {
-				t.Errorf("%s = %v reached cost.Fleet as %v", r.attr, r.val, got)
-			}
-		})
-	}
+	runGlueRows(t, "", typ, rows, func(ctx context.Context, obj types.Object) (cost.Fleet, diag.Diagnostics) {
+		var m tcoModel
+		var f cost.Fleet
+		diags := obj.As(ctx, &m, basetypes.ObjectAsOptions{})
+		if !diags.HasError() {
+			f = m.toFleet(ctx, &providerData{}, &diags)
+		}
+		return f, diags
+	})
 }
 
 // inputsOf is the object type of a data source's configurable attributes
@@ -180,6 +161,25 @@ func inputsOf(attrs map[string]dsschema.Attribute, typ types.ObjectType) types.O
 		}
 	}
 	return out
+}
+
+// runGlueRows sets each row's attribute alone in an object of typ, has
+// convert (the glue) turn it into the library's input and compares where
+// the value arrived; prefix names the object in messages.
+func runGlueRows[T any](t *testing.T, prefix string, typ types.ObjectType, rows []glueRow[T],
+	convert func(context.Context, types.Object) (T, diag.Diagnostics)) {
+	t.Helper()
+	for _, r := range rows {
+		t.Run(r.attr, func(t *testing.T) {
+			got, diags := convert(context.Background(), objectWith(t, typ, r.attr, r.val))
+			if diags.HasError() {
+				t.Fatal(diags)
+			}
+			if g := r.got(got); !reflect.DeepEqual(g, r.want) {
+				t.Errorf("%s%s = %v reached the library as %v", prefix, r.attr, r.val, g)
+			}
+		})
+	}
 }
 
 // checkRowsCoverSchema fails for each attribute of the object (nested

@@ -55,6 +55,7 @@ var (
 		"pricing_model":             types.StringType,
 		"hourly_cost_usd":           types.Float64Type,
 		"estimated_hours":           types.Float64Type,
+		"estimated_seconds":         types.Float64Type,
 		"estimated_cost_usd":        types.Float64Type,
 		"estimated_co2e_kg":         types.Float64Type,
 		"estimated_carbon_cost_usd": types.Float64Type,
@@ -96,6 +97,8 @@ func candidateAttributes() map[string]schema.Attribute {
 		"estimated_hours": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Training / fine-tuning: wall-clock hours of the job, spot including the risk-adjusted rework of interruptions. " +
 				"Inference: the hours of one serving month (730)."},
+		"estimated_seconds": schema.Float64Attribute{Computed: true,
+			MarkdownDescription: "`estimated_hours` in seconds, to 0.01 s, for jobs of minutes (0.01 h is 36 s)."},
 		"estimated_cost_usd": schema.Float64Attribute{Computed: true,
 			MarkdownDescription: "Training / fine-tuning: the job's compute cost (reserved pricing bills its whole term). " +
 				"Inference: the monthly cost of serving the target, averaged over a 12-month horizon (a 3-year reservation bills all 36 months; " +
@@ -382,6 +385,7 @@ func candidateValue(c *planner.Candidate, at string, diags *diag.Diagnostics) ty
 		"pricing_model":             types.StringValue(string(c.PricingModel)),
 		"hourly_cost_usd":           num("hourly_cost_usd", numfmt.USD(c.HourlyCostUSD)),
 		"estimated_hours":           num("estimated_hours", numfmt.Hours(c.EstimatedHours)),
+		"estimated_seconds":         num("estimated_seconds", numfmt.Measure(c.EstimatedHours*3600)),
 		"estimated_cost_usd":        num("estimated_cost_usd", numfmt.USD(c.EstimatedCostUSD)),
 		"estimated_co2e_kg":         co2,
 		"tokens_per_second":         num("tokens_per_second", numfmt.Measure(c.TokensPerSecond)),

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"testing"
@@ -278,6 +279,12 @@ func TestAccRecommendation_tighterBudget(t *testing.T) {
 				cost.AddStateValue(recAddr, tfjsonpath.New("best").AtMapKey("estimated_cost_usd")),
 				hours.AddStateValue(recAddr, tfjsonpath.New("best").AtMapKey("estimated_hours")),
 				candidatesCheck{fn: func(c map[string]any) error {
+					// estimated_seconds is estimated_hours without its rounding to 0.01 h.
+					h, errH := num(c["estimated_hours"])
+					sec, errS := num(c["estimated_seconds"])
+					if errH != nil || errS != nil || math.Abs(sec/3600-h) > 0.005+1e-9 {
+						return fmt.Errorf("estimated_seconds %v is not estimated_hours %v in seconds (%v, %v)", sec, h, errH, errS)
+					}
 					if budget == "" {
 						return nil
 					}

@@ -39,6 +39,9 @@ type workloadModel struct {
 	TokensPerSecond         types.Float64 `tfsdk:"tokens_per_second"`
 	InputTokens             types.Int64   `tfsdk:"input_tokens"`
 	OutputTokens            types.Int64   `tfsdk:"output_tokens"`
+	OutputTokensP99         types.Int64   `tfsdk:"output_tokens_p99"`
+	MaxConcurrency          types.Int64   `tfsdk:"max_concurrency"`
+	GlobalBatchTokens       types.Int64   `tfsdk:"global_batch_tokens"`
 	MaxTimeToFirstTokenMs   types.Float64 `tfsdk:"max_time_to_first_token_ms"`
 	MaxTimePerOutputTokenMs types.Float64 `tfsdk:"max_time_per_output_token_ms"`
 	DutyCycle               types.Float64 `tfsdk:"duty_cycle"`
@@ -91,6 +94,20 @@ func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribut
 			"tokens_per_second": floatInput(tps, limitOf(catalog.LimitTokensPerSecond)),
 			"input_tokens":      intInput(fmt.Sprintf("Inference: mean prompt length in tokens. Default `%d`.", perf.DefaultInputTokens), seq),
 			"output_tokens":     intInput(fmt.Sprintf("Inference: mean generated length in tokens. Default `%d`.", perf.DefaultOutputTokens), seq),
+			"output_tokens_p99": intInput("Inference: the spread of the generated length, as its 99th percentile in tokens (at least "+
+				"`output_tokens`), for example `4096` beside `output_tokens = 1024` for chat whose answers are mostly short. The model takes "+
+				"the lengths as log-normal with this mean and p99: a long answer holds its place in the batch longer, so the requests in "+
+				"flight reserve KV-cache memory for more tokens than the mean (fewer fit per GPU) and each decode step reads more cache; one "+
+				"request of this length must fit; the explanation gives its time (tail latency). Default: `output_tokens` (every request "+
+				"the same length).", seq),
+			"max_concurrency": intInput("Inference: the most requests in flight, for example `256` for a client or gateway that keeps "+
+				"256 requests open. gpu_estimate: across all its replicas; gpu_recommendation: per serving unit it adds. Beyond it, requests "+
+				"queue and time to first token grows instead of the batch. Default: as many as memory, the latency limits and the serving "+
+				"engine allow; the engine's limit is "+engineLimitDoc()+".", limitOf(catalog.LimitConcurrency)),
+			"global_batch_tokens": intInput("Training and fine-tuning: tokens of one optimizer step (global batch size × sequence_length), "+
+				"for example `4194304` for Llama 2's 4M-token batch. Data parallelism is bounded by it: each data-parallel rank needs at "+
+				"least one sequence (context parallelism splits sequences further). Default: "+batchDefaultDoc()+".",
+				limitOf(catalog.LimitGlobalBatchTokens)),
 			"max_time_to_first_token_ms": floatInput("Inference: limit on the **99th percentile** time to first token, milliseconds (as "+
 				"MLPerf Server and InferenceX p99). The model computes means and holds the mean to the limit divided by the p99/mean ratio "+
 				"fitted on InferenceX ("+latencyRatioDoc("ttft")+"). Default: no limit.", latency),
@@ -248,6 +265,9 @@ func (m workloadModel) toWorkload(ctx context.Context, diags *diag.Diagnostics) 
 		TokensPerSecond:         m.TokensPerSecond.ValueFloat64(),
 		InputTokens:             int(m.InputTokens.ValueInt64()),
 		OutputTokens:            int(m.OutputTokens.ValueInt64()),
+		OutputTokensP99:         int(m.OutputTokensP99.ValueInt64()),
+		MaxConcurrency:          int(m.MaxConcurrency.ValueInt64()),
+		GlobalBatchTokens:       float64(m.GlobalBatchTokens.ValueInt64()),
 		MaxTimeToFirstTokenMs:   m.MaxTimeToFirstTokenMs.ValueFloat64(),
 		MaxTimePerOutputTokenMs: m.MaxTimePerOutputTokenMs.ValueFloat64(),
 		DutyCycle:               m.DutyCycle.ValueFloat64(),
@@ -371,4 +391,34 @@ func (in workloadInput) prepare(model *perf.Model, opts perf.ValidateOptions, di
 		return nil, false
 	}
 	return p, true
+}
+
+// engineLimitDoc is the serving engines' batch limits for the schema text
+// (perf_model.json inference.max_batch and inference.engines).
+func engineLimitDoc() string {
+	m, err := perf.Builtin()
+	if err != nil {
+		return "the model's (see the accuracy guide)"
+	}
+	ip := m.Params().Inference
+	return fmt.Sprintf("`%d` sequences per tensor-parallel replica, `%d` per GPU of data-parallel attention (TensorRT-LLM, "+
+		"SGLang and vLLM batch limits)", ip.MaxBatch, ip.Engines["default"].MaxBatchPerDPRank)
+}
+
+// batchDefaultDoc is the default global batch for the schema text
+// (perf_model.json training.global_batch_tokens and friends).
+func batchDefaultDoc() string {
+	m, err := perf.Builtin()
+	if err != nil {
+		return "the published batch for the model's size"
+	}
+	tp := m.Params().Training
+	var parts []string
+	for _, b := range tp.BatchTokensBySize {
+		parts = append(parts, fmt.Sprintf("`%s` up to %v B parameters", catalog.FormatNumber(b.Tokens), b.MaxParamsB))
+	}
+	parts = append(parts, fmt.Sprintf("`%s` beyond", catalog.FormatNumber(tp.GlobalBatchTokens)))
+	return fmt.Sprintf("pre-training, the published batch for the model's size (%s; GPT-3 and Llama 2 papers), grown to `%s` tokens "+
+		"per GPU on large clusters; fine-tuning `%s`", strings.Join(parts, ", "), catalog.FormatNumber(tp.MinBatchTokensPerGPU),
+		catalog.FormatNumber(tp.FineTuneBatchTokens))
 }

@@ -100,3 +100,41 @@ data "gpu_estimate" "qlora" {
     }
   }
 }
+
+# Reproduce a known deployment: Llama 3.1 70B pre-training pinned to
+# TP 8 × PP 4 on 64 H100 (data parallelism fills the rest), a 4M-token
+# global batch, and the time in seconds.
+data "gpu_estimate" "pinned" {
+  workload = {
+    kind                = "training"
+    model               = "llama-3.1-70b"
+    training_tokens_b   = 10
+    global_batch_tokens = 4194304
+  }
+  accelerator = "H100"
+  gpu_count   = 64
+  parallelism = { tensor = 8, pipeline = 4 }
+}
+
+output "pinned_layout" {
+  value = {
+    layout  = data.gpu_estimate.pinned.parallelism # { tensor = 8, pipeline = 4, data = 2, context = 1, expert = 1 }
+    seconds = data.gpu_estimate.pinned.estimated_seconds
+  }
+}
+
+# Chat serving whose answers are mostly short but sometimes long (mean
+# 512, p99 4,096 tokens), behind a gateway that keeps at most 512
+# requests open.
+data "gpu_estimate" "chat" {
+  workload = {
+    kind              = "inference"
+    model             = "llama-3.3-70b"
+    precision         = "fp8"
+    output_tokens     = 512
+    output_tokens_p99 = 4096
+    max_concurrency   = 512
+  }
+  accelerator = "H200"
+  gpu_count   = 8
+}

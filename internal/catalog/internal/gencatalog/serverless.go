@@ -35,10 +35,9 @@ const secondsPerHour = 3600
 // source's CPU and memory rows. A source row the mapping does not know is
 // fatal, so a refreshed file cannot silently lose a GPU.
 func (g *gen) serverless() []*catalog.ServerlessOffer {
-	type mapping struct{ role, cloud, name, product, accel, region, note string }
-	maps := map[string]mapping{}
+	maps := map[string]serverlessMapping{}
 	for _, r := range readRecs(cur("serverless_offers.csv")) {
-		maps[r["provider"]+"|"+r["resource"]+"|"+r["tier"]] = mapping{r["role"], r["cloud"], r["offer"], r["product"],
+		maps[r["provider"]+"|"+r["resource"]+"|"+r["tier"]] = serverlessMapping{r["role"], r["cloud"], r["offer"], r["product"],
 			r["accelerator"], r["region"], r["reason"]}
 	}
 	billing := map[string]rec{}
@@ -47,23 +46,7 @@ func (g *gen) serverless() []*catalog.ServerlessOffer {
 	}
 	rows := readRecs(src("serverless_gpu_pricing.csv"))
 	// Host rates first: they apply to every GPU offer of the product.
-	hostCPU, hostMem := map[string]float64{}, map[string]float64{}
-	hostDate := map[string]time.Time{} // the oldest date of a product's host rates
-	for _, r := range rows {
-		m := maps[r["provider"]+"|"+r["resource"]+"|"+r["tier"]]
-		k := m.cloud + "/" + m.product
-		switch m.role {
-		case roleCPU:
-			hostCPU[k] = num(r["usd_per_second"])
-		case roleMemory:
-			hostMem[k] = num(r["usd_per_second"])
-		default:
-			continue
-		}
-		if d, ok := hostDate[k]; !ok || g.serverlessDate(r).Before(d) {
-			hostDate[k] = g.serverlessDate(r)
-		}
-	}
+	hostCPU, hostMem, hostDate := g.serverlessHostRates(rows, maps)
 	var out []*catalog.ServerlessOffer
 	for _, r := range rows {
 		k := r["provider"] + "|" + r["resource"] + "|" + r["tier"]
@@ -116,6 +99,32 @@ func (g *gen) serverless() []*catalog.ServerlessOffer {
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// serverlessMapping is a row of curated/serverless_offers.csv: what a
+// serverless_gpu_pricing.csv row is (role) and where it goes.
+type serverlessMapping struct{ role, cloud, name, product, accel, region, note string }
+
+// serverlessHostRates reads the host CPU and memory rates per (cloud,
+// product) and the oldest date among each product's host rates.
+func (g *gen) serverlessHostRates(rows []rec, maps map[string]serverlessMapping) (cpu, mem map[string]float64, date map[string]time.Time) {
+	cpu, mem, date = map[string]float64{}, map[string]float64{}, map[string]time.Time{}
+	for _, r := range rows {
+		m := maps[r["provider"]+"|"+r["resource"]+"|"+r["tier"]]
+		k := m.cloud + "/" + m.product
+		switch m.role {
+		case roleCPU:
+			cpu[k] = num(r["usd_per_second"])
+		case roleMemory:
+			mem[k] = num(r["usd_per_second"])
+		default:
+			continue
+		}
+		if d, ok := date[k]; !ok || g.serverlessDate(r).Before(d) {
+			date[k] = g.serverlessDate(r)
+		}
+	}
+	return cpu, mem, date
 }
 
 // serverlessDate is the date of a serverless_gpu_pricing.csv row: its
