@@ -104,8 +104,8 @@ func (p *Prepared) inferenceWarnings(h Hardware, est Estimate) []Warning {
 				"or use a faster accelerator.", hardwareString(h), est.Explanation)}}
 	case w.TokensPerSecond > 0 && !est.MeetsTarget:
 		return []Warning{{Path: inputerr.Root("workload").Name("tokens_per_second"), Summary: "Throughput Target Not Met",
-			Detail: fmt.Sprintf("workload.tokens_per_second = %s needs %d replicas of %d× %s (%d GPUs); gpu_count = %d holds %d "+
-				"replica(s) sustaining %.0f output tokens/s.", catalog.FormatNumber(w.TokensPerSecond), est.ReplicasNeeded, est.ReplicaGPUs, h.Accelerator.ID,
+			Detail: fmt.Sprintf("workload.tokens_per_second = %v needs %d replicas of %d× %s (%d GPUs); gpu_count = %d holds %d "+
+				"replica(s) sustaining %.0f output tokens/s.", w.TokensPerSecond, est.ReplicasNeeded, est.ReplicaGPUs, h.Accelerator.ID,
 				est.ReplicasNeeded*est.ReplicaGPUs, h.GPUs, est.Replicas, est.TokensPerSecond)}}
 	}
 	return nil

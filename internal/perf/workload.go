@@ -303,9 +303,6 @@ func (v *workloadCheck) add(attr string, value any, msg string) {
 	for _, name := range strings.Split(attr, ".") {
 		p = p.Name(name)
 	}
-	if f, ok := value.(float64); ok {
-		value = catalog.FormatNumber(f) // as written: 1 × 10^-9, not 1e-09
-	}
 	v.errs.Add(p, "Invalid Workload", "%s = %v: %s.", p, value, msg)
 }
 
@@ -325,16 +322,13 @@ func (v *workloadCheck) names() {
 	w := &v.w
 	n := &v.norm
 	if !slices.Contains(Kinds, n.Kind) {
-		v.add("kind", catalog.QuoteName(w.Kind), "must be one of "+catalog.QuoteList(Kinds))
+		v.add("kind", fmt.Sprintf("%q", w.Kind), "must be one of "+catalog.QuoteList(Kinds))
 	}
-	// A value given blank ("  ") is an error, not the default: only an
-	// unset ("") attribute takes it.
-	if p := n.Precision; w.Precision != "" && !slices.Contains(catalog.Precisions, p) {
-		v.add("precision", catalog.QuoteName(w.Precision), "must be one of "+catalog.QuoteList(catalog.Precisions)+" (omit precision for its default)")
+	if p := n.Precision; p != "" && !slices.Contains(catalog.Precisions, p) {
+		v.add("precision", fmt.Sprintf("%q", w.Precision), "must be one of "+catalog.QuoteList(catalog.Precisions))
 	}
-	if m := n.FineTuningMethod; w.FineTuningMethod != "" && !slices.Contains(Methods, m) {
-		v.add("fine_tuning_method", catalog.QuoteName(w.FineTuningMethod), "must be one of "+catalog.QuoteList(Methods)+
-			" (omit fine_tuning_method for its default)")
+	if m := n.FineTuningMethod; m != "" && !slices.Contains(Methods, m) {
+		v.add("fine_tuning_method", fmt.Sprintf("%q", w.FineTuningMethod), "must be one of "+catalog.QuoteList(Methods))
 	}
 }
 
@@ -343,21 +337,17 @@ func (v *workloadCheck) names() {
 func (v *workloadCheck) model() {
 	w := &v.w
 	name := strings.TrimSpace(w.Model)
-	if w.Model == "" {
-		return
-	}
 	if name == "" {
-		v.add("model", catalog.QuoteName(w.Model), "is blank: name a model preset (for example \"llama-3.1-70b\"), or omit model and set model_parameters_b")
 		return
 	}
 	presets, err := catalog.BuiltinModelPresets()
 	if err != nil {
-		v.add("model", catalog.QuoteName(w.Model), "cannot be checked: the built-in model presets failed to load ("+err.Error()+")")
+		v.add("model", fmt.Sprintf("%q", w.Model), "cannot be checked: the built-in model presets failed to load ("+err.Error()+")")
 		return
 	}
 	p, ok := presets.Lookup(name)
 	if !ok {
-		v.add("model", catalog.QuoteName(w.Model), "is not a model preset ID or alias; "+
+		v.add("model", fmt.Sprintf("%q", w.Model), "is not a model preset ID or alias; "+
 			presets.UnknownModel(name)+". Presets: "+catalog.QuoteList(presets.IDs())+
 			". For another model, omit model and set model_parameters_b")
 		return
@@ -474,11 +464,6 @@ const MaxDraftTokens = 16
 func (v *workloadCheck) speculative() {
 	sd := &v.w.SpeculativeDecoding
 	method := v.norm.SpeculativeDecoding.Method
-	if method == "" && sd.Method != "" {
-		v.add("speculative_decoding.method", catalog.QuoteName(sd.Method), "is blank: give one of "+catalog.QuoteList(SpeculativeMethods)+
-			", or omit speculative_decoding to turn it off")
-		return
-	}
 	if method == "" {
 		if sd.AcceptanceRate != 0 || sd.DraftTokens != 0 || sd.DraftModelParametersB != 0 {
 			v.add("speculative_decoding.method", `""`, "is required when speculative_decoding is set: one of "+catalog.QuoteList(SpeculativeMethods))
@@ -486,10 +471,10 @@ func (v *workloadCheck) speculative() {
 		return
 	}
 	if !slices.Contains(SpeculativeMethods, method) {
-		v.add("speculative_decoding.method", catalog.QuoteName(sd.Method), "must be one of "+catalog.QuoteList(SpeculativeMethods))
+		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), "must be one of "+catalog.QuoteList(SpeculativeMethods))
 	}
 	if v.norm.Kind != KindInference && v.known("kind") {
-		v.add("speculative_decoding.method", catalog.QuoteName(sd.Method), fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.norm.Kind))
+		v.add("speculative_decoding.method", fmt.Sprintf("%q", sd.Method), fmt.Sprintf("applies to kind = %q only (kind is %q)", KindInference, v.norm.Kind))
 	}
 	if sd.AcceptanceRate != 0 && !(sd.AcceptanceRate > 0 && sd.AcceptanceRate < 1) {
 		v.add("speculative_decoding.acceptance_rate", sd.AcceptanceRate, "must be a probability between 0 and 1 (exclusive), e.g. 0.7")

@@ -148,12 +148,12 @@ func relRows() []relRow {
 		{defect: "speculative_decoding method empty", config: estimate("    speculative_decoding = { method = \"\" }\n"),
 			err: "Empty Value", detail: "omit speculative_decoding to turn it off"},
 		{defect: "precision empty", config: estimate("    precision = \"\"\n"), err: "Empty Value", detail: "or omit precision for its default"},
-		{defect: "precision blank", config: estimate("    precision = \" \"\n"), err: "Invalid Workload", detail: `workload.precision = " ": must be one of`},
+		{defect: "precision blank", config: estimate("    precision = \" \"\n"), err: "Empty Value", detail: `workload.precision = " " is blank: give one of`},
 		{defect: "fine_tuning_method empty",
 			config: "data \"gpu_estimate\" \"e\" {\n  workload = {\n    kind = \"fine_tuning\"\n    model_parameters_b = 8\n    training_tokens_b = 1\n" +
 				"    fine_tuning_method = \"\"\n  }\n  accelerator = \"H100\"\n  gpu_count = 8\n}\n",
 			err: "Empty Value", detail: "omit fine_tuning_method for its default"},
-		{defect: "model blank", config: estimate("    model = \"  \"\n"), err: "Invalid Workload", detail: `workload.model = "  ": is blank`},
+		{defect: "model blank", config: estimate("    model = \"  \"\n"), err: "Empty Value", detail: `workload.model = "  " is blank: name a model preset`},
 		{defect: "catalog_file egress tiers out of order (unlimited first)",
 			config: withCatalog(one()), files: map[string]string{"c.yaml": "clouds:\n  - id: aws\n    egress_tiers:\n" +
 				"      - {up_to_gb: 0, usd_per_gb: 0.05}\n      - {up_to_gb: 10240, usd_per_gb: 0.09}\n"},
