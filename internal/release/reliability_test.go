@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -119,9 +120,9 @@ func relRows() []relRow {
 		{defect: "provider clouds unknown at plan", config: unknownAtPlan + "provider \"gpu\" {\n  clouds = [terraform_data.later.id]\n}\n" + spec(""),
 			err: "Provider Configuration Not Known At Plan", detail: "The provider's clouds is not known until apply"},
 		{defect: "import ID name a lone surrogate escape (read as U+FFFD)",
-			config: "import {\n  to = gpu_cluster_spec.x\n  id = jsonencode({apiVersion = \"gpuplan.io/v1\", kind = \"GPUCluster\", metadata = {name = \"a\\uFFFDb\", " +
-				"annotations = {\"gpuplan.io/cloud\" = \"aws\"}}, spec = {accelerator = \"H100\", gpusPerNode = 8, nodes = 1, pricingModel = \"on_demand\", " +
-				"storage = {blockGB = 0, objectGB = 0}}})\n}\n" + spec(""),
+			config: "import {\n  to = gpu_cluster_spec.x\n  id = " + strconv.Quote(`{"apiVersion":"gpuplan.io/v1","kind":"GPUCluster","metadata":{"name":"a\ufffdb",`+
+				`"annotations":{"gpuplan.io/cloud":"aws"}},"spec":{"accelerator":"H100","gpusPerNode":8,"nodes":1,"pricingModel":"on_demand",`+
+				`"storage":{"blockGB":0,"objectGB":0}}}`) + "\n}\n" + spec(""),
 			err: "Invalid Cluster Spec", detail: "contains U+FFFD, the replacement character"},
 
 		// Hangs (provider server_test.go TestSummarizeDiagnostics; inputerr AddLazy).
