@@ -54,3 +54,40 @@ func AgeDays(date, now time.Time) int {
 	}
 	return int(now.Sub(date).Hours() / 24)
 }
+
+// PriceAges summarises how old a catalog's prices are at now: how many
+// of its prices (every instance offer under each pricing model it is sold
+// under, and every serverless offer) are dated more than days ago, out of
+// how many dated prices, and the newest date among them.
+type PriceAges struct {
+	Old, Dated int
+	Newest     time.Time
+}
+
+// PriceAgesAt counts the catalog's prices older than days at now.
+func (c *Catalog) PriceAgesAt(now time.Time, days int) PriceAges {
+	var a PriceAges
+	add := func(info PriceInfo) {
+		if info.AsOf.IsZero() {
+			return
+		}
+		a.Dated++
+		if AgeDays(info.AsOf, now) > days {
+			a.Old++
+		}
+		if info.AsOf.After(a.Newest) {
+			a.Newest = info.AsOf
+		}
+	}
+	for _, o := range c.Offers {
+		for _, pm := range InstancePricingModels {
+			if _, ok := o.Price(pm); ok {
+				add(*o.PriceInfos.Of(pm))
+			}
+		}
+	}
+	for _, s := range c.Serverless {
+		add(s.PriceInfo)
+	}
+	return a
+}

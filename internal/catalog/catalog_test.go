@@ -302,11 +302,12 @@ func TestOffersMatchSources(t *testing.T) {
 		soldAs[sa.get(r, "cloud")+"/"+sa.get(r, "instance_type")] = sa.get(r, "pricing_models")
 	}
 	gt := readSource(t, "gcp_machine_totals.csv")
+	newer, listed := gcpNewerRows(t)
 	gcpListed := map[string]bool{}
 	for _, r := range gt.rows {
-		if gt.get(r, "offered_in_region_per_skypilot") == "yes" {
-			gcpListed[gt.get(r, "name")+"/"+gt.get(r, "region")] = true
-		}
+		k := gt.get(r, "name") + "/" + gt.get(r, "region")
+		flag := gt.get(r, "offered_in_region_per_skypilot")
+		gcpListed[k] = flag == "yes" || (flag == "unknown" && listed[k])
 	}
 	for _, r := range gt.rows {
 		it, region := gt.get(r, "name"), gt.get(r, "region")
@@ -314,20 +315,27 @@ func TestOffersMatchSources(t *testing.T) {
 		if refreshed(o) || dropped[it] {
 			continue
 		}
+		// The 2026-08-20 extract replaces the 2026-07-30 row of the same
+		// machine type and region, prices and date.
+		prices, want := gt, r
+		asOf := "2026-07-30"
+		if n, ok := newer.byKey[it+"/"+region]; ok {
+			prices, want, asOf = newer.srcRows, n, "2026-08-20"
+		}
 		if sold, limited := soldAs["gcp/"+it]; limited && ok {
 			for _, pm := range catalog.OfferPricingModels {
 				if _, priced := o.Price(pm); priced && !strings.Contains(sold, string(pm)) {
 					t.Errorf("gcp %s/%s is sold only as %s but has a %s price", it, region, sold, pm)
 				}
 			}
-			if s := gt.f(t, r, "spot_usd_per_hour"); s > 0 && strings.Contains(sold, "spot") {
+			if s := prices.f(t, want, "spot_usd_per_hour"); s > 0 && strings.Contains(sold, "spot") {
 				check("gcp", it, region, "spot", o.SpotUSD, s)
 			}
 			continue
 		}
-		if gt.get(r, "offered_in_region_per_skypilot") != "yes" {
-			if ok && !gcpListed[it+"/"+region] {
-				t.Errorf("gcp %s/%s: offered but source says not listed", it, region)
+		if !gcpListed[it+"/"+region] {
+			if ok {
+				t.Errorf("gcp %s/%s: offered but neither SkyPilot nor (G2/G4) the machine-type list has it there", it, region)
 			}
 			continue
 		}
@@ -335,17 +343,20 @@ func TestOffersMatchSources(t *testing.T) {
 			t.Errorf("gcp %s/%s missing", it, region)
 			continue
 		}
-		check("gcp", it, region, "on_demand", o.OnDemandUSD, gt.f(t, r, "on_demand_usd_per_hour"))
-		if v := gt.f(t, r, "commit_1y_usd_per_hour"); v > 0 {
+		check("gcp", it, region, "on_demand", o.OnDemandUSD, prices.f(t, want, "on_demand_usd_per_hour"))
+		if v := prices.f(t, want, "commit_1y_usd_per_hour"); v > 0 {
 			check("gcp", it, region, "reserved_1y", o.Reserved1YUSD, v)
 		}
-		if v := gt.f(t, r, "commit_3y_usd_per_hour"); v > 0 {
+		if v := prices.f(t, want, "commit_3y_usd_per_hour"); v > 0 {
 			check("gcp", it, region, "reserved_3y", o.Reserved3YUSD, v)
 		}
-		check("gcp", it, region, "gpus", float64(o.GPUs), gt.f(t, r, "gpu_count"))
+		check("gcp", it, region, "gpus", o.GPUCount(), gt.f(t, r, "gpu_count"))
 		check("gcp", it, region, "vcpus", float64(o.VCPUs), gt.f(t, r, "vcpus"))
-		if s := gt.f(t, r, "spot_usd_per_hour"); s < o.OnDemandUSD {
+		if s := prices.f(t, want, "spot_usd_per_hour"); s < o.OnDemandUSD {
 			check("gcp", it, region, "spot", o.SpotUSD, s)
+		}
+		if got, info, _ := o.PriceInfo(catalog.OnDemand); got > 0 && info.AsOf.Format(time.DateOnly) != asOf {
+			t.Errorf("gcp %s/%s on-demand dated %v, source row %s", it, region, info.AsOf, asOf)
 		}
 	}
 
@@ -394,6 +405,29 @@ func TestOffersMatchSources(t *testing.T) {
 	if total < 30 {
 		t.Errorf("only %d values compared", total)
 	}
+}
+
+// gcpNewer is the 2026-08-20 GCP extract (gcp_machine_prices_2026-08-20.csv)
+// indexed by machine type/region.
+type gcpNewer struct {
+	srcRows srcRows
+	byKey   map[string][]string
+}
+
+// gcpNewerRows reads the 2026-08-20 GCP price extract and the G2/G4
+// machine-type regions of Compute Engine's list.
+func gcpNewerRows(t *testing.T) (gcpNewer, map[string]bool) {
+	t.Helper()
+	n := gcpNewer{srcRows: readSource(t, "gcp_machine_prices_2026-08-20.csv"), byKey: map[string][]string{}}
+	for _, r := range n.srcRows.rows {
+		n.byKey[n.srcRows.get(r, "name")+"/"+n.srcRows.get(r, "region")] = r
+	}
+	listed := map[string]bool{}
+	lr := readSource(t, "gcp_gpu_machine_regions_2026-08-17.csv")
+	for _, r := range lr.rows {
+		listed[lr.get(r, "name")+"/"+lr.get(r, "region")] = true
+	}
+	return n, listed
 }
 
 // TestAWSExtraRegions checks the AWS regions that have prices only in

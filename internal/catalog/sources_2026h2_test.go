@@ -4,6 +4,8 @@
 package catalog_test
 
 import (
+	"math"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -166,4 +168,130 @@ func mustOffer(t *testing.T, c *catalog.Catalog, cloud, it, region string) *cata
 		t.Fatalf("no offer %s/%s/%s", cloud, it, region)
 	}
 	return o
+}
+
+// TestAzureRetailAndSavingsPlans reads the Azure Retail Prices API snapshot
+// (azure_retail_2026-08-22.csv) and the series savings-plan rows
+// (azure_savings_plan_2026h2.csv) on their own: every snapshot row of an
+// offer sets its on-demand price (dated 2026-08-22 unless a newer update
+// replaced it), spot and reserved_1y = the 1-year savings plan, published;
+// an NCv6 offer without a published rate is derived with the series'
+// savings-plan share of on-demand; no Azure price is a Reserved VM
+// Instance rate (the catalog's Azure reserved is the savings plan).
+func TestAzureRetailAndSavingsPlans(t *testing.T) {
+	c := builtin(t)
+	snap := readSource(t, "azure_retail_2026-08-22.csv")
+	n := 0
+	want := func(o *catalog.Offer, pm catalog.PricingModel, v float64, basis catalog.PriceBasis, asOf string) {
+		t.Helper()
+		got, info, ok := o.PriceInfo(pm)
+		if !ok || !near(got, v) || info.Basis != basis || info.AsOf.Format(time.DateOnly) != asOf {
+			t.Errorf("azure %s/%s %s = %v %+v, want %v %s as of %s", o.InstanceType, o.Region, pm, got, info, v, basis, asOf)
+		}
+		n++
+	}
+	for _, r := range snap.rows {
+		o, ok := c.Offer("azure", snap.get(r, "sku"), snap.get(r, "region"))
+		if !ok {
+			continue
+		}
+		od := snap.f(t, r, "on_demand_usd_per_hour")
+		want(o, catalog.OnDemand, od, catalog.PricePublished, "2026-08-22")
+		if s := snap.get(r, "spot_usd_per_hour"); s != "" {
+			want(o, catalog.Spot, snap.f(t, r, "spot_usd_per_hour"), catalog.PricePublished, "2026-08-22")
+		}
+		if s := snap.get(r, "savings_plan_1y_usd_per_hour"); s != "" {
+			want(o, catalog.Reserved1Y, snap.f(t, r, "savings_plan_1y_usd_per_hour"), catalog.PricePublished, "2026-08-22")
+		}
+		if _, info, _ := o.PriceInfo(catalog.Reserved3Y); info.Basis != catalog.PriceDerived {
+			t.Errorf("azure %s/%s reserved_3y %+v: the snapshot has no 3-year rate, want derived", o.InstanceType, o.Region, info)
+		}
+	}
+	sp := readSource(t, "azure_savings_plan_2026h2.csv")
+	ratio := map[catalog.PricingModel]float64{}
+	pattern := ""
+	for _, r := range sp.rows {
+		od := sp.f(t, r, "on_demand_usd_per_hour")
+		ratio[catalog.Reserved1Y] = sp.f(t, r, "savings_plan_1y_usd_per_hour") / od
+		ratio[catalog.Reserved3Y] = sp.f(t, r, "savings_plan_3y_usd_per_hour") / od
+		pattern = sp.get(r, "applies_to")
+	}
+	ncv6 := 0
+	for _, o := range c.Offers {
+		if o.Cloud != "azure" || !matchGlob(t, pattern, o.InstanceType) {
+			continue
+		}
+		ncv6++
+		for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
+			if _, info, _ := o.PriceInfo(pm); info.Basis == catalog.PriceDerived {
+				want(o, pm, math.Round(o.OnDemandUSD*ratio[pm]*1e6)/1e6, catalog.PriceDerived, info.AsOf.Format(time.DateOnly))
+			}
+		}
+	}
+	if ncv6 == 0 {
+		t.Errorf("no offer matches the series pattern %q", pattern)
+	}
+	ri := readSource(t, "azure_spot_reserved.csv")
+	for _, r := range ri.rows {
+		o, ok := c.Offer("azure", ri.get(r, "sku"), ri.get(r, "region"))
+		if v := ri.get(r, "reservation_1y_usd_per_hour"); ok && v != "" && near(o.Reserved1YUSD, ri.f(t, r, "reservation_1y_usd_per_hour")) {
+			t.Errorf("azure %s/%s reserved_1y is the Reserved VM Instance rate %s", o.InstanceType, o.Region, v)
+		}
+	}
+	compared(t, n, 150, "Azure snapshot and savings-plan prices")
+}
+
+func matchGlob(t *testing.T, pattern, s string) bool {
+	t.Helper()
+	ok, err := path.Match(pattern, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+// TestAWSVantageRedated reads the 2026-01-21 copy of the vantage AWS data
+// (aws_vantage_2026-01-21.csv) on its own: an aws_reserved.csv 1-year
+// Standard RI the copy shows unchanged is dated 2026-01-21, one it does not
+// show keeps the snapshot's 2025-11-30; so does the on-demand price of an
+// offer the snapshot alone prices (source aws-vantage).
+func TestAWSVantageRedated(t *testing.T) {
+	c := builtin(t)
+	cp := readSource(t, "aws_vantage_2026-01-21.csv")
+	newer := map[string][]string{}
+	for _, r := range cp.rows {
+		newer[cp.get(r, "instance_type")+"/"+cp.get(r, "region")] = r
+	}
+	ar := readSource(t, "aws_reserved.csv")
+	n := 0
+	for _, r := range ar.rows {
+		o, ok := c.Offer("aws", ar.get(r, "instance_type"), ar.get(r, "region"))
+		if !ok || refreshed(o) || ar.get(r, "method") != "vantage_snapshot_via_tsaol" {
+			continue
+		}
+		nr, has := newer[o.InstanceType+"/"+o.Region]
+		same := func(col, newCol string) bool {
+			return has && ar.get(r, col) != "" && cp.get(nr, newCol) != "" && ar.f(t, r, col) == cp.f(t, nr, newCol)
+		}
+		date := func(b bool) string {
+			if b {
+				return "2026-01-21"
+			}
+			return "2025-11-30"
+		}
+		if got, info, ok := o.PriceInfo(catalog.Reserved1Y); ok && info.Basis == catalog.PricePublished && near(got, ar.f(t, r, "ri_1y_standard_no_upfront")) {
+			if want := date(same("ri_1y_standard_no_upfront", "reserved_1y_usd_per_hour")); info.AsOf.Format(time.DateOnly) != want {
+				t.Errorf("aws %s/%s reserved_1y dated %v, want %s", o.InstanceType, o.Region, info.AsOf, want)
+			}
+			n++
+		}
+		if o.Source == "aws-vantage" || strings.HasPrefix(o.Source, "aws-vantage+") {
+			_, info, _ := o.PriceInfo(catalog.OnDemand)
+			if want := date(same("on_demand_usd_per_hour", "on_demand_usd_per_hour")); info.AsOf.Format(time.DateOnly) != want {
+				t.Errorf("aws %s/%s on-demand dated %v, want %s", o.InstanceType, o.Region, info.AsOf, want)
+			}
+			n++
+		}
+	}
+	compared(t, n, 500, "AWS vantage dates")
 }

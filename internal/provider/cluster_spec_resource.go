@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -18,11 +17,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
@@ -32,9 +29,10 @@ import (
 )
 
 var (
-	_ resource.ResourceWithConfigure   = (*clusterSpecResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*clusterSpecResource)(nil)
-	_ resource.ResourceWithImportState = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithConfigure    = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithImportState  = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*clusterSpecResource)(nil)
 )
 
 // NewClusterSpecResource returns the gpu_cluster_spec resource.
@@ -50,10 +48,6 @@ type clusterSpecResource struct {
 }
 
 var (
-	storageAttrTypes = map[string]attr.Type{
-		"block_gb":  types.Int64Type,
-		"object_gb": types.Int64Type,
-	}
 	equivalentAttrTypes = map[string]attr.Type{
 		"instance_type":   types.StringType,
 		"region":          types.StringType,
@@ -68,9 +62,9 @@ func (r *clusterSpecResource) Metadata(_ context.Context, req resource.MetadataR
 func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	perNode := gpusPerNodeLimit()
 	nodes := limitOf(catalog.LimitNodeCount).atMost(spec.MaxNodes)
-	data := limitOf(catalog.LimitDataGB).atMost(math.MaxInt32)
 	pricingModels := catalog.PricingModelNames(catalog.PricingModels)
 	resp.Schema = schema.Schema{
+		Version: clusterSpecSchemaVersion,
 		MarkdownDescription: "A portable, cloud-neutral description of a GPU cluster kept in Terraform state, rendered onto one cloud's instance type. " +
 			"It calls no cloud API. Every computed attribute is known at plan time, so `terraform plan` shows the instance type and the cost. " +
 			"Changing `cloud`, `region`, `nodes` or `pricing_model` is an in-place update. " + clusterSpecChangeDoc + " `spec_json` is the neutral document " +
@@ -129,27 +123,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 					"otherwise the error names the pricing models available.",
 				Validators: []validator.String{oneOf(pricingModels)},
 			},
-			"storage": schema.SingleNestedAttribute{
-				Optional: true,
-				Computed: true,
-				Default: objectdefault.StaticValue(types.ObjectValueMust(storageAttrTypes, map[string]attr.Value{
-					"block_gb": types.Int64Value(0), "object_gb": types.Int64Value(0),
-				})),
-				MarkdownDescription: "Storage the cluster keeps, priced into `monthly_cost_usd` at the cloud's block and object list prices. " +
-					"Default: none, for example `{ block_gb = 2000, object_gb = 50000 }`.",
-				Attributes: map[string]schema.Attribute{
-					"block_gb": schema.Int64Attribute{
-						Optional: true, Computed: true, Default: int64default.StaticInt64(0),
-						MarkdownDescription: "Block storage (volumes attached to the nodes) in GB, in total. Default `0`." + data.Doc(),
-						CustomType:          data.Int64(),
-					},
-					"object_gb": schema.Int64Attribute{
-						Optional: true, Computed: true, Default: int64default.StaticInt64(0),
-						MarkdownDescription: "Object storage (datasets, checkpoints) in GB. Default `0`." + data.Doc(),
-						CustomType:          data.Int64(),
-					},
-				},
-			},
+			"storage": storageAttribute(),
 			"labels": schema.MapAttribute{
 				Optional:    true,
 				Computed:    true,
@@ -370,10 +344,7 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 	m.GPUsPerNode = types.Int64Value(int64(sreq.GPUsPerNode))
 	m.Nodes = types.Int64Value(int64(sreq.Nodes))
 	m.PricingModel = types.StringValue(string(sreq.PricingModel))
-	m.Storage = types.ObjectValueMust(storageAttrTypes, map[string]attr.Value{
-		"block_gb":  types.Int64Value(sreq.Storage.BlockGB),
-		"object_gb": types.Int64Value(sreq.Storage.ObjectGB),
-	})
+	m.Storage = storageValue(sreq.Storage)
 	labels := make(map[string]attr.Value, len(sreq.Labels))
 	for k, v := range sreq.Labels {
 		labels[k] = types.StringValue(v)
@@ -442,18 +413,13 @@ type clusterSpecModel struct {
 	GPUsPerNode    types.Int64   `tfsdk:"gpus_per_node"`
 	Nodes          types.Int64   `tfsdk:"nodes"`
 	PricingModel   types.String  `tfsdk:"pricing_model"`
-	Storage        types.Object  `tfsdk:"storage"`
+	Storage        types.Dynamic `tfsdk:"storage"`
 	Labels         types.Map     `tfsdk:"labels"`
 	InstanceType   types.String  `tfsdk:"instance_type"`
 	HourlyCostUSD  types.Float64 `tfsdk:"hourly_cost_usd"`
 	MonthlyCostUSD types.Float64 `tfsdk:"monthly_cost_usd"`
 	SpecJSON       types.String  `tfsdk:"spec_json"`
 	Equivalents    types.Map     `tfsdk:"equivalents"`
-}
-
-type storageModel struct {
-	BlockGB  types.Int64 `tfsdk:"block_gb"`
-	ObjectGB types.Int64 `tfsdk:"object_gb"`
 }
 
 // inputsKnown reports whether every input is known (null is known).
@@ -463,11 +429,8 @@ func (m *clusterSpecModel) inputsKnown(ctx context.Context) bool {
 			return false
 		}
 	}
-	if !m.Storage.IsNull() {
-		var st storageModel
-		if diags := m.Storage.As(ctx, &st, basetypes.ObjectAsOptions{}); diags.HasError() || st.BlockGB.IsUnknown() || st.ObjectGB.IsUnknown() {
-			return false
-		}
+	if st, err := m.Storage.ToTerraformValue(ctx); err != nil || !st.IsFullyKnown() {
+		return false
 	}
 	for _, v := range m.Labels.Elements() {
 		if v.IsUnknown() {
@@ -505,11 +468,7 @@ func (m *clusterSpecModel) request(ctx context.Context) (spec.Request, diag.Diag
 	if !m.Nodes.IsNull() {
 		req.Nodes = int(m.Nodes.ValueInt64())
 	}
-	if !m.Storage.IsNull() {
-		var st storageModel
-		diags.Append(m.Storage.As(ctx, &st, basetypes.ObjectAsOptions{})...)
-		req.Storage = spec.Storage{BlockGB: st.BlockGB.ValueInt64(), ObjectGB: st.ObjectGB.ValueInt64()}
-	}
+	readObject(ctx, clusterStorageKeys(), m.Storage, path.Root("storage"), &req.Storage, &diags)
 	if !m.Labels.IsNull() {
 		req.Labels = map[string]string{}
 		diags.Append(m.Labels.ElementsAs(ctx, &req.Labels, false)...)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -310,4 +311,15 @@ func limitOfType(t attr.Type) (inputLimit, bool) {
 func numberArg(n types.Number) float64 {
 	f, _ := n.ValueBigFloat().Float64()
 	return f
+}
+
+// floatInput is an optional float64 attribute bounded by limit, the range
+// documented after desc.
+func floatInput(desc string, limit inputLimit) schema.Float64Attribute {
+	return schema.Float64Attribute{Optional: true, MarkdownDescription: desc + limit.Doc(), CustomType: limit.Float64()}
+}
+
+// intInput is an optional int64 attribute bounded by limit.
+func intInput(desc string, limit inputLimit) schema.Int64Attribute {
+	return schema.Int64Attribute{Optional: true, MarkdownDescription: desc + limit.Doc(), CustomType: limit.Int64()}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // priceBasisDoc and priceAsOfDoc describe a price's basis and date.
@@ -99,9 +100,13 @@ func (d *providerData) warnCatalogAge(cat *catalog.Catalog, diags *diag.Diagnost
 		p := path.Root("max_catalog_age_days")
 		at = &p
 	}
+	ages := cat.PriceAgesAt(d.age.now(), d.age.days)
 	d.warnings.addKeyed(diags, priceAgeKey, at, d.age.summary(), fmt.Sprintf(
-		"The built-in catalog's prices are dated %s (catalog_date: the oldest source date that still decides a price), "+
-			"%d days ago, more than %s. %s", cat.Date.Format(time.DateOnly), age, d.age.limitWords(), refreshAdvice))
+		"The built-in catalog's oldest price that still decides an answer is dated %s (catalog_date), %d days ago, more "+
+			"than %s: %s of its %s prices (%s) are older than that; the newest is dated %s. Each price's date is on "+
+			"gpu_offers (price_as_of) and on every candidate. %s", cat.Date.Format(time.DateOnly), age, d.age.limitWords(),
+		numfmt.Thousands(float64(ages.Old), 0), numfmt.Thousands(float64(ages.Dated), 0),
+		numfmt.Percent(float64(ages.Old)/float64(max(ages.Dated, 1))), ages.Newest.Format(time.DateOnly), refreshAdvice))
 }
 
 // warnPriceAge warns, once per plan, when the price that decided an

@@ -5,6 +5,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
 // configureWith runs the provider's Configure with the given attribute
@@ -98,8 +100,9 @@ func TestConfigureCatalogAge(t *testing.T) {
 				t.Fatalf("unexpected warnings: %v", ws)
 			case tt.summary != "" && (len(ws) != 1 || ws[0].Summary() != tt.summary ||
 				!strings.Contains(ws[0].Detail(), "dated "+cat.Date.Format(time.DateOnly)) ||
-				!strings.Contains(ws[0].Detail(), "terraform-provider-gpu refresh --out prices.yaml")):
-				t.Fatalf("warnings %v, want one %q naming the date and the refresh", ws, tt.summary)
+				!strings.Contains(ws[0].Detail(), "terraform-provider-gpu refresh --out prices.yaml") ||
+				!strings.Contains(ws[0].Detail(), olderWords(cat, tt.now, tt.summary))):
+				t.Fatalf("warnings %v, want one %q naming the date, how many prices are old and the refresh", ws, tt.summary)
 			}
 		})
 	}
@@ -169,4 +172,34 @@ func TestConfigureUnknownArguments(t *testing.T) {
 			}
 		})
 	}
+}
+
+// olderWords is the count clause the catalog's age warning must carry:
+// the number of prices older than the threshold, counted here from the
+// offers themselves.
+func olderWords(cat *catalog.Catalog, now time.Time, summary string) string {
+	days := 90
+	if strings.HasSuffix(summary, "max_catalog_age_days") {
+		days = 30
+	}
+	old, dated := 0, 0
+	for _, o := range cat.Offers {
+		for _, pm := range catalog.InstancePricingModels {
+			if _, ok := o.Price(pm); ok && !o.PriceInfos.Of(pm).AsOf.IsZero() {
+				dated++
+				if now.Sub(o.PriceInfos.Of(pm).AsOf) >= time.Duration(days+1)*24*time.Hour {
+					old++
+				}
+			}
+		}
+	}
+	for _, s := range cat.Serverless {
+		if !s.PriceInfo.AsOf.IsZero() {
+			dated++
+			if now.Sub(s.PriceInfo.AsOf) >= time.Duration(days+1)*24*time.Hour {
+				old++
+			}
+		}
+	}
+	return fmt.Sprintf("%s of its %s prices", numfmt.Thousands(float64(old), 0), numfmt.Thousands(float64(dated), 0))
 }

@@ -416,7 +416,7 @@ func TestAccRecommendation_badInput(t *testing.T) {
 		{"unknown cloud", "", recLoRA70B, `clouds = ["awss"]`, "", `Unknown Cloud.*"awss".*Closest: "aws"`},
 		{"unknown region", "", recLoRA70B, `regions = ["us-east-9"]`, "", `Unknown Region.*"us-east-9".*Closest: "us-east-\d"`},
 		{"unknown geography", "", recLoRA70B, `geographies = ["europe"]`, "", `Unknown Geography.*"europe".*Closest: "eu"`},
-		{"unknown compliance", "", recLoRA70B, `compliance = ["gdrp"]`, "", `Invalid Value[\s\S]*gdrp`},
+		{"unknown compliance", "", recLoRA70B, `compliance = ["gdrp"]`, "", `Invalid Value.*constraints.compliance\[0\] = "gdrp" is not one of.*Closest: "gdpr"`},
 		{"gdpr and mlps2", "", recLoRA70B, `compliance = ["gdpr", "mlps2"]`, "", `Contradictory Constraints.*"gdpr" and "mlps2"`},
 		{"region not in clouds", "", recLoRA70B, "clouds = [\"gcp\"]\nregions = [\"us-east-1\"]", "",
 			`Contradictory Constraints.*"us-east-1" is a region of.*"aws".*not in clouds`},

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -64,10 +63,10 @@ func (v nameList) ValidateList(_ context.Context, req validator.ListRequest, res
 		// "aws" and "AWS" are the same name given twice.
 		key := strings.ToLower(strings.TrimSpace(s.ValueString()))
 		if f, dup := first[key]; dup {
-			twice := fmt.Sprintf("%s twice (elements %d and %d)", strconv.Quote(s.ValueString()), f.index, i)
+			twice := fmt.Sprintf("%s twice (elements %d and %d)", catalog.QuoteName(s.ValueString()), f.index, i)
 			if f.written != s.ValueString() {
 				twice = fmt.Sprintf("%s and %s (elements %d and %d), one name: names match in any case",
-					strconv.Quote(f.written), strconv.Quote(s.ValueString()), f.index, i)
+					catalog.QuoteName(f.written), catalog.QuoteName(s.ValueString()), f.index, i)
 			}
 			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Duplicate List Element",
 				fmt.Sprintf("%s lists %s. List each value once.", req.Path, twice))
@@ -123,12 +122,17 @@ func (v notEmpty) ValidateString(_ context.Context, req validator.StringRequest,
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || strings.TrimSpace(req.ConfigValue.ValueString()) != "" {
 		return
 	}
-	what := "empty"
-	if req.ConfigValue.ValueString() != "" {
-		what = "blank"
-	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Empty Value", fmt.Sprintf("%s = %s is %s: %s.",
-		req.Path, catalog.QuoteName(req.ConfigValue.ValueString()), what, v.hint))
+		req.Path, catalog.QuoteName(req.ConfigValue.ValueString()), blankOrEmpty(req.ConfigValue.ValueString()), v.hint))
+}
+
+// blankOrEmpty says which of the two an unusable string is: "empty" for
+// "", "blank" for spaces only.
+func blankOrEmpty(s string) string {
+	if s == "" {
+		return "empty"
+	}
+	return "blank"
 }
 
 // stringRule checks a string with a pure package's rule (check returns
@@ -182,13 +186,36 @@ func (v oneOf) ValidateString(_ context.Context, req validator.StringRequest, re
 		}
 	}
 	closest := catalog.QuoteList(catalog.Closest(catalog.NameKey(got), v, 1))
-	if steps := req.Path.Steps(); len(steps) > 0 {
-		if _, isKey := steps[len(steps)-1].(path.PathStepElementKeyString); isKey { // a map's key (mapvalidator.KeysAre)
-			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Value", fmt.Sprintf("%s has the key %s, which is not one of %s. Closest: %s.",
-				req.Path.ParentPath(), catalog.QuoteName(got), catalog.QuoteList(v), closest))
-			return
-		}
-	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Value", fmt.Sprintf("%s = %s; allowed: %s. Closest: %s.",
 		req.Path, catalog.QuoteName(got), catalog.QuoteList(v), closest))
+}
+
+// enumKeys rejects a map key that is not one of values (any case), naming
+// the closest one: the map attribute's keys are a closed set, like an
+// object input's (pricing_mix's pricing models).
+type enumKeys struct {
+	what   string // what a key is, for the message: "a pricing model"
+	values []string
+}
+
+var _ validator.Map = enumKeys{}
+
+func (v enumKeys) Description(context.Context) string {
+	return "each key is " + v.what + ": " + strings.Join(v.values, ", ") + " (any case)"
+}
+
+func (v enumKeys) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v enumKeys) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for _, k := range sortedKeys(req.ConfigValue.Elements()) {
+		if canonical(v.values, k) != "" {
+			continue
+		}
+		resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Unknown Map Key",
+			fmt.Sprintf("%s[%s] is not %s. Closest: %q. Keys (any case): %s.", req.Path, catalog.QuoteName(k), v.what,
+				catalog.Closest(k, v.values, 1)[0], catalog.QuoteList(v.values)))
+	}
 }

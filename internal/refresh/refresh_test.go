@@ -67,8 +67,9 @@ func TestRun(t *testing.T) {
 	}{
 		{"aws", "p5.48xlarge", "us-east-1", 55.04, 0, 35.776},
 		{"aws", "g6.xlarge", "us-west-2", 0.8048, 0, 0.507},
-		// page 2 of the ND H100 v5 query holds the reservations
-		{"azure", "Standard_ND96isr_H100_v5", "eastus", 98.32, 29.496, 538240.8 / 8760},
+		// reserved_1y: the on-demand item's 1-year savings plan (the
+		// catalog's Azure definition), not page 2's reservation
+		{"azure", "Standard_ND96isr_H100_v5", "eastus", 98.32, 29.496, 81.84157},
 		{"azure", "Standard_NC24ads_A100_v4", "eastus", 3.673, 0.444433, 0},
 		{"runpod", "8x_A100-80GB_SECURE", "US-KS-2", 8 * 1.64, 8 * 0.82, 0},
 		{"runpod", "1x_A100-80GB-SXM_SECURE", "EU-RO-1", 1.74, 0.87, 0},

@@ -151,13 +151,13 @@ func relRows() []relRow {
 		{defect: "provider carbon price unknown at plan", config: unknownAtPlan + "provider \"gpu\" {\n  carbon_price_usd_per_tonne = length(terraform_data.later.id)\n}\n" + one(),
 			err: "Provider Configuration Not Known At Plan", detail: "carbon_price_usd_per_tonne is not known until apply"},
 		{defect: "speculative_decoding method empty", config: estimate("    speculative_decoding = { method = \"\" }\n"),
-			err: "Empty Value", detail: "omit speculative_decoding to turn it off"},
-		{defect: "precision empty", config: estimate("    precision = \"\"\n"), err: "Empty Value", detail: "or omit precision for its default"},
+			err: "Empty Value", detail: "or leave speculative_decoding out (or null) to turn it off"},
+		{defect: "precision empty", config: estimate("    precision = \"\"\n"), err: "Empty Value", detail: "or leave precision out (or null) for its default"},
 		{defect: "precision blank", config: estimate("    precision = \" \"\n"), err: "Empty Value", detail: `workload.precision = " " is blank: give one of`},
 		{defect: "fine_tuning_method empty",
 			config: "data \"gpu_estimate\" \"e\" {\n  workload = {\n    kind = \"fine_tuning\"\n    model_parameters_b = 8\n    training_tokens_b = 1\n" +
 				"    fine_tuning_method = \"\"\n  }\n  accelerator = \"H100\"\n  gpu_count = 8\n}\n",
-			err: "Empty Value", detail: "omit fine_tuning_method for its default"},
+			err: "Empty Value", detail: "or leave fine_tuning_method out (or null) for its default"},
 		{defect: "model blank", config: estimate("    model = \"  \"\n"), err: "Empty Value", detail: `workload.model = "  " is blank: name a model preset`},
 		{defect: "catalog_file egress tiers out of order (unlimited first)",
 			config: withCatalog(one()), files: map[string]string{"c.yaml": "clouds:\n  - id: aws\n    egress_tiers:\n" +

@@ -25,14 +25,6 @@ const (
 	azureThreeYearsTerm = "3 Years"
 )
 
-// Hours of a reservation term: a Reservation item's unitPrice is the price
-// of the whole term (365-day years).
-const (
-	hoursPerYear = 365 * 24
-	hours1Y      = 1 * hoursPerYear
-	hours3Y      = 3 * hoursPerYear
-)
-
 type azurePage struct {
 	Items        []azureItem `json:"Items"`
 	NextPageLink *string     `json:"NextPageLink"`
@@ -51,15 +43,26 @@ type azureItem struct {
 	ReservationTerm    string   `json:"reservationTerm"`
 	UnitOfMeasure      string   `json:"unitOfMeasure"`
 	EffectiveStartDate string   `json:"effectiveStartDate"`
+	// SavingsPlan lists the savings-plan rates of a Consumption item
+	// (api-version 2023-01-01-preview): hourly, per term.
+	SavingsPlan []azureSavingsPlan `json:"savingsPlan"`
+}
+
+// azureSavingsPlan is one term of an item's savings plan for compute.
+type azureSavingsPlan struct {
+	UnitPrice *float64 `json:"unitPrice"`
+	Term      string   `json:"term"`
 }
 
 // ReadAzure reads Azure Retail Prices API responses — one page (an object
 // with Items) or a JSON array of pages, at most max_price_list_file_bytes
 // (refresh.json) — for the Linux prices of the VM SKUs k knows: type
-// Consumption is on-demand, or spot when skuName ends in "Spot"; type
-// Reservation is a 1- or 3-year reservation whose unitPrice is the whole
-// term (hourly = unitPrice / hours of the term). Windows and Low Priority
-// meters and DevTestConsumption are ignored. Prices must be USD.
+// Consumption is on-demand, or spot when skuName ends in "Spot"; the
+// on-demand item's savingsPlan rates ("1 Year", "3 Years", hourly) are
+// reserved_1y/reserved_3y, the catalog's definition of Azure reserved
+// prices (the savings plan for compute). Reservation items (Reserved VM
+// Instances), Windows and Low Priority meters and DevTestConsumption are
+// ignored. Prices must be USD.
 func ReadAzure(file string, in io.Reader, k Known) (*Result, error) {
 	data, err := readDocument(file, in, mustPolicy().MaxPriceListFileBytes, "a price-list file (max_price_list_file_bytes)")
 	if err != nil {
@@ -127,7 +130,7 @@ func azureResult(l pageLabels, ps []azurePage, k Known) (*Result, error) {
 	}
 	sortPrices(res.Prices)
 	res.Unknown, res.Notes, res.Date = sortedKeys(unknown), sortedKeys(notes), latest
-	res.Source = fmt.Sprintf("Azure Retail Prices API %s (latest effectiveStartDate %s): Linux Consumption = on-demand, skuName '… Spot' = spot, Reservation unitPrice / hours of the term = reserved_1y/3y; Windows and Low Priority meters ignored", file, latest)
+	res.Source = fmt.Sprintf("Azure Retail Prices API %s (latest effectiveStartDate %s): Linux Consumption = on-demand, skuName '… Spot' = spot, the on-demand item's savingsPlan '1 Year'/'3 Years' = reserved_1y/3y (savings plan for compute); Reservation items, Windows and Low Priority meters ignored", file, latest)
 	return res, nil
 }
 
@@ -170,21 +173,36 @@ func azureItemPrice(p *Price, it *azureItem, notes map[string]bool) bool {
 		}
 		if strings.HasSuffix(it.SkuName, azureSpotSuffix) {
 			p.SpotUSD = *it.UnitPrice
-		} else {
-			p.OnDemandUSD = *it.UnitPrice
+			return true
 		}
+		p.OnDemandUSD = *it.UnitPrice
+		azureSavingsPlans(p, it, notes)
 	case azureReservation:
-		switch it.ReservationTerm {
-		case azureOneYearTerm:
-			p.Reserved1YUSD = *it.UnitPrice / hours1Y
-		case azureThreeYearsTerm:
-			p.Reserved3YUSD = *it.UnitPrice / hours3Y
-		default:
-			notes[fmt.Sprintf("%s in %s: reservation term %q; skipped", it.ArmSkuName, it.ArmRegionName, it.ReservationTerm)] = true
-			return false
-		}
+		notes[fmt.Sprintf("%s in %s: Reserved VM Instance (%s) skipped: the catalog's Azure reserved prices are the savings plan for compute",
+			it.ArmSkuName, it.ArmRegionName, it.ReservationTerm)] = true
+		return false
 	default:
 		return false // DevTestConsumption and others
 	}
 	return true
+}
+
+// azureSavingsPlans sets reserved_1y/reserved_3y from an on-demand item's
+// savings-plan rates (hourly); another term or a non-positive rate is
+// noted and skipped.
+func azureSavingsPlans(p *Price, it *azureItem, notes map[string]bool) {
+	for _, sp := range it.SavingsPlan {
+		if sp.UnitPrice == nil || *sp.UnitPrice <= 0 {
+			notes[fmt.Sprintf("%s in %s: savings plan %q without a positive unitPrice; skipped", it.ArmSkuName, it.ArmRegionName, sp.Term)] = true
+			continue
+		}
+		switch sp.Term {
+		case azureOneYearTerm:
+			p.Reserved1YUSD = *sp.UnitPrice
+		case azureThreeYearsTerm:
+			p.Reserved3YUSD = *sp.UnitPrice
+		default:
+			notes[fmt.Sprintf("%s in %s: savings plan term %q; skipped", it.ArmSkuName, it.ArmRegionName, sp.Term)] = true
+		}
+	}
 }

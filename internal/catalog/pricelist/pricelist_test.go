@@ -81,16 +81,25 @@ func TestReadAWS(t *testing.T) {
 	}
 }
 
-// TestReadAzure: Consumption = on-demand, "… Spot" = spot, Reservation
-// unitPrice / hours of the term; Windows, Low Priority and DevTest ignored.
+// TestReadAzure: Consumption = on-demand, "… Spot" = spot, the on-demand
+// item's savingsPlan "1 Year"/"3 Years" = reserved_1y/3y (the catalog's
+// Azure reserved definition); Reservation items (noted), other savings-plan
+// terms (noted), Windows, Low Priority and DevTest ignored.
 func TestReadAzure(t *testing.T) {
 	res := read(t, "testdata/azure_retail_prices.json", pricelist.ReadAzure)
 	raw := genericItems(t, "testdata/azure_retail_prices.json")
 	h100 := func(typ, term, sku string) float64 {
 		for _, it := range raw {
 			if it.ArmSkuName == "Standard_ND96isr_H100_v5" && it.Type == typ && it.SkuName == sku &&
-				!strings.Contains(it.ProductName, "Windows") && (term == "" || it.ReservationTerm == term) {
-				return it.UnitPrice
+				!strings.Contains(it.ProductName, "Windows") {
+				if term == "" {
+					return it.UnitPrice
+				}
+				for _, sp := range it.SavingsPlan {
+					if sp.Term == term {
+						return sp.UnitPrice
+					}
+				}
 			}
 		}
 		t.Fatalf("fixture lacks %s %s %s", typ, term, sku)
@@ -99,7 +108,7 @@ func TestReadAzure(t *testing.T) {
 	p, ok := priceOf(res, "Standard_ND96isr_H100_v5", "eastus")
 	want := pricelist.Price{Cloud: "azure", InstanceType: "Standard_ND96isr_H100_v5", Region: "eastus",
 		OnDemandUSD: h100("Consumption", "", "ND96isr H100 v5"), SpotUSD: h100("Consumption", "", "ND96isr H100 v5 Spot"),
-		Reserved1YUSD: h100("Reservation", "1 Year", "ND96isr H100 v5") / 8760, Reserved3YUSD: h100("Reservation", "3 Years", "ND96isr H100 v5") / 26280}
+		Reserved1YUSD: h100("Consumption", "1 Year", "ND96isr H100 v5"), Reserved3YUSD: h100("Consumption", "3 Years", "ND96isr H100 v5")}
 	if !ok || !near(p.OnDemandUSD, want.OnDemandUSD) || !near(p.SpotUSD, want.SpotUSD) || !near(p.Reserved1YUSD, want.Reserved1YUSD) ||
 		!near(p.Reserved3YUSD, want.Reserved3YUSD) {
 		t.Errorf("ND96isr_H100_v5 = %+v, want %+v", p, want)
@@ -110,12 +119,21 @@ func TestReadAzure(t *testing.T) {
 	if len(res.Prices) != 2 || !slices.Equal(res.Unknown, []string{"Standard_ND128isr_NDR_GB300_v6"}) || res.Date != "2026-08-01" {
 		t.Errorf("prices %+v unknown %v date %s", res.Prices, res.Unknown, res.Date)
 	}
+	for _, note := range []string{"Reserved VM Instance (1 Year) skipped", "savings plan term \"5 Years\"; skipped"} {
+		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, note) }) {
+			t.Errorf("notes %q lack %q", res.Notes, note)
+		}
+	}
 }
 
 // azureFixtureItem is the test's own reading of an Azure item.
 type azureFixtureItem struct {
 	ArmSkuName, SkuName, ProductName, Type, ReservationTerm string
 	UnitPrice                                               float64
+	SavingsPlan                                             []struct {
+		UnitPrice float64
+		Term      string
+	}
 }
 
 // genericItems parses the Azure fixture without the package's types.

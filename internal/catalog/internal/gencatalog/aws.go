@@ -46,6 +46,10 @@ func (g *gen) aws() {
 			known[r["cloud"]+"/"+r["region"]] = true
 		}
 	}
+	confirm := map[string]rec{}
+	for _, r := range readRecs(src(vantageConfirmFile)) {
+		confirm[r["instance_type"]+"/"+r["region"]] = r
+	}
 	for _, r := range readRecs(src("aws_reserved.csv")) {
 		it, region := r["instance_type"], r["region"]
 		if !known["aws/"+region] {
@@ -63,6 +67,7 @@ func (g *gen) aws() {
 		}
 		vantage := g.published("vantage-aws")
 		g.commitmentRate("aws", od, b1, b3, vantage.AsOf)
+		odInfo, r1Info := g.vantageConfirmed(confirm[it+"/"+region], od, b1)
 		o, ok := g.offers["aws/"+it+"/"+region]
 		if !ok {
 			sp, known := specs[it]
@@ -77,18 +82,42 @@ func (g *gen) aws() {
 			if s := num(r["spot_avg_usd_per_hour"]); s > 0 && s < od {
 				o.SpotUSD = s
 			}
-			setInfos(o, vantage, catalog.OnDemand, catalog.Spot)
+			setInfos(o, vantage, catalog.Spot)
+			setInfos(o, odInfo, catalog.OnDemand)
 			g.put(o, "aws_reserved.csv: accelerator not in catalog")
 		} else {
 			o.Source = "aws+vantage"
 		}
 		if b1 > 0 && b1 < o.OnDemandUSD {
-			o.Reserved1YUSD, o.PriceInfos.Reserved1Y = b1, vantage
+			o.Reserved1YUSD, o.PriceInfos.Reserved1Y = b1, r1Info
 		}
 		if b3 > 0 && b3 < o.OnDemandUSD {
 			o.Reserved3YUSD, o.PriceInfos.Reserved3Y = b3, vantage
 		}
 	}
+}
+
+// vantageConfirmFile is the 2026-01-21 copy of the vantage AWS data
+// (tsaol/aws-gpu per-family files): on-demand and 1-year Standard RI no
+// upfront per instance type and region.
+const vantageConfirmFile = "aws_vantage_2026-01-21.csv"
+
+// vantageConfirmed dates an aws_reserved.csv row's on-demand and 1-year
+// prices: the newer copy's date where it shows the same price (a newer
+// copy showing the same price re-dates it), else the snapshot's.
+func (g *gen) vantageConfirmed(c rec, od, r1 float64) (odInfo, r1Info catalog.PriceInfo) {
+	odInfo, r1Info = g.published("vantage-aws"), g.published("vantage-aws")
+	if c == nil {
+		return odInfo, r1Info
+	}
+	newer := g.published("vantage-aws-2026-01-21")
+	if c["on_demand_usd_per_hour"] != "" && num(c["on_demand_usd_per_hour"]) == od {
+		odInfo = newer
+	}
+	if r1 > 0 && c["reserved_1y_usd_per_hour"] != "" && num(c["reserved_1y_usd_per_hour"]) == r1 {
+		r1Info = newer
+	}
+	return odInfo, r1Info
 }
 
 // awsChina reads the AWS China regions (cn_gpu_prices.csv, CNY) and converts

@@ -12,28 +12,22 @@ import (
 )
 
 // azureOffers reads Azure on-demand prices (karpenter-provider-azure) for the
-// SKUs of curated/azure_skus.csv, with spot and reservation rates from
-// azure_spot_reserved.csv where it has them.
+// SKUs of curated/azure_skus.csv; the newer Retail Prices API snapshot
+// (azure_retail_2026-08-22.csv) re-dates or replaces them and adds spot and
+// the 1-year savings plan where it has the SKU and region. The catalog's
+// Azure reserved_1y/reserved_3y is the savings plan for compute: the
+// Reserved VM Instance rates of azure_spot_reserved.csv are not carried.
 func (g *gen) azureOffers() {
-	type sr struct{ r1, r3 float64 }
-	extra := map[string]sr{}
 	for _, r := range readRecs(src("azure_spot_reserved.csv")) {
-		k := r["sku"] + "/" + r["region"]
-		e := extra[k]
 		if num(r["spot_usd_per_hour"]) > 0 {
 			g.drops["azure_spot_reserved.csv: spot rate of SkyPilot azure v6 (undated, about 2024): too old to price a plan, not carried"]++
 		}
-		od := num(r["on_demand_usd_per_hour"])
-		r1, r3 := num(r["reservation_1y_usd_per_hour"]), num(r["reservation_3y_usd_per_hour"])
-		if r1 > 0 {
-			e.r1 = r1
+		if num(r["reservation_1y_usd_per_hour"]) > 0 || num(r["reservation_3y_usd_per_hour"]) > 0 {
+			g.drops["azure_spot_reserved.csv: Reserved VM Instance rate: the catalog's Azure reserved_1y/reserved_3y is the savings plan for compute"]++
 		}
-		if r3 > 0 {
-			e.r3 = r3
-		}
-		g.commitmentRate("azure", od, r1, r3, g.asOf("azure-reservations-hand-read"))
-		extra[k] = e
 	}
+	g.azureSavingsPlanRatios()
+	retail := g.azureRetail()
 	skip := g.azureNCv6()
 	for _, r := range readRecs(src("azure_gpu_ondemand_2026-06-18.csv")) {
 		sku, ok := g.azure[r["sku"]]
@@ -45,22 +39,16 @@ func (g *gen) azureOffers() {
 		o := &catalog.Offer{Cloud: "azure", Region: r["region"], InstanceType: r["sku"], Accelerator: sku.accel,
 			GPUs: sku.gpus, GPUFraction: sku.frac, VCPUs: sku.vcpus, MemoryGB: sku.memGiB, OnDemandUSD: od, Source: "azure"}
 		setInfos(o, g.published("karpenter-azure"), catalog.OnDemand)
-		setInfos(o, g.published("azure-reservations-hand-read"), catalog.Reserved1Y, catalog.Reserved3Y)
 		if sku.netGbps > 0 {
 			o.NetworkGbps, o.Fabric = sku.netGbps, catalog.FabricNone
 		}
-		if e, ok := extra[r["sku"]+"/"+r["region"]]; ok {
-			if e.r1 > 0 && e.r1 < od {
-				o.Reserved1YUSD = e.r1
-				o.Source = "azure+reserved"
-			}
-			if e.r3 > 0 && e.r3 < od {
-				o.Reserved3YUSD = e.r3
-				o.Source = "azure+reserved"
-			}
+		if n, ok := retail[r["sku"]+"/"+r["region"]]; ok {
+			g.applyAzureRetail(o, n)
+			delete(retail, r["sku"]+"/"+r["region"])
 		}
 		g.put(o, "azure: accelerator not in catalog")
 	}
+	g.drops[azureRetailFile+": SKU and region not a catalog offer"] += len(retail)
 }
 
 // azureNCv6 adds the GA sizes of the NCv6 series (RTX PRO 6000 Blackwell

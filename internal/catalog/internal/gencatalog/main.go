@@ -82,6 +82,9 @@ type gen struct {
 	// oldest date among the rates (the date of a price derived from them).
 	disc1, disc3 map[string][]float64
 	discDate     map[string]time.Time
+	// seriesRatios are published commitment rates of a VM series as a
+	// share of on-demand (azure_savings_plan_2026h2.csv).
+	seriesRatios []seriesRatio
 	// sourceDates is curated/source_dates.csv: price source ID -> date;
 	// usedSources the IDs a price was dated by.
 	sourceDates map[string]time.Time

@@ -83,7 +83,7 @@ func (g *gen) finishOffers() {
 		if o.OnDemandUSD == 0 || g.noDerive[k] || c.Reserved1YDiscount <= 0 || (o.Reserved1YUSD > 0 && o.Reserved3YUSD > 0) {
 			continue // not sold on demand, commitments not the cloud's (TPU), none sold, or both published
 		}
-		byType := false
+		kind := derivedByCloud
 		for _, t := range []struct {
 			pm    catalog.PricingModel
 			cloud float64
@@ -91,14 +91,25 @@ func (g *gen) finishOffers() {
 			if p := priceField(o, t.pm); *p == 0 {
 				disc, asOf := t.cloud, g.discDate[o.Cloud]
 				if td, ok := types[o.Cloud+"/"+o.InstanceType+"/"+string(t.pm)]; ok {
-					disc, asOf, byType = td.disc, td.asOf, true
+					disc, asOf, kind = td.disc, td.asOf, max(kind, derivedByType)
+				} else if sr, ok := g.seriesRatioOf(o.Cloud, o.InstanceType, t.pm); ok {
+					disc, asOf, kind = 1-sr.ratio, sr.info.AsOf, max(kind, derivedBySeries)
 				}
 				*p, *o.PriceInfos.Of(t.pm) = round(o.OnDemandUSD*(1-disc), pricePrecision), derived(o.PriceInfos.OnDemand.AsOf, asOf)
 			}
 		}
-		o.Source = g.derivedSource(o.Source, byType)
+		o.Source = g.derivedSource(o.Source, kind)
 	}
 }
+
+// How a reserved price was derived, in increasing precedence for the
+// offer's source key: the cloud's median discount, a series' published
+// ratio, or the instance type's median discount in its other regions.
+const (
+	derivedByCloud = iota
+	derivedBySeries
+	derivedByType
+)
 
 // typeDiscount is the median published commitment discount of one
 // instance type over its regions, and the oldest date among those rates.
@@ -136,18 +147,24 @@ func (g *gen) typeDiscounts() map[string]typeDiscount {
 }
 
 // derivedSource is the source key of an offer whose reserved prices
-// finishOffers derived: key+"+derived" (or "+derived-type" when the
-// instance type's published discount in other regions was used) with the
-// rule appended to the text.
-func (g *gen) derivedSource(key string, byType bool) string {
+// finishOffers derived: key+"+derived" (the cloud's median discount),
+// "+derived-series" (a series' published ratio) or "+derived-type" (the
+// instance type's published discount in other regions), with the rule
+// appended to the text.
+func (g *gen) derivedSource(key string, kind int) string {
 	text := g.offerSources[key]
 	rule := "reserved_1y/reserved_3y missing in the source: DERIVED = on-demand x (1 - the cloud's reserved_1y_discount / " +
 		"reserved_3y_discount in clouds.json)"
 	dk := key + "+derived"
-	if byType {
+	switch kind {
+	case derivedByType:
 		rule = "reserved_1y/reserved_3y missing in the source for this region: DERIVED = on-demand x (1 - the median published " +
-			"discount of the same instance type in its other regions; the cloud's reserved_*_discount in clouds.json where the type has none)"
+			"discount of the same instance type in its other regions; else its series' published ratio; else the cloud's reserved_*_discount in clouds.json)"
 		dk = key + "+derived-type"
+	case derivedBySeries:
+		rule = "reserved_1y/reserved_3y missing in the source: DERIVED = on-demand x the published commitment rate / on-demand of the " +
+			"same VM series (" + azureSPRatioFile + ": a savings-plan row of the series; the cloud's reserved_*_discount in clouds.json for a term the series has none)"
+		dk = key + "+derived-series"
 	}
 	g.offerSources[dk] = text + "; " + rule
 	return dk
