@@ -97,8 +97,8 @@
 // the energy load factor): gpu_tco has no workload input and its fleet is
 // the user's instance_count, so it cannot size spares; for a spot serving
 // fleet, put the spares in instance_count (R then over-bills it as if it
-// were one job). The pricing-model comparison leaves out spot, with a
-// warning, when the whole fleet on spot would never finish.
+// were one job). In the pricing-model comparison, a fleet that on spot
+// would never finish is a spot row that is not available, with the reason.
 //
 // # Hidden costs
 //
@@ -130,9 +130,12 @@
 // egress, inter_region (always present, possibly 0), extra:<name> sorted by
 // name, then carbon only when the carbon price is positive (a carbon price
 // of 0 means carbon is reported in kg but not charged). TotalUSD is the sum
-// of the breakdown. Result.Comparison repeats the whole TCO with all
-// compute bought one way, for each model the offer sells; savings are
-// against on-demand. Result.BreakEven gives, for each reservation, the
+// of the breakdown. Compare (FleetResult.Comparison) repeats the whole TCO
+// with all compute bought one way: a row per pricing model of the offer's
+// kind, each priced in the fleet's region (or, for a fleet whose region
+// was not given, in the cheapest commercial region selling it that way),
+// or not available with the reason (not sold so, spot that never
+// finishes). Result.BreakEven gives, for each reservation, the
 // utilization above which reserving the fleet for the horizon beats
 // on-demand, and the months of use after which one term beats on-demand at
 // the input utilization (Never, with months 0, when nothing runs).

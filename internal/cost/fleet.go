@@ -36,10 +36,12 @@ type FleetResult struct {
 	// sell the instance type under the mix, cheapest first (none for a
 	// serverless offer).
 	Others []RegionTCO
-	// HasOnDemand: the offer has an on-demand price, so the comparison's
-	// savings against on-demand mean something.
-	HasOnDemand bool
-	Summary     string // the TCO as fixed-width text (Summary)
+	// Comparison is the fleet with all compute bought each way, one row
+	// per pricing model of its kind (Compare): in the fleet's region when
+	// it was given, else each in the cheapest commercial region selling
+	// the instance that way.
+	Comparison []ComparisonRow
+	Summary    string // the TCO as fixed-width text (Summary)
 }
 
 // FleetTCO resolves a Fleet's names in the catalog and prices it with this
@@ -58,18 +60,45 @@ func (m *Model) FleetTCO(cat *catalog.Catalog, f Fleet) (FleetResult, error) {
 		if err != nil {
 			return FleetResult{}, err
 		}
+		rows, err := m.Compare(in)
+		if err != nil {
+			return FleetResult{}, err
+		}
 		shown := in
 		shown.Offer = in.Serverless.InstanceView()
-		return FleetResult{Input: in, Result: res, Region: in.Serverless.Region,
-			Summary: Summary(&shown, &res, SummaryRegions{})}, nil
+		return FleetResult{Input: in, Result: res, Region: in.Serverless.Region, Comparison: rows,
+			Summary: Summary(&shown, &res, SummaryRegions{Comparison: rows})}, nil
 	}
 	res, others, err := m.inRegions(cat, &in, !f.RegionUnset)
 	if err != nil {
 		return FleetResult{}, err
 	}
-	_, hasOD := in.Offer.Price(catalog.OnDemand)
-	return FleetResult{Input: in, Result: res, Region: in.Offer.Region, Others: others, HasOnDemand: hasOD,
-		Summary: Summary(&in, &res, SummaryRegions{Cheapest: f.RegionUnset, Others: others})}, nil
+	rows, err := m.fleetComparison(cat, in, f.RegionUnset)
+	if err != nil {
+		return FleetResult{}, err
+	}
+	return FleetResult{Input: in, Result: res, Region: in.Offer.Region, Others: others, Comparison: rows,
+		Summary: Summary(&in, &res, SummaryRegions{Cheapest: f.RegionUnset, Others: others, Comparison: rows})}, nil
+}
+
+// fleetComparison is the comparison of a priced instance fleet: in its
+// region, or with the region unset in each pricing model's cheapest
+// commercial region.
+func (m *Model) fleetComparison(cat *catalog.Catalog, in Input, regionUnset bool) ([]ComparisonRow, error) {
+	if !regionUnset {
+		return m.Compare(in)
+	}
+	lookup := regionLookup(cat, in.Offer.Cloud)
+	offers := offersIn(cat.OffersOf(in.Offer.Cloud, in.Offer.InstanceType), catalog.PartitionCommercial, lookup)
+	return m.compareCheapest(in, offers, lookup)
+}
+
+// regionLookup finds a region of cloud in cat (nil without metadata).
+func regionLookup(cat *catalog.Catalog, cloud string) func(string) *catalog.Region {
+	return func(id string) *catalog.Region {
+		r, _ := cat.Region(cloud, id)
+		return r
+	}
 }
 
 // resolveFleet sets in's offer (or serverless offer), cloud, region and
@@ -122,8 +151,16 @@ func ResolveOffer(cat *catalog.Catalog, cloudID, it, regionID string) (*catalog.
 	if len(offers) == 0 {
 		names := append(cat.InstanceTypes(cloudID), cat.ServerlessNames(cloudID)...)
 		return nil, nil, nil, inputErr("instance_type", "Unknown Instance Type",
-			"instance_type = %q is not a %s instance type or serverless offer in the catalog. Closest: %s.",
-			it, cloudID, catalog.QuoteList(catalog.Closest(it, names, 3)))
+			"instance_type = %s is not a %s instance type or serverless offer in the catalog. Closest: %s.",
+			catalog.QuoteName(it), cloudID, catalog.QuoteList(catalog.Closest(it, names, 3)))
+	}
+	if strings.TrimSpace(regionID) == "" && len(offers) > 0 {
+		where := make([]string, len(offers))
+		for i, o := range offers {
+			where[i] = o.Region
+		}
+		return nil, nil, nil, inputErr("region", "Empty Region", "region = %q is empty: give one of the regions where %s is offered: %s.",
+			regionID, offers[0].InstanceType, catalog.QuoteList(where))
 	}
 	region, regionKnown := cat.Region(cloudID, regionID)
 	offer, ok := cat.Offer(cloudID, it, regionID)
@@ -134,7 +171,7 @@ func ResolveOffer(cat *catalog.Catalog, cloudID, it, regionID string) (*catalog.
 		}
 		if !regionKnown {
 			return nil, nil, nil, inputErr("region", "Unknown Region",
-				"region = %q is not a region of %s in the catalog. Closest: %s. %s is offered in: %s.", regionID, cloudID,
+				"region = %s is not a region of %s in the catalog. Closest: %s. %s is offered in: %s.", catalog.QuoteName(regionID), cloudID,
 				catalog.QuoteList(catalog.Closest(regionID, cat.RegionIDs(cloudID), 3)), it, catalog.QuoteList(where))
 		}
 		return nil, nil, nil, inputErr("region", "Instance Type Not Offered In Region",
@@ -153,10 +190,7 @@ func ResolveOffer(cat *catalog.Catalog, cloudID, it, regionID string) (*catalog.
 // and in.Region. It returns the priced region's result and the other
 // regions, cheapest first.
 func (m *Model) inRegions(cat *catalog.Catalog, in *Input, pinned bool) (Result, []RegionTCO, error) {
-	lookup := func(id string) *catalog.Region {
-		r, _ := cat.Region(in.Offer.Cloud, id)
-		return r
-	}
+	lookup := regionLookup(cat, in.Offer.Cloud)
 	everywhere := cat.OffersOf(in.Offer.Cloud, in.Offer.InstanceType)
 	partition := catalog.PartitionCommercial
 	if pinned && in.Region != nil {
@@ -234,6 +268,7 @@ func HourlyListPrice(cat *catalog.Catalog, cloudID, it, regionID string, pm cata
 	if err != nil {
 		return 0, err
 	}
+	pm = catalog.PricingModelOf(string(pm)) // enumerated values match in any case
 	if !knownModel(pm) {
 		names := catalog.PricingModelNames(catalog.InstancePricingModels)
 		return 0, inputErr("pricing_model", "Unknown Pricing Model", "pricing_model = %q; allowed: %s. Closest: %s.",

@@ -112,11 +112,6 @@ func (r *Result) checkFinite() error {
 		f.add(p+".hourly_usd", c.HourlyUSD)
 		f.add(p+".usd", c.USD)
 	}
-	for _, c := range r.Comparison {
-		p := "pricing_model_comparison[" + string(c.PricingModel) + "]"
-		f.add(p+".total_cost_usd", c.TotalUSD)
-		f.add(p+".savings_vs_on_demand_usd", c.SavingsVsOnDemandUSD)
-	}
 	for _, pm := range catalog.InstancePricingModels {
 		if be, ok := r.BreakEven[pm]; ok {
 			f.add("break_even_utilization["+string(pm)+"]", be.Utilization)

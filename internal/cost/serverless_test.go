@@ -145,8 +145,9 @@ func TestTCOServerless(t *testing.T) {
 	if len(res.Compute) != 1 || res.Compute[0].PricingModel != catalog.Serverless {
 		t.Errorf("compute lines %+v, want one serverless line", res.Compute)
 	}
-	if len(res.Comparison) != 1 || res.Comparison[0].PricingModel != catalog.Serverless || res.Comparison[0].SavingsVsOnDemandUSD != 0 {
-		t.Errorf("comparison %+v, want serverless alone without savings", res.Comparison)
+	if rows, err := m.Compare(in); err != nil || len(rows) != 1 || rows[0].PricingModel != catalog.Serverless || !rows[0].Available() ||
+		rows[0].Result.TotalUSD != res.TotalUSD {
+		t.Errorf("comparison %+v (%v), want serverless alone, the TCO's total", rows, err)
 	}
 	if len(res.BreakEven) != 0 {
 		t.Errorf("break-even %+v, want none", res.BreakEven)

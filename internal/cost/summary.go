@@ -12,12 +12,15 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/textable"
 )
 
-// SummaryRegions is what a TCO summary says about regions: whether the
-// region was chosen as the cheapest (of Others plus itself) and the other
-// regions selling the instance under the mix, cheapest first.
+// SummaryRegions is what a TCO summary says besides the fleet's own TCO:
+// whether the region was chosen as the cheapest (of Others plus itself),
+// the other regions selling the instance under the mix, cheapest first,
+// and the pricing-model comparison (FleetResult.Comparison; none: no
+// comparison table).
 type SummaryRegions struct {
-	Cheapest bool
-	Others   []RegionTCO
+	Cheapest   bool
+	Others     []RegionTCO
+	Comparison []ComparisonRow
 }
 
 // SummaryOtherRegions is how many other regions a summary lists; the rest
@@ -36,7 +39,7 @@ func Summary(in *Input, res *Result, regions SummaryRegions) string {
 	b.WriteString(summaryTitle(in, regions))
 	b.WriteString(breakdownTable(res))
 	b.WriteString("\n")
-	b.WriteString(comparisonTable(in, res))
+	b.WriteString(comparisonTable(in, regions.Comparison))
 	b.WriteString(pricesLine(in))
 	if len(regions.Others) > 0 {
 		b.WriteString("\n")
@@ -85,32 +88,53 @@ func breakdownTable(res *Result) string {
 	return t.String()
 }
 
-func comparisonTable(in *Input, res *Result) string {
-	t := textable.New(
-		textable.Column{Header: "PRICING MODEL"},
-		textable.Column{Header: "TOTAL USD", Align: textable.Right},
-		textable.Column{Header: "SAVINGS USD", Align: textable.Right},
-		textable.Column{Header: "BREAK-EVEN"},
-		textable.Column{Header: "IN MIX", Align: textable.Right},
-	)
-	_, hasOD := in.Offer.Price(catalog.OnDemand)
-	var odTotal float64
-	for _, c := range res.Comparison {
-		if c.PricingModel == catalog.OnDemand {
-			odTotal = numfmt.USD(c.TotalUSD)
+// comparisonTable is the pricing-model comparison: each row's total,
+// savings against on-demand, a reservation's break-even and the mix's
+// share; the region of each row when they differ from the fleet's; "not
+// available" for a pricing model the fleet cannot be bought under
+// (pricing_model_comparison says why).
+func comparisonTable(in *Input, rows []ComparisonRow) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	showRegion := false
+	var od *ComparisonRow
+	for i := range rows {
+		r := &rows[i]
+		if r.Available() && r.Region() != in.Offer.Region {
+			showRegion = true
+		}
+		if r.PricingModel == catalog.OnDemand && r.Available() {
+			od = r
 		}
 	}
-	for _, c := range res.Comparison {
-		total := numfmt.USD(c.TotalUSD)
-		savings := "n/a"
-		if hasOD {
-			savings = numfmt.Thousands(numfmt.USD(odTotal-total), 2)
+	cols := []textable.Column{{Header: "PRICING MODEL"}}
+	if showRegion {
+		cols = append(cols, textable.Column{Header: "REGION"})
+	}
+	t := textable.New(append(cols, textable.Column{Header: "TOTAL USD", Align: textable.Right},
+		textable.Column{Header: "SAVINGS USD", Align: textable.Right}, textable.Column{Header: "BREAK-EVEN"},
+		textable.Column{Header: "IN MIX", Align: textable.Right})...)
+	for i := range rows {
+		r := &rows[i]
+		cells := []string{string(r.PricingModel)}
+		if showRegion {
+			cells = append(cells, r.Region())
 		}
 		share := ""
-		if s := mixShare(in, c.PricingModel); s > 0 {
+		if s := mixShare(in, r.PricingModel); s > 0 {
 			share = numfmt.Percent(s)
 		}
-		t.Row(string(c.PricingModel), numfmt.Thousands(total, 2), savings, breakEvenCell(res, c.PricingModel), share)
+		if !r.Available() {
+			t.Row(append(cells, "not available", "", "", share)...)
+			continue
+		}
+		total := r.Result.ShownTotalUSD()
+		savings := "n/a"
+		if od != nil {
+			savings = numfmt.Thousands(numfmt.USD(od.Result.ShownTotalUSD()-total), 2)
+		}
+		t.Row(append(cells, numfmt.Thousands(total, 2), savings, breakEvenCell(&r.Result, r.PricingModel), share)...)
 	}
 	return t.String()
 }

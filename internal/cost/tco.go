@@ -83,13 +83,6 @@ type ModelCompute struct {
 	USD                 float64
 }
 
-// ModelCost is the whole TCO if all compute were bought one way.
-type ModelCost struct {
-	PricingModel         catalog.PricingModel
-	TotalUSD             float64
-	SavingsVsOnDemandUSD float64 // on-demand total − this total; 0 when the offer has no on-demand price
-}
-
 // BreakEven tells when a reservation pays off against on-demand.
 type BreakEven struct {
 	// Utilization above which reserving the whole fleet for the horizon
@@ -111,7 +104,6 @@ type Result struct {
 	CostPerGPUHourUSD float64 // TotalUSD / GPUHours (0 when nothing runs)
 	Breakdown         []Line
 	Compute           []ModelCompute // the mix's compute lines, canonical order
-	Comparison        []ModelCost    // each pricing model the offer sells, canonical order
 	BreakEven         map[catalog.PricingModel]BreakEven
 
 	GPUHours       float64 // useful GPU-hours delivered: instances × GPUs × hours × utilization
@@ -160,7 +152,7 @@ func (m *Model) TCO(in Input) (Result, error) {
 	}
 	ep := m.energy(&in, &res)
 
-	hidden, hiddenUSD := m.hidden(&in, &res)
+	hidden := m.hidden(&in, &res)
 	compute, running, lines := m.compute(&in, mix, true)
 	res.Compute = lines
 	res.EnergyKWh = running * ep.kWhPerInstanceHour
@@ -188,7 +180,6 @@ func (m *Model) TCO(in Input) (Result, error) {
 		}
 	}
 
-	m.compare(&in, hiddenUSD, ep, &res)
 	res.BreakEven = m.breakEven(&in)
 	if err := res.checkFinite(); err != nil {
 		return Result{}, err
@@ -197,9 +188,9 @@ func (m *Model) TCO(in Input) (Result, error) {
 }
 
 // hidden returns the cost lines that do not depend on the pricing model
-// (storage, egress, inter-region transfer, extras) and their sum, and adds
-// the warnings of unpriced ones.
-func (m *Model) hidden(in *Input, res *Result) ([]Line, float64) {
+// (storage, egress, inter-region transfer, extras) and adds the warnings
+// of unpriced ones.
+func (m *Model) hidden(in *Input, res *Result) []Line {
 	d := 1 - in.Discount
 	cl := in.Cloud
 	hidden := []Line{
@@ -212,42 +203,7 @@ func (m *Model) hidden(in *Input, res *Result) ([]Line, float64) {
 	for _, name := range sortedNames(in.ExtraMonthlyUSD) {
 		hidden = append(hidden, Line{CategoryExtraPrefix + name, in.ExtraMonthlyUSD[name] * in.Months})
 	}
-	var usd float64
-	for _, l := range hidden {
-		usd += l.USD
-	}
-	return hidden, usd
-}
-
-// compare fills the comparison: the same fleet with all compute bought one
-// way, for each pricing model the offer is sold under.
-func (m *Model) compare(in *Input, hiddenUSD float64, ep energyParams, res *Result) {
-	var odTotal float64
-	_, hasOD := in.Offer.Price(catalog.OnDemand)
-	for i, pm := range catalog.AllPricingModels {
-		if _, ok := m.rate(in, pm); !ok {
-			continue
-		}
-		var one shares
-		one[i] = 1
-		if pm == catalog.Spot && bad(m.spotRisk(in, one)) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("The pricing model comparison leaves out spot: all %d instances on spot, "+
-				"priced as one synchronous job, would be interrupted far more often than they checkpoint and never finish.", in.InstanceCount))
-			continue
-		}
-		c, run, _ := m.compute(in, one, false)
-		carbon := run * ep.kWhPerInstanceHour * ep.gridG / gramsPerKg / kgPerTonne * in.CarbonPriceUSDPerTonne
-		total := c + hiddenUSD + carbon
-		if pm == catalog.OnDemand {
-			odTotal = total
-		}
-		res.Comparison = append(res.Comparison, ModelCost{PricingModel: pm, TotalUSD: total})
-	}
-	if hasOD {
-		for i := range res.Comparison {
-			res.Comparison[i].SavingsVsOnDemandUSD = odTotal - res.Comparison[i].TotalUSD
-		}
-	}
+	return hidden
 }
 
 // rate is the rate of one instance (a serverless offer: one worker) under

@@ -209,14 +209,8 @@ func TestTCO(t *testing.T) {
 				sum += l.USD
 			}
 			approx(t, "sum of breakdown", sum, res.TotalUSD)
-			for _, c := range res.Comparison {
-				if exp, ok := w.comparison[c.PricingModel]; ok {
-					approx(t, "comparison total "+string(c.PricingModel), c.TotalUSD, exp[0])
-					approx(t, "comparison savings "+string(c.PricingModel), c.SavingsVsOnDemandUSD, exp[1])
-				}
-			}
-			if w.comparison != nil && len(res.Comparison) != len(w.comparison) {
-				t.Errorf("comparison has %d rows, want %d", len(res.Comparison), len(w.comparison))
+			if w.comparison != nil {
+				checkComparison(t, tc.in(), w.comparison)
 			}
 			for p, exp := range w.breakEven {
 				be, ok := res.BreakEven[p]
@@ -233,18 +227,77 @@ func TestTCO(t *testing.T) {
 	}
 }
 
-func TestTCOComparisonOnlySoldModels(t *testing.T) {
-	t.Parallel()
-	cl, rg, acc, _ := fixtures()
-	// 1 × 1 GPU × 730 h × $2 = 1,460 on-demand; the offer sells nothing else.
-	res, err := cost.TCO(cost.Input{Offer: odOnlyOffer(), Cloud: cl, Region: rg, Accelerator: acc, InstanceCount: 1, Months: 1, Utilization: 1})
+// checkComparison compares the available rows of in's comparison with
+// want (pricing model → total, savings against on-demand).
+func checkComparison(t *testing.T, in cost.Input, want map[pm][2]float64) {
+	t.Helper()
+	m, err := cost.DefaultModel()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Comparison) != 1 || res.Comparison[0].PricingModel != catalog.OnDemand {
-		t.Fatalf("comparison = %+v, want on_demand only", res.Comparison)
+	rows, err := m.Compare(in)
+	if err != nil {
+		t.Fatal(err)
 	}
-	approx(t, "on-demand total", res.Comparison[0].TotalUSD, 1460)
+	var od float64
+	for _, r := range rows {
+		if r.PricingModel == catalog.OnDemand && r.Available() {
+			od = r.Result.TotalUSD
+		}
+	}
+	n := 0
+	for _, r := range rows {
+		if !r.Available() {
+			continue
+		}
+		n++
+		exp := want[r.PricingModel]
+		approx(t, "comparison total "+string(r.PricingModel), r.Result.TotalUSD, exp[0])
+		approx(t, "comparison savings "+string(r.PricingModel), od-r.Result.TotalUSD, exp[1])
+	}
+	if n != len(want) {
+		t.Errorf("comparison has %d available rows, want %d: %+v", n, len(want), rows)
+	}
+}
+
+// TestCompareHasARowPerPricingModel: every instance pricing model has a
+// row, the ones the offer is not sold under with the reason, so a
+// comparison never fails on a gap.
+func TestCompareHasARowPerPricingModel(t *testing.T) {
+	t.Parallel()
+	cl, rg, acc, _ := fixtures()
+	m, err := cost.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 × 1 GPU × 730 h × $2 = 1,460 on-demand; the offer sells nothing else.
+	in := cost.Input{Offer: odOnlyOffer(), Cloud: cl, Region: rg, Accelerator: acc, InstanceCount: 1, Months: 1, Utilization: 1}
+	rows, err := m.Compare(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(catalog.InstancePricingModels) {
+		t.Fatalf("%d rows, want one per instance pricing model: %+v", len(rows), rows)
+	}
+	for i, r := range rows {
+		if r.PricingModel != catalog.InstancePricingModels[i] {
+			t.Errorf("row %d is %s, want %s", i, r.PricingModel, catalog.InstancePricingModels[i])
+		}
+		if r.PricingModel == catalog.OnDemand {
+			if !r.Available() {
+				t.Fatalf("on_demand: %s", r.Reason)
+			}
+			approx(t, "on-demand total", r.Result.TotalUSD, 1460)
+			continue
+		}
+		if r.Available() || !strings.Contains(r.Reason, "has no \""+string(r.PricingModel)+"\" price") || !strings.Contains(r.Reason, "sold as: \"on_demand\"") {
+			t.Errorf("%s: available %v, reason %q", r.PricingModel, r.Available(), r.Reason)
+		}
+	}
+	res, err := cost.TCO(in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(res.BreakEven) != 0 {
 		t.Errorf("break-even = %v, want none", res.BreakEven)
 	}

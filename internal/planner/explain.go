@@ -401,8 +401,7 @@ func ordinal(n int) string {
 }
 
 // appliedLimits closes every explanation with the constraints that were
-// applied, so a plan reviewer sees one that is missing (Terraform drops a
-// misspelled attribute of an object without an error): "; limits
+// applied, so a plan reviewer sees what shaped the answer: "; limits
 // applied: deadline 48 h, ≤ $5,000 total, compliance gdpr" or "; limits
 // applied: none". Latency limits are stated by the serving clause.
 func (r *run) appliedLimits() string {

@@ -21,6 +21,9 @@ type SummaryOptions struct {
 	Inference bool
 	// Objective names the ranking in the title; "" is the default, cost.
 	Objective Objective
+	// Comparison, when set, adds a table of the best candidate of each
+	// (cloud, pricing model) pair (Planner.Compare).
+	Comparison []PairResult
 }
 
 // Summary renders a result as fixed-width text: a title line, then one
@@ -74,7 +77,7 @@ func Summary(res *Result, opts SummaryOptions) string {
 	}
 	title := fmt.Sprintf("%d of %s feasible %s, ranked by %s (catalog %s)\n",
 		len(res.Candidates), numfmt.Int(float64(res.Feasible)), noun, objective, res.CatalogDate)
-	return title + t.String() + leftOutLine(res, costCol) + tradeOffSummary(res.TradeOffs)
+	return title + t.String() + leftOutLine(res, costCol) + tradeOffSummary(res.TradeOffs) + comparisonTable(opts)
 }
 
 // leftOutLine names the cheaper candidate constraints.software_stacks left
@@ -87,6 +90,29 @@ func leftOutLine(res *Result, costCol string) string {
 	return fmt.Sprintf("Left out, software stack %s not allowed: %s %s %s × %d, %s, %s, %s %s (constraints.software_stacks allows it)\n",
 		l.SoftwareStack, l.Cloud, l.Region, l.InstanceType, l.Nodes, gpusCell(l), l.PricingModel,
 		numfmt.Thousands(numfmt.USD(l.EstimatedCostUSD), 2), costCol)
+}
+
+// comparisonTable is the best candidate of each (cloud, pricing model)
+// pair, "not available" for a pair without one ("" without a comparison).
+func comparisonTable(opts SummaryOptions) string {
+	if len(opts.Comparison) == 0 {
+		return ""
+	}
+	costCol := "COST USD"
+	if opts.Inference {
+		costCol = "USD/MONTH"
+	}
+	t := textable.New(textable.Column{Header: "CLOUD"}, textable.Column{Header: "PRICING"}, textable.Column{Header: "REGION"},
+		textable.Column{Header: "INSTANCE × NODES"}, textable.Column{Header: costCol, Align: textable.Right})
+	for _, pr := range opts.Comparison {
+		if c := pr.Best; c != nil {
+			t.Row(pr.Cloud, string(pr.PricingModel), c.Region, fmt.Sprintf("%s × %d", c.InstanceType, c.Nodes),
+				numfmt.Thousands(numfmt.USD(c.EstimatedCostUSD), 2))
+			continue
+		}
+		t.Row(pr.Cloud, string(pr.PricingModel), "", "not available", "")
+	}
+	return "\nBest of each cloud and pricing model (comparison):\n" + t.String()
 }
 
 // gpusCell is a candidate's GPUs in total: "16× H100", or for a

@@ -117,11 +117,11 @@ func badConfigs(t *testing.T) []badConfig {
 		{name: "negative training_tokens_b once", config: estW(`kind = "training", model_parameters_b = 70, training_tokens_b = -5`, `gpu_count = 8`),
 			want: `workload.training_tokens_b must be more than 0 and at most 10,000,000 B tokens, got -5\.`},
 		{name: "kind enum once", config: estW(`kind = "trainin", model_parameters_b = 70, training_tokens_b = 5`, `gpu_count = 8`),
-			want: `Invalid Workload.*workload.kind = "trainin": must be one of "training", "fine_tuning", "inference"`},
+			want: `Invalid Value.*workload.kind = "trainin" is not one of "training", "fine_tuning", "inference" \(any case\)\. Closest: "training"\.`},
 		{name: "precision enum once", config: estW(badTraining+`, precision = "fp9"`, `gpu_count = 8`),
-			want: `workload.precision = "fp9": must be one of`},
+			want: `workload.precision = "fp9" is not one of "fp32", .*Closest: "fp8"`},
 		{name: "speculative method enum once", config: estW(`kind = "inference", model_parameters_b = 70, speculative_decoding = { method = "eagle" }`,
-			`gpu_count = 8`), want: `workload.speculative_decoding.method = "eagle": must be one of "mtp", "draft_model"`},
+			`gpu_count = 8`), want: `workload.speculative_decoding.method = "eagle" is not one of "mtp", "draft_model"`},
 		{name: "two workload mistakes, two errors", config: estW(`kind = "trainin", model_parameters_b = 70, training_tokens_b = -5`, `gpu_count = 8.5`),
 			errors: 3, want: `gpu_count must be a whole number .*, got 8.5\.`},
 		// Lists: null elements, duplicates, empty.
@@ -182,7 +182,12 @@ var diagnosticRe = regexp.MustCompile(`(?m)^[\s│]*Error: `)
 // instead).
 func TestAccBadConfigs(t *testing.T) {
 	t.Parallel()
-	for _, bc := range badConfigs(t) {
+	runBadConfigs(t, badConfigs(t))
+}
+
+// runBadConfigs plans each bad configuration (see TestAccBadConfigs).
+func runBadConfigs(t *testing.T, configs []badConfig) {
+	for _, bc := range configs {
 		t.Run(strings.ReplaceAll(bc.name, " ", "_"), func(t *testing.T) {
 			want := errRe(bc.want)
 			errors := max(bc.errors, 1)

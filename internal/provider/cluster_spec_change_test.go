@@ -18,6 +18,7 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
+	"github.com/gpuplan/terraform-provider-gpu/internal/spec"
 )
 
 // csPlan runs the resource's ModifyPlan as Terraform's plan does: the
@@ -41,9 +42,8 @@ func csPlan(t *testing.T, prior *clusterSpecModel, cloud, accelerator string, no
 		Name: types.StringValue("llm-train"), Cloud: types.StringValue(cloud), Region: types.StringNull(),
 		Accelerator: types.StringValue(accelerator), GPUsPerNode: types.Int64Value(8), Nodes: types.Int64Value(nodes),
 		PricingModel: types.StringValue(string(catalog.OnDemand)),
-		Storage: types.ObjectValueMust(storageAttrTypes, map[string]attr.Value{
-			"block_gb": types.Int64Value(2000), "object_gb": types.Int64Value(0)}),
-		Labels: types.MapValueMust(types.StringType, map[string]attr.Value{}),
+		Storage:      storageValue(spec.Storage{BlockGB: 2000}),
+		Labels:       types.MapValueMust(types.StringType, map[string]attr.Value{}),
 	}
 	cfg.setUnknown()
 	cfg.Region = types.StringNull()

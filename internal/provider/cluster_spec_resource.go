@@ -7,10 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
+	"unicode/utf8"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -18,11 +17,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
@@ -32,9 +29,10 @@ import (
 )
 
 var (
-	_ resource.ResourceWithConfigure   = (*clusterSpecResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*clusterSpecResource)(nil)
-	_ resource.ResourceWithImportState = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithConfigure    = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithImportState  = (*clusterSpecResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*clusterSpecResource)(nil)
 )
 
 // NewClusterSpecResource returns the gpu_cluster_spec resource.
@@ -50,10 +48,6 @@ type clusterSpecResource struct {
 }
 
 var (
-	storageAttrTypes = map[string]attr.Type{
-		"block_gb":  types.Int64Type,
-		"object_gb": types.Int64Type,
-	}
 	equivalentAttrTypes = map[string]attr.Type{
 		"instance_type":      types.StringType,
 		"region":             types.StringType,
@@ -70,9 +64,9 @@ func (r *clusterSpecResource) Metadata(_ context.Context, req resource.MetadataR
 func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	perNode := gpusPerNodeLimit()
 	nodes := limitOf(catalog.LimitNodeCount).atMost(spec.MaxNodes)
-	data := limitOf(catalog.LimitDataGB).atMost(math.MaxInt32)
 	pricingModels := catalog.PricingModelNames(catalog.PricingModels)
 	resp.Schema = schema.Schema{
+		Version: clusterSpecSchemaVersion,
 		MarkdownDescription: "A portable, cloud-neutral description of a GPU cluster kept in Terraform state, rendered onto one cloud's instance type. " +
 			"It calls no cloud API. Every computed attribute is known at plan time, so `terraform plan` shows the instance type and the cost. " +
 			"Changing `cloud`, `region`, `nodes` or `pricing_model` is an in-place update. " + clusterSpecChangeDoc + " `spec_json` is the neutral document " +
@@ -87,8 +81,8 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"name": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "Name of the cluster, written to `metadata.name` of the spec, for example `\"llm-train\"`. " +
-					"1 to 253 characters, no control characters.",
-				Validators: []validator.String{stringvalidator.LengthBetween(1, spec.MaxNameLength)},
+					fmt.Sprintf("1 to %d characters, without control, bidirectional-control or invisible characters, in Unicode NFC.", spec.MaxNameLength),
+				Validators: []validator.String{stringRule{"Invalid Cluster Name", spec.NameProblem}},
 			},
 			"cloud": schema.StringAttribute{
 				Required: true,
@@ -102,6 +96,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 					"When unset, the region where the instance is cheapest under `pricing_model` is chosen (ties by region code) " +
 					"and recomputed whenever `cloud` or the hardware changes. When set, the instance must be offered there: " +
 					"otherwise the error names the regions that have it.",
+				Validators: []validator.String{notEmpty{"give a region code of cloud such as \"us-east-1\", or omit region for the cheapest one"}},
 			},
 			"accelerator": schema.StringAttribute{
 				Required: true,
@@ -128,28 +123,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "How compute is bought: `on_demand` (default), `spot`, `reserved_1y` or `reserved_3y` " +
 					"(the cloud's 1-/3-year commitment, priced per effective hour). The cloud must sell the instance that way: " +
 					"otherwise the error names the pricing models available.",
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(pricingModels...)},
-			},
-			"storage": schema.SingleNestedAttribute{
-				Optional: true,
-				Computed: true,
-				Default: objectdefault.StaticValue(types.ObjectValueMust(storageAttrTypes, map[string]attr.Value{
-					"block_gb": types.Int64Value(0), "object_gb": types.Int64Value(0),
-				})),
-				MarkdownDescription: "Storage the cluster keeps, priced into `monthly_cost_usd` at the cloud's block and object list prices. " +
-					"Default: none, for example `{ block_gb = 2000, object_gb = 50000 }`.",
-				Attributes: map[string]schema.Attribute{
-					"block_gb": schema.Int64Attribute{
-						Optional: true, Computed: true, Default: int64default.StaticInt64(0),
-						MarkdownDescription: "Block storage (volumes attached to the nodes) in GB, in total. Default `0`." + data.Doc(),
-						CustomType:          data.Int64(),
-					},
-					"object_gb": schema.Int64Attribute{
-						Optional: true, Computed: true, Default: int64default.StaticInt64(0),
-						MarkdownDescription: "Object storage (datasets, checkpoints) in GB. Default `0`." + data.Doc(),
-						CustomType:          data.Int64(),
-					},
-				},
+				Validators: []validator.String{oneOf(pricingModels)},
 			},
 			"min_network_gbps": schema.Float64Attribute{Optional: true,
 				MarkdownDescription: "A requirement of the spec (`spec.requirements.minNetworkGbps`): the least scale-out bandwidth per node, " +
@@ -162,6 +136,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "A requirement of the spec (`spec.requirements.rdma`): an RDMA fabric between the nodes (EFA, " +
 					"InfiniBand, RoCE), met like `min_network_gbps`. Default: not required, though a multi-node cluster prefers an RDMA " +
 					"instance type where the cloud sells one."},
+			"storage": storageAttribute(),
 			"labels": schema.MapAttribute{
 				Optional:    true,
 				Computed:    true,
@@ -238,7 +213,10 @@ func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.Modif
 	// region of the prior state, which must be recomputed when the cloud changes.
 	plan.Region = cfg.Region
 
-	if r.data != nil && !r.data.catalogKnown(&resp.Diagnostics) {
+	if r.data != nil && !r.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts) {
+		return
+	}
+	if r.data != nil && !req.State.Raw.IsNull() && !r.data.catalogUnchanged(ctx, req.Private, &resp.Diagnostics) {
 		return
 	}
 	if r.data == nil || !plan.inputsKnown(ctx) {
@@ -298,7 +276,12 @@ func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel, diag
 		}
 	}
 	m.ID = types.StringValue(req.Name)
-	m.Region = types.StringValue(rend.Placement.Region)
+	if m.Region.IsNull() || m.Region.IsUnknown() {
+		// A region the configuration sets stays as written ("US-EAST-1"
+		// matches us-east-1: names match in any case), or Terraform would
+		// see a planned value that is not the configured one.
+		m.Region = types.StringValue(rend.Placement.Region)
+	}
 	m.InstanceType = types.StringValue(rend.Placement.InstanceType)
 	m.HourlyCostUSD = float64Value(diags, "hourly_cost_usd", numfmt.Price(rend.Placement.HourlyUSD))
 	m.MonthlyCostUSD = float64Value(diags, "monthly_cost_usd", numfmt.USD(rend.Placement.MonthlyUSD))
@@ -324,15 +307,22 @@ func (r *clusterSpecResource) warnPriceAge(req spec.Request, p spec.Placement, d
 func (r *clusterSpecResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	// Everything was computed in ModifyPlan: the planned values are the state.
 	resp.State.Raw = req.Plan.Raw.Copy()
+	resp.Diagnostics.Append(forgetCatalog(ctx, resp.Private)...)
 }
 
-func (r *clusterSpecResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+func (r *clusterSpecResource) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
 	// A logical resource: nothing outside Terraform can change it, so the
 	// state is kept as it is (the framework copies it to the response).
+	// The refresh records the catalog the plan is made with
+	// (catalog_change.go).
+	if r.data != nil && !r.data.CatalogFileUnknown {
+		resp.Diagnostics.Append(r.data.recordCatalog(ctx, resp.Private)...)
+	}
 }
 
 func (r *clusterSpecResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.State.Raw = req.Plan.Raw.Copy()
+	resp.Diagnostics.Append(forgetCatalog(ctx, resp.Private)...)
 }
 
 func (r *clusterSpecResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
@@ -348,7 +338,7 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 		resp.Diagnostics.AddError("Provider Not Configured", "The gpu provider must be configured before importing a gpu_cluster_spec.")
 		return
 	}
-	if !r.data.catalogKnown(&resp.Diagnostics) {
+	if !r.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts) {
 		return
 	}
 	cloud, region, js, err := splitImportID(req.ID)
@@ -379,10 +369,7 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 	m.GPUsPerNode = types.Int64Value(int64(sreq.GPUsPerNode))
 	m.Nodes = types.Int64Value(int64(sreq.Nodes))
 	m.PricingModel = types.StringValue(string(sreq.PricingModel))
-	m.Storage = types.ObjectValueMust(storageAttrTypes, map[string]attr.Value{
-		"block_gb":  types.Int64Value(sreq.Storage.BlockGB),
-		"object_gb": types.Int64Value(sreq.Storage.ObjectGB),
-	})
+	m.Storage = storageValue(sreq.Storage)
 	labels := make(map[string]attr.Value, len(sreq.Labels))
 	for k, v := range sreq.Labels {
 		labels[k] = types.StringValue(v)
@@ -408,6 +395,18 @@ func splitImportID(id string) (cloud, region, js string, err error) {
 	if id == "" {
 		return "", "", "", errors.New("the import ID is empty")
 	}
+	if !utf8.ValidString(id) {
+		// Terraform's own gRPC client refuses such an ID before the
+		// provider sees it; another client might not.
+		bad := len(id)
+		for i, r := range id {
+			if r == utf8.RuneError {
+				bad = i
+				break
+			}
+		}
+		return "", "", "", fmt.Errorf("the import ID is not valid UTF-8 (an invalid byte at byte %d): give the spec JSON as text", bad)
+	}
 	if strings.HasPrefix(id, "{") {
 		return "", "", id, nil
 	}
@@ -424,11 +423,17 @@ func splitImportID(id string) (cloud, region, js string, err error) {
 	return cloud, region, strings.TrimSpace(rest), nil
 }
 
+// truncate keeps the first n characters of s (not bytes: a character is
+// never cut in two).
 func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
+	i := 0
+	for at := range s {
+		if i == n {
+			return s[:at] + "…"
+		}
+		i++
 	}
-	return s[:n] + "…"
+	return s
 }
 
 type clusterSpecModel struct {
@@ -440,7 +445,7 @@ type clusterSpecModel struct {
 	GPUsPerNode    types.Int64   `tfsdk:"gpus_per_node"`
 	Nodes          types.Int64   `tfsdk:"nodes"`
 	PricingModel   types.String  `tfsdk:"pricing_model"`
-	Storage        types.Object  `tfsdk:"storage"`
+	Storage        types.Dynamic `tfsdk:"storage"`
 	Labels         types.Map     `tfsdk:"labels"`
 	InstanceType   types.String  `tfsdk:"instance_type"`
 	HourlyCostUSD  types.Float64 `tfsdk:"hourly_cost_usd"`
@@ -451,11 +456,6 @@ type clusterSpecModel struct {
 	RDMA           types.Bool    `tfsdk:"rdma"`
 }
 
-type storageModel struct {
-	BlockGB  types.Int64 `tfsdk:"block_gb"`
-	ObjectGB types.Int64 `tfsdk:"object_gb"`
-}
-
 // inputsKnown reports whether every input is known (null is known).
 func (m *clusterSpecModel) inputsKnown(ctx context.Context) bool {
 	for _, v := range []attr.Value{m.Name, m.Cloud, m.Region, m.Accelerator, m.GPUsPerNode, m.Nodes, m.PricingModel, m.Storage, m.Labels,
@@ -464,11 +464,8 @@ func (m *clusterSpecModel) inputsKnown(ctx context.Context) bool {
 			return false
 		}
 	}
-	if !m.Storage.IsNull() {
-		var st storageModel
-		if diags := m.Storage.As(ctx, &st, basetypes.ObjectAsOptions{}); diags.HasError() || st.BlockGB.IsUnknown() || st.ObjectGB.IsUnknown() {
-			return false
-		}
+	if st, err := m.Storage.ToTerraformValue(ctx); err != nil || !st.IsFullyKnown() {
+		return false
 	}
 	for _, v := range m.Labels.Elements() {
 		if v.IsUnknown() {
@@ -507,11 +504,7 @@ func (m *clusterSpecModel) request(ctx context.Context) (spec.Request, diag.Diag
 		req.Nodes = int(m.Nodes.ValueInt64())
 	}
 	req.Requirements = spec.Requirements{MinNetworkGbps: m.MinNetworkGbps.ValueFloat64(), RDMA: m.RDMA.ValueBool()}
-	if !m.Storage.IsNull() {
-		var st storageModel
-		diags.Append(m.Storage.As(ctx, &st, basetypes.ObjectAsOptions{})...)
-		req.Storage = spec.Storage{BlockGB: st.BlockGB.ValueInt64(), ObjectGB: st.ObjectGB.ValueInt64()}
-	}
+	readObject(ctx, clusterStorageKeys(), m.Storage, path.Root("storage"), &req.Storage, &diags)
 	if !m.Labels.IsNull() {
 		req.Labels = map[string]string{}
 		diags.Append(m.Labels.ElementsAs(ctx, &req.Labels, false)...)

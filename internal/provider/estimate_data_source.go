@@ -7,16 +7,18 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
@@ -127,59 +129,56 @@ func (d *estimateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
+// parallelismKeys is the key table of gpu_estimate's parallelism: the
+// degrees the user pins.
+var parallelismKeys = sync.OnceValue(func() *objectKeys[perf.Parallelism] {
+	type P = perf.Parallelism
+	degree := limitOf(catalog.LimitParallelDegree)
+	const chosen = "searched (after the read: the degree the estimate chose)"
+	return &objectKeys[P]{keys: []key[P]{
+		{name: "tensor", doc: "GPUs one tensor-parallel group splits each layer over. Training: inside a node. Inference: the GPUs " +
+			"of a replica's pipeline stage (an NVLink domain may span nodes, as GB200 NVL72 does); `1` with `expert` set means " +
+			"data-parallel attention.", def: chosen, is: whole(degree, func(p *P) *int { return &p.Tensor })},
+		{name: "pipeline", doc: "Pipeline stages, each holding a share of the layers.", def: chosen,
+			is: whole(degree, func(p *P) *int { return &p.Pipeline })},
+		{name: "expert", doc: "Mixture of experts: GPUs the routed experts are spread over. Training: among the data-parallel ranks " +
+			"(it must divide `data`). Inference: the GPUs of a replica that runs attention data-parallel and its experts " +
+			"expert-parallel, with an all-to-all per MoE layer; `1` rules expert parallelism out.", def: chosen,
+			is: whole(degree, func(p *P) *int { return &p.Expert })},
+		{name: "context", doc: "Training: GPUs each sequence is split over (context parallelism, a ring exchange of keys and values " +
+			"in attention), for long sequences. Inference: always `1` (serving splits no sequence).", def: chosen,
+			is: whole(degree, func(p *P) *int { return &p.Context })},
+		{name: "data", doc: "Training: data-parallel ranks (model replicas, each at least one sequence of the global batch). " +
+			"Inference: replicas (decode workers when disaggregated).", def: chosen, is: whole(degree, func(p *P) *int { return &p.Data })},
+	}}
+})
+
 // parallelismSchema is gpu_estimate's parallelism attribute: the degrees
 // the user pins, and the layout the estimate ran.
-func parallelismSchema() schema.SingleNestedAttribute {
-	degree := limitOf(catalog.LimitParallelDegree)
-	attr := func(desc string) schema.Int64Attribute {
-		return schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: desc + degree.Doc(), CustomType: degree.Int64()}
+func parallelismSchema() schema.DynamicAttribute {
+	keys := parallelismKeys()
+	return schema.DynamicAttribute{Optional: true, Computed: true, Validators: []validator.Dynamic{objectValidator{keys}},
+		MarkdownDescription: objectDoc("The parallel layout. Set any of the degrees to pin them, to reproduce a known deployment, "+
+			"for example `parallelism = { tensor = 8, pipeline = 4 }`; the ones left out are searched as usual. After the read it "+
+			"holds the layout the estimate ran (pinned or chosen, every degree), so a module can show it or pin it next time. A pin "+
+			"the hardware cannot run (tensor parallelism beyond a node in training, more GPUs than `gpu_count`, more pipeline stages "+
+			"than layers, replicas that do not divide `gpu_count`) or whose memory does not hold the model is an error, not an "+
+			"estimate that ignores it. Inference with any degree pinned is served aggregated: the pinned shape is the replica. Null "+
+			"when the workload does not fit and nothing is pinned.", keys),
 	}
-	return schema.SingleNestedAttribute{Optional: true, Computed: true,
-		MarkdownDescription: "The parallel layout. Set any of the degrees to pin them, to reproduce a known deployment, for example " +
-			"`parallelism = { tensor = 8, pipeline = 4 }`; the ones left out are searched as usual. After the read it holds the " +
-			"layout the estimate ran (pinned or chosen), so a module can show it or pin it next time. A pin the hardware cannot run " +
-			"(tensor parallelism beyond a node in training, more GPUs than `gpu_count`, more pipeline stages than layers, replicas " +
-			"that do not divide `gpu_count`) or whose memory does not hold the model is an error, not an estimate that ignores it. " +
-			"Inference with any degree pinned is served aggregated: the pinned shape is the replica. Null when the workload does not " +
-			"fit and nothing is pinned.",
-		Attributes: map[string]schema.Attribute{
-			"tensor": attr("GPUs one tensor-parallel group splits each layer over. Training: inside a node. Inference: the GPUs " +
-				"of a replica's pipeline stage (an NVLink domain may span nodes, as GB200 NVL72 does); `1` with `expert` set means " +
-				"data-parallel attention."),
-			"pipeline": attr("Pipeline stages, each holding a share of the layers."),
-			"expert": attr("Mixture of experts: GPUs the routed experts are spread over. Training: among the data-parallel ranks " +
-				"(it must divide `data`). Inference: the GPUs of a replica that runs attention data-parallel and its experts " +
-				"expert-parallel, with an all-to-all per MoE layer; `1` rules expert parallelism out."),
-			"context": attr("Training: GPUs each sequence is split over (context parallelism, a ring exchange of keys and values " +
-				"in attention), for long sequences. Inference: always `1` (serving splits no sequence)."),
-			"data": attr("Training: data-parallel ranks (model replicas, each at least one sequence of the global batch). " +
-				"Inference: replicas (decode workers when disaggregated)."),
-		}}
 }
 
 var parallelismAttrTypes = map[string]attr.Type{
-	"tensor": types.Int64Type, "pipeline": types.Int64Type, "expert": types.Int64Type, "context": types.Int64Type, "data": types.Int64Type,
-}
-
-// parallelismModel is the parallelism object.
-type parallelismModel struct {
-	Tensor   types.Int64 `tfsdk:"tensor"`
-	Pipeline types.Int64 `tfsdk:"pipeline"`
-	Expert   types.Int64 `tfsdk:"expert"`
-	Context  types.Int64 `tfsdk:"context"`
-	Data     types.Int64 `tfsdk:"data"`
+	"tensor": types.NumberType, "pipeline": types.NumberType, "expert": types.NumberType, "context": types.NumberType, "data": types.NumberType,
 }
 
 // readParallelism is the layout the configuration pins (zero degrees
-// unpinned).
-func readParallelism(ctx context.Context, obj types.Object, diags *diag.Diagnostics) perf.Parallelism {
-	if obj.IsNull() || obj.IsUnknown() {
-		return perf.Parallelism{}
-	}
-	var pm parallelismModel
-	diags.Append(obj.As(ctx, &pm, basetypes.ObjectAsOptions{})...)
-	return perf.Parallelism{Tensor: int(pm.Tensor.ValueInt64()), Pipeline: int(pm.Pipeline.ValueInt64()),
-		Expert: int(pm.Expert.ValueInt64()), Context: int(pm.Context.ValueInt64()), Data: int(pm.Data.ValueInt64())}
+// unpinned), its problems on diags (the validator reported them at
+// validate; here for values known only at plan).
+func readParallelism(ctx context.Context, d types.Dynamic, diags *diag.Diagnostics) perf.Parallelism {
+	var pin perf.Parallelism
+	readObject(ctx, parallelismKeys(), d, path.Root("parallelism"), &pin, diags)
+	return pin
 }
 
 // parallelismValue is the layout an estimate ran: training reports its
@@ -188,7 +187,7 @@ func readParallelism(ctx context.Context, obj types.Object, diags *diag.Diagnost
 // width as expert, and its replicas (decode workers) as data. A degree the
 // configuration pinned is reported as written (an expert-parallel replica
 // pinned as tensor = expert keeps its tensor).
-func parallelismValue(est perf.Estimate, pin perf.Parallelism) types.Object {
+func parallelismValue(est perf.Estimate, pin perf.Parallelism) types.Dynamic {
 	got := perf.Parallelism{Tensor: est.TensorParallel, Pipeline: est.PipelineParallel, Expert: max(1, est.ExpertParallel),
 		Context: max(1, est.ContextParallel), Data: est.DataParallel}
 	if est.Serving != nil && est.Serving.ExpertParallel > 0 {
@@ -196,14 +195,14 @@ func parallelismValue(est perf.Estimate, pin perf.Parallelism) types.Object {
 	}
 	value := func(pinned, chosen int) attr.Value {
 		if pinned > 0 {
-			return types.Int64Value(int64(pinned))
+			return types.NumberValue(big.NewFloat(float64(pinned)))
 		}
-		return types.Int64Value(int64(chosen))
+		return types.NumberValue(big.NewFloat(float64(chosen)))
 	}
-	return types.ObjectValueMust(parallelismAttrTypes, map[string]attr.Value{
+	return types.DynamicValue(types.ObjectValueMust(parallelismAttrTypes, map[string]attr.Value{
 		"tensor": value(pin.Tensor, got.Tensor), "pipeline": value(pin.Pipeline, got.Pipeline), "expert": value(pin.Expert, got.Expert),
 		"context": value(pin.Context, got.Context), "data": value(pin.Data, got.Data),
-	})
+	}))
 }
 
 // servingLayoutSchema is gpu_estimate's serving_layout attribute.
@@ -280,7 +279,7 @@ func (d *estimateDataSource) ValidateConfig(ctx context.Context, req datasource.
 			fmt.Sprintf("gpus_per_node = %d exceeds gpu_count = %d: a node cannot hold more GPUs than the whole job uses. "+
 				"Set gpus_per_node to at most %d, or omit it for min(gpu_count, %s).", perNode, gpus, gpus, defaultGPUsPerNode()))
 	}
-	var wl types.Object
+	var wl types.Dynamic
 	var accel types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wl)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("accelerator"), &accel)...)
@@ -374,7 +373,7 @@ func (m *estimateModel) setEstimate(w perf.Workload, est perf.Estimate, curve []
 	m.TokensPerSecond, m.EstimatedHours, m.MFU = types.Float64Null(), types.Float64Null(), types.Float64Null()
 	m.EstimatedSeconds, m.GlobalBatchTokens = types.Float64Null(), types.Int64Null()
 	if m.Parallelism.IsUnknown() {
-		m.Parallelism = types.ObjectNull(parallelismAttrTypes)
+		m.Parallelism = types.DynamicNull()
 	}
 	m.TTFTMs, m.TPOTMs = types.Float64Null(), types.Float64Null()
 	m.Replicas, m.ReplicasNeeded = types.Int64Null(), types.Int64Null()
@@ -463,7 +462,7 @@ func curveLevelsDoc() string {
 }
 
 type estimateModel struct {
-	Workload          types.Object  `tfsdk:"workload"`
+	Workload          types.Dynamic `tfsdk:"workload"`
 	Accelerator       types.String  `tfsdk:"accelerator"`
 	GPUCount          types.Int64   `tfsdk:"gpu_count"`
 	GPUsPerNode       types.Int64   `tfsdk:"gpus_per_node"`
@@ -474,7 +473,7 @@ type estimateModel struct {
 	EstimatedHours    types.Float64 `tfsdk:"estimated_hours"`
 	EstimatedSeconds  types.Float64 `tfsdk:"estimated_seconds"`
 	GlobalBatchTokens types.Int64   `tfsdk:"global_batch_tokens"`
-	Parallelism       types.Object  `tfsdk:"parallelism"`
+	Parallelism       types.Dynamic `tfsdk:"parallelism"`
 	MFU               types.Float64 `tfsdk:"mfu"`
 	TTFTMs            types.Float64 `tfsdk:"time_to_first_token_ms"`
 	TPOTMs            types.Float64 `tfsdk:"time_per_output_token_ms"`

@@ -142,11 +142,11 @@ func TestAccEstimate_training(t *testing.T) {
 			},
 			{
 				Config:      estConfig(estTrain70B+"\n    precision = \"fp9\"", a100),
-				ExpectError: errRe(`Invalid Workload.*workload.precision = "fp9": must be one of "fp32"`),
+				ExpectError: errRe(`Invalid Value.*workload.precision = "fp9" is not one of "fp32"`),
 			},
 			{
 				Config:      estConfig(`    kind = "pretraining"`+"\n    model_parameters_b = 7\n    training_tokens_b = 10", a100),
-				ExpectError: errRe(`Invalid Workload.*workload.kind = "pretraining": must be one of "training", "fine_tuning", "inference"`),
+				ExpectError: errRe(`Invalid Value.*workload.kind = "pretraining" is not one of "training", "fine_tuning", "inference"`),
 			},
 			{
 				// fp8 on A100: A100 has no fp8 tensor cores (validate time, built-in accelerator).
@@ -237,7 +237,7 @@ func TestAccEstimate_fineTuning(t *testing.T) {
 			{
 				Config: estConfig(`    kind = "fine_tuning"`+"\n    model_parameters_b = 8\n    training_tokens_b = 1\n    fine_tuning_method = \"dora\"",
 					`  accelerator = "A100-80GB"`+"\n  gpu_count = 1"),
-				ExpectError: errRe(`workload.fine_tuning_method = "dora": must be one of "full", "lora", "qlora"`),
+				ExpectError: errRe(`workload.fine_tuning_method = "dora" is not one of "full", "lora", "qlora"`),
 			},
 			{
 				ConfigFile: config.TestNameFile("test.tf"),
@@ -445,11 +445,11 @@ func TestEstimateValidateConfig(t *testing.T) {
 	}
 	var sresp datasource.SchemaResponse
 	ds.Schema(ctx, datasource.SchemaRequest{}, &sresp)
-	typ, ok1 := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
-	wtyp, ok2 := typ.AttributeTypes["workload"].(tftypes.Object)
-	if !ok1 || !ok2 {
-		t.Fatal("schema types are not objects")
+	typ, ok := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatal("the schema type is not an object")
 	}
+	wtyp := typ.AttributeTypes["workload"] // an object input: the object of the keys given
 
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	n := func(f float64) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(f)) }

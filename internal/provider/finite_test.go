@@ -71,8 +71,17 @@ func tfNumber(v float64) tftypes.Value { return tftypes.NewValue(tftypes.Number,
 func tfString(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 
 // object is a value of the object type typ with the given attributes, the
-// others null.
+// others null; for an object input (a Dynamic attribute), an object of
+// the given attributes alone, as Terraform sends the object a
+// configuration writes.
 func object(typ tftypes.Type, vals map[string]tftypes.Value) tftypes.Value {
+	if typ.Is(tftypes.DynamicPseudoType) {
+		types := make(map[string]tftypes.Type, len(vals))
+		for name, v := range vals {
+			types[name] = v.Type()
+		}
+		return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, vals)
+	}
 	ot := objectType(typ)
 	all := make(map[string]tftypes.Value, len(ot.AttributeTypes))
 	for name, at := range ot.AttributeTypes {

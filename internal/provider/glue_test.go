@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -69,11 +71,14 @@ func TestGlueCarriesEveryWorkloadAttribute(t *testing.T) {
 		{"speculative_decoding.draft_model_parameters_b", 1.0,
 			func(w perf.Workload) any { return w.SpeculativeDecoding.DraftModelParametersB }, 1.0},
 	}
-	typ := schemaObjectType(t, workloadAttribute(true).GetType())
-	checkRowsCoverSchema(t, "workload", typ, rows)
-	runGlueRows(t, "workload.", typ, rows, func(ctx context.Context, obj types.Object) (perf.Workload, diag.Diagnostics) {
+	checkRowsCoverSchema(t, "workload", recommendationWorkloadKeys().names(""), rows)
+	runGlueRows(t, "workload.", rows, func(t *testing.T, r glueRow[perf.Workload]) (perf.Workload, diag.Diagnostics) {
+		set := map[string]any{"kind": "training", r.attr: r.val} // kind is required
+		if strings.HasPrefix(r.attr, "speculative_decoding.") && r.attr != "speculative_decoding.method" {
+			set["speculative_decoding.method"] = "mtp" // so is the method
+		}
 		var diags diag.Diagnostics
-		in, _ := readWorkload(ctx, obj, &diags)
+		in, _ := readWorkload(context.Background(), dynamicOf(t, set), &diags)
 		return in.workload, diags
 	})
 }
@@ -103,17 +108,11 @@ func TestGlueCarriesEveryConstraint(t *testing.T) {
 		{"software_stacks", []string{"cuda", "xla"}, func(c planner.Constraints) any { return c.SoftwareStacks }, []string{"cuda", "xla"}},
 		{"near", "Germany", func(c planner.Constraints) any { return c.Near }, "Germany"},
 	}
-	var resp datasource.SchemaResponse
-	(&recommendationDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
-	typ := schemaObjectType(t, resp.Schema.Attributes["constraints"].GetType())
-	checkRowsCoverSchema(t, "constraints", typ, rows)
-	runGlueRows(t, "constraints.", typ, rows, func(ctx context.Context, obj types.Object) (planner.Constraints, diag.Diagnostics) {
-		var m constraintsModel
+	checkRowsCoverSchema(t, "constraints", constraintsKeys().names(""), rows)
+	runGlueRows(t, "constraints.", rows, func(t *testing.T, r glueRow[planner.Constraints]) (planner.Constraints, diag.Diagnostics) {
 		var c planner.Constraints
-		diags := obj.As(ctx, &m, basetypes.ObjectAsOptions{})
-		if !diags.HasError() {
-			diags.Append(m.toPlanner(ctx, &c)...)
-		}
+		var diags diag.Diagnostics
+		readObject(context.Background(), constraintsKeys(), dynamicOf(t, map[string]any{r.attr: r.val}), path.Root("constraints"), &c, &diags)
 		return c, diags
 	})
 }
@@ -144,11 +143,12 @@ func TestGlueCarriesEveryTCOInput(t *testing.T) {
 	var resp datasource.SchemaResponse
 	(&tcoDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
 	typ := schemaObjectType(t, resp.Schema.Type())
-	checkRowsCoverSchema(t, "gpu_tco", inputsOf(resp.Schema.Attributes, typ), rows)
-	runGlueRows(t, "", typ, rows, func(ctx context.Context, obj types.Object) (cost.Fleet, diag.Diagnostics) {
+	checkRowsCoverSchema(t, "gpu_tco", inputNames(resp.Schema.Attributes), rows)
+	runGlueRows(t, "", rows, func(t *testing.T, r glueRow[cost.Fleet]) (cost.Fleet, diag.Diagnostics) {
+		ctx := context.Background()
 		var m tcoModel
 		var f cost.Fleet
-		diags := obj.As(ctx, &m, basetypes.ObjectAsOptions{})
+		diags := objectWith(t, typ, r.attr, r.val).As(ctx, &m, basetypes.ObjectAsOptions{})
 		if !diags.HasError() {
 			f = m.toFleet(ctx, &providerData{}, &diags)
 		}
@@ -156,27 +156,14 @@ func TestGlueCarriesEveryTCOInput(t *testing.T) {
 	})
 }
 
-// inputsOf is the object type of a data source's configurable attributes
-// (computed-only ones left out).
-func inputsOf(attrs map[string]dsschema.Attribute, typ types.ObjectType) types.ObjectType {
-	out := types.ObjectType{AttrTypes: map[string]attr.Type{}}
-	for name, a := range attrs {
-		if a.IsRequired() || a.IsOptional() {
-			out.AttrTypes[name] = typ.AttrTypes[name]
-		}
-	}
-	return out
-}
-
-// runGlueRows sets each row's attribute alone in an object of typ, has
-// convert (the glue) turn it into the library's input and compares where
-// the value arrived; prefix names the object in messages.
-func runGlueRows[T any](t *testing.T, prefix string, typ types.ObjectType, rows []glueRow[T],
-	convert func(context.Context, types.Object) (T, diag.Diagnostics)) {
+// runGlueRows has convert (the glue) turn each row's attribute, set alone
+// (with the keys an object requires), into the library's input and
+// compares where the value arrived; prefix names the object in messages.
+func runGlueRows[T any](t *testing.T, prefix string, rows []glueRow[T], convert func(*testing.T, glueRow[T]) (T, diag.Diagnostics)) {
 	t.Helper()
 	for _, r := range rows {
 		t.Run(r.attr, func(t *testing.T) {
-			got, diags := convert(context.Background(), objectWith(t, typ, r.attr, r.val))
+			got, diags := convert(t, r)
 			if diags.HasError() {
 				t.Fatal(diags)
 			}
@@ -187,34 +174,104 @@ func runGlueRows[T any](t *testing.T, prefix string, typ types.ObjectType, rows 
 	}
 }
 
-// checkRowsCoverSchema fails for each attribute of the object (nested
-// objects' attributes as "outer.inner") that has no row.
-func checkRowsCoverSchema[T any](t *testing.T, what string, typ types.ObjectType, rows []glueRow[T]) {
+// inputNames lists a data source's configurable attributes (computed-only
+// ones left out), an object input's keys as "outer.inner".
+func inputNames(attrs map[string]dsschema.Attribute) []string {
+	var out []string
+	for name, a := range attrs {
+		switch {
+		case !a.IsRequired() && !a.IsOptional():
+		case keyTableOf(a) != nil:
+			out = append(out, keyTableOf(a).names(name+".")...)
+		default:
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// keyTableOf is the key table of an object input, nil for another attribute.
+func keyTableOf(a any) keyTable {
+	if d, ok := a.(interface{ DynamicValidators() []validator.Dynamic }); ok {
+		for _, v := range d.DynamicValidators() {
+			if ov, ok := v.(objectValidator); ok {
+				return ov.keys
+			}
+		}
+	}
+	return nil
+}
+
+// checkRowsCoverSchema fails for each attribute name that has no row.
+func checkRowsCoverSchema[T any](t *testing.T, what string, names []string, rows []glueRow[T]) {
 	t.Helper()
 	covered := map[string]bool{}
 	for _, r := range rows {
 		covered[r.attr] = true
 	}
-	for _, name := range attributeNames(typ, "") {
+	sort.Strings(names)
+	for _, name := range names {
 		if !covered[name] {
 			t.Errorf("%s.%s has no row: add one showing where the glue puts it", what, name)
 		}
 	}
 }
 
-// attributeNames lists an object type's attributes, nested objects' as
-// "outer.inner", sorted.
-func attributeNames(typ types.ObjectType, prefix string) []string {
-	var out []string
-	for name, at := range typ.AttrTypes {
-		if inner, ok := at.(types.ObjectType); ok {
-			out = append(out, attributeNames(inner, prefix+name+".")...)
-			continue
-		}
-		out = append(out, prefix+name)
+// dynamicOf is an object input holding only the keys of set ("a" or
+// "a.b") with their values, as Terraform sends it (the object's type is
+// its keys').
+func dynamicOf(t *testing.T, set map[string]any) types.Dynamic {
+	t.Helper()
+	d, err := basetypes.DynamicType{}.ValueFromTerraform(context.Background(), tfSparse(set))
+	if err != nil {
+		t.Fatalf("%v: %v", set, err)
 	}
-	sort.Strings(out)
-	return out
+	dyn, ok := d.(types.Dynamic)
+	if !ok {
+		t.Fatalf("%v: %T is not a Dynamic value", set, d)
+	}
+	return dyn
+}
+
+// tfSparse is an object value holding only the keys of set ("a" or "a.b").
+func tfSparse(set map[string]any) tftypes.Value {
+	inner := map[string]map[string]any{}
+	vals := map[string]tftypes.Value{}
+	for p, v := range set {
+		if name, rest, nested := strings.Cut(p, "."); nested {
+			if inner[name] == nil {
+				inner[name] = map[string]any{}
+			}
+			inner[name][rest] = v
+		} else {
+			vals[p] = tfValue(v)
+		}
+	}
+	for name, set := range inner {
+		vals[name] = tfSparse(set)
+	}
+	types := map[string]tftypes.Type{}
+	for name, v := range vals {
+		types[name] = v.Type()
+	}
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, vals)
+}
+
+// tfValue is v as a Terraform value of its own type: a string, a number,
+// a tuple of strings or an object of numbers.
+func tfValue(v any) tftypes.Value {
+	switch x := v.(type) {
+	case []string:
+		types := make([]tftypes.Type, len(x))
+		elems := make([]tftypes.Value, len(x))
+		for i, s := range x {
+			types[i], elems[i] = tftypes.String, tftypes.NewValue(tftypes.String, s)
+		}
+		return tftypes.NewValue(tftypes.Tuple{ElementTypes: types}, elems)
+	case string:
+		return tftypes.NewValue(tftypes.String, x)
+	}
+	return tftypes.NewValue(tftypes.Number, tfGo(v))
 }
 
 // schemaObjectType is a schema type that must be an object's.
@@ -259,13 +316,18 @@ func tfObjectWith(t tftypes.Type, path string, v any) (tftypes.Value, error) {
 	}
 	name, rest, nested := strings.Cut(path, ".")
 	at := typ.AttributeTypes[name]
-	if nested {
+	switch {
+	case at.Is(tftypes.DynamicPseudoType) && nested:
+		attrs[name] = tfSparse(map[string]any{rest: v})
+	case at.Is(tftypes.DynamicPseudoType):
+		attrs[name] = tfValue(v)
+	case nested:
 		inner, err := tfObjectWith(at, rest, v)
 		if err != nil {
 			return tftypes.Value{}, err
 		}
 		attrs[name] = inner
-	} else {
+	default:
 		attrs[name] = tftypes.NewValue(at, tfGo(v))
 	}
 	return tftypes.NewValue(typ, attrs), nil

@@ -66,6 +66,22 @@ func unlimitedNumbers(p string, t attr.Type) []string {
 	return nil
 }
 
+// objectInputWithoutLimits checks a Dynamic input: an object input whose
+// key table gives every number key a known limit.
+func objectInputWithoutLimits(p string, a any) []string {
+	keys := keyTableOf(a)
+	if keys == nil {
+		return []string{p + ": a Dynamic input without a key table (objectValidator)"}
+	}
+	var out []string
+	for name, l := range keys.numberLimits(p + ".") {
+		if math.IsNaN(l.l.Min) {
+			out = append(out, name+": unknown input limit "+l.l.Name)
+		}
+	}
+	return out
+}
+
 // inputsWithoutLimit checks every attribute a user gives (required or
 // optional, nested ones included).
 func inputsWithoutLimit[A any](object string, attrs map[string]A) []string {
@@ -76,9 +92,14 @@ func inputsWithoutLimit[A any](object string, attrs map[string]A) []string {
 			out = append(out, fmt.Sprintf("%s.%s: not an attribute", object, name))
 			continue
 		}
-		if ia.IsRequired() || ia.IsOptional() {
-			out = append(out, unlimitedNumbers(object+"."+name, ia.GetType())...)
+		if !ia.IsRequired() && !ia.IsOptional() {
+			continue
 		}
+		if _, dynamic := ia.GetType().(basetypes.DynamicType); dynamic {
+			out = append(out, objectInputWithoutLimits(object+"."+name, a)...)
+			continue
+		}
+		out = append(out, unlimitedNumbers(object+"."+name, ia.GetType())...)
 	}
 	return out
 }

@@ -7,11 +7,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"math"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -156,14 +153,6 @@ func candidateServingLayoutSchema() schema.SingleNestedAttribute {
 }
 
 func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	names := func(desc string, v ...validator.List) schema.ListAttribute {
-		return schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: desc,
-			Validators: append([]validator.List{nameList{empty: "an empty list allows nothing, so nothing could be recommended. " +
-				"Omit the attribute for no restriction, or list at least one value."}}, v...)}
-	}
-	limit := func(desc, name string) schema.Float64Attribute {
-		return floatInput(desc+" Omit for no limit.", limitOf(name).positive())
-	}
 	s := schema.Schema{
 		MarkdownDescription: "Recommends where and on what to run a workload: every offer of the catalog × node count × pricing model is " +
 			"checked against the constraints and physics (memory fit, a scale-out fabric for multi-node training, the inference throughput and " +
@@ -204,60 +193,37 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 			"training or fine-tuning candidate (`inference_only_accelerator`).",
 		Attributes: map[string]schema.Attribute{
 			"workload": workloadAttribute(true),
-			"constraints": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Limits on the candidates; every attribute is optional." +
-					" Terraform silently drops a misspelled attribute inside this object (`terraform validate` does not report it): check the `limits applied` at the end of each `explanation`; an object with none of its attributes set gets a warning.",
-				Attributes: map[string]schema.Attribute{
-					"clouds":  names("Only these clouds, for example `[\"aws\", \"gcp\"]` (within the provider's `clouds`)."),
-					"regions": names("Only these regions (each cloud's own codes, for example `eu-west-1`, `europe-west4`)."),
-					"geographies": names("Only regions in these geography buckets, any case, for example `[\"eu\", \"uk\"]`: " +
-						geographyDoc() + ". `gpu_regions` lists the regions of each."),
-					"countries": names("Only regions in these countries: ISO 3166-1 alpha-2 or alpha-3 codes or English names, in any case, " +
-						"for example `[\"DE\", \"France\"]` (`UK` is read as `GB`). Naming a country whose regions are all in a separate-account " +
-						"partition (`CN`) asks for that partition. `gpu_regions` lists the countries that have regions."),
-					"accelerators": names("Only these accelerators, by ID or alias, for example `[\"H100\", \"H200\"]`."),
-					"pricing_models": names("Only these pricing models: `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` "+
-						"("+capacityBlockDoc()+"), "+
-						"`serverless` (per-second GPU workers, inference only, billed for `workload.duty_cycle` of the month). Default: all of them, "+
-						"except `spot` for inference: an interruption takes serving capacity away, so a serving deployment is on spot only when "+
-						"this list names it, and then carries spare replicas to ride out interruptions (its explanation says how many). "+
-						"A spot candidate needing more spot GPUs in one region than spot typically yields one account ("+spotCapacityDoc()+
-						", an assumption) is flagged in its explanation and, when it is the best, with a warning; a spot price implausibly far "+
-						"below on-demand ("+implausibleSpotDoc()+") is flagged in its explanation.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(catalog.PricingModelNames(catalog.AllPricingModels)...))),
-					"compliance": names("Regimes every candidate must satisfy: `gdpr` (EU/EEA region), `uk_gdpr`, `swiss_fadp`, "+
-						"`mlps2` (mainland-China region), `fedramp_high` (US government partition), `hipaa` (cloud signs a BAA). "+
-						"The jurisdictions (all but `hipaa`) exclude each other.",
-						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(catalog.ComplianceRegimes...))),
-					"max_hourly_cost_usd": limit("Most USD per hour for all nodes together.", catalog.LimitHourlyCostUSD),
-					"max_total_cost_usd":  limit("Most USD for the whole job (inference: per month).", catalog.LimitTotalCostUSD),
-					"deadline_hours":      limit("Latest wall-clock hours for a training or fine-tuning job (spot: risk-adjusted).", catalog.LimitHours),
-					"max_gpus":            intInput("Most GPUs in total.", limitOf(catalog.LimitGPUCount)),
-					"max_nodes": intInput("Most instances (nodes). Default: "+defaultMaxNodesDoc()+" for training; unlimited for inference.",
-						limitOf(catalog.LimitNodeCount)),
-					"min_gpu_memory_gb": floatInput("Least memory per accelerator, GB.", limitOf(catalog.LimitAcceleratorMemoryGB).orZero()),
-					"min_network_gbps":  floatInput("Least scale-out bandwidth per node, Gbit/s.", limitOf(catalog.LimitNetworkGbps)),
-					"max_co2e_kg": limit("Most kg CO2e for the job (inference: per month); candidates of unknown CO2e are rejected.",
-						catalog.LimitCO2eKg),
-					"software_stacks": names("The software stacks your code runs on, any case: "+stackListDoc()+". Default "+defaultStacksDoc()+
-						": most training and serving code is written for CUDA; list another stack only when your code runs there "+
-						"(for example `[\"cuda\", \"rocm\"]` for PyTorch with ROCm builds, `\"xla\"` for JAX on TPUs).",
-						listvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(stackIDs()...))),
-					"near": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "A geography (" + geographyDoc() + ") or a country (ISO 3166-1 code or English name, any case) " +
-							"whose regions win ties: among candidates of equal score and CO2e, those in it rank first. No candidate is excluded.",
-						Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
-				},
-			},
+			"constraints": objectAttribute(false, "Limits on the candidates; every attribute is optional, and an "+
+				"explanation ends with the limits applied.", constraintsKeys()),
 			"objective": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "What the ranking minimises: `cost` (default), `time`, `carbon` or `balanced`.",
-				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive(planner.ObjectiveNames()...)}},
+				Validators:          []validator.String{oneOf(planner.ObjectiveNames())}},
 			"distinct_by": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Which candidates count as one row of the answer: `instance_type` (default: one candidate per cloud and " +
 					"instance type, at its best region, node count and pricing model, like an optimizer table), `region` (one per cloud, " +
 					"instance type and region: to compare regions) or `deployment` (every node count and pricing model of every offer).",
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(planner.DistinctByValues...)}},
+				Validators: []validator.String{oneOf(planner.DistinctByValues)}},
 			"top": intInput(fmt.Sprintf("How many candidates to return. Default %d.", planner.DefaultTop), topLimit()),
+			"compare": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "When `true`, `comparison` lists the best candidate of every cloud × pricing model pair the " +
+					"request allows (`constraints.clouds`, else the provider's `clouds`, else every cloud of the catalog, × " +
+					"`constraints.pricing_models`, else every one), or why a pair has none, without failing the plan on a gap. " +
+					"Each pair is the request narrowed to that cloud and pricing model (`constraints.regions` to the cloud's), ranked " +
+					"by `objective`; it costs one more ranking per pair. Default `false`: `comparison` is null."},
+			"comparison": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "With `compare = true`: one row per cloud × pricing model pair, clouds in the order given, " +
+					"pricing models in canonical order. Null otherwise.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"cloud":         schema.StringAttribute{Computed: true, MarkdownDescription: "Cloud ID."},
+					"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "Pricing model."},
+					"available": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the pair has a candidate " +
+						"(`candidate` is set)."},
+					"reason": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the pair has no candidate, for example " +
+						"`azure sells no offer as spot in the catalog.` or the binding constraint and nearest miss of the narrowed " +
+						"request; null when `available`."},
+					"candidate": schema.SingleNestedAttribute{Computed: true, Attributes: candidateAttributes(),
+						MarkdownDescription: "The pair's best candidate, shaped like `best`; null when not `available`."},
+				}}},
 			"best": schema.SingleNestedAttribute{Computed: true, Attributes: candidateAttributes(),
 				MarkdownDescription: "The top candidate (`candidates[0]`)."},
 			"candidates": schema.ListNestedAttribute{Computed: true,
@@ -292,33 +258,28 @@ func (d *recommendationDataSource) Configure(_ context.Context, req datasource.C
 // the workload's rules on the values known now and compliance regimes of
 // exclusive jurisdictions.
 func (d *recommendationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var wlObj types.Object
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wlObj)...)
-	if in, ok := readWorkload(ctx, wlObj, &resp.Diagnostics); ok {
-		in.validate(perf.ValidateOptions{RequireTokensPerSecond: true}, &resp.Diagnostics)
-	}
-	var comp types.List
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("constraints").AtName("compliance"), &comp)...)
-	if resp.Diagnostics.HasError() || comp.IsNull() || comp.IsUnknown() {
+	var wl, cons types.Dynamic
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("workload"), &wl)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("constraints"), &cons)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	regimes := make([]string, len(comp.Elements())) // "" while a value is unknown
-	for i, v := range comp.Elements() {
-		if s, ok := v.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
-			regimes[i] = s.ValueString()
-		}
+	if in, ok := readWorkload(ctx, wl, &resp.Diagnostics); ok {
+		in.validate(perf.ValidateOptions{RequireTokensPerSecond: true}, &resp.Diagnostics)
 	}
-	addError(&resp.Diagnostics, planner.JurisdictionConflicts(regimes).Err())
+	var c planner.Constraints
+	if r := readObject(ctx, constraintsKeys(), cons, path.Root("constraints"), &c, &resp.Diagnostics); r.known("compliance") {
+		addError(&resp.Diagnostics, planner.JurisdictionConflicts(c.Compliance).Err())
+	}
 }
 
 func (d *recommendationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m recommendationModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	warnEmptyObjects(ctx, req.Config, &resp.Diagnostics, path.Root("constraints"))
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
-	if !d.data.catalogKnown(&resp.Diagnostics) {
+	if !d.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts, argCarbonPrice) {
 		return
 	}
 	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)
@@ -355,13 +316,12 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		TradeOffs:              true,
 		Relimit:                relimitFor(in, model, policy.WorkloadOptions()),
 	}
-	if m.Constraints != nil {
-		resp.Diagnostics.Append(m.Constraints.toPlanner(ctx, &preq.Constraints)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		warnAmbiguousAccelerators(ctx, &resp.Diagnostics, d.data.Catalog, m.Constraints.Accelerators,
-			path.Root("constraints").AtName("accelerators"), "constraints.accelerators")
+	if readObject(ctx, constraintsKeys(), m.Constraints, path.Root("constraints"), &preq.Constraints, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
+	for i, a := range preq.Constraints.Accelerators {
+		warnAmbiguousAccelerator(&resp.Diagnostics, d.data.Catalog, path.Root("constraints").AtName("accelerators").AtListIndex(i),
+			fmt.Sprintf("constraints.accelerators[%d]", i), a)
 	}
 	res, err := pl.Recommend(preq)
 	if err != nil {
@@ -394,10 +354,19 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 		})
 	}
 	m.Rejected = types.ListValueMust(rejectedType, rej)
+	m.Comparison = types.ListNull(comparisonRowType)
+	var pairs []planner.PairResult
+	if m.Compare.ValueBool() {
+		if pairs, err = pl.Compare(preq); err != nil {
+			addError(&resp.Diagnostics, err)
+			return
+		}
+		m.Comparison = comparisonRows(pairs, &resp.Diagnostics)
+	}
 	m.CatalogDate = types.StringValue(res.CatalogDate)
 	m.TradeOffs, m.ServerlessBreakEven = tradeOffValues(res.TradeOffs, &resp.Diagnostics)
 	m.Summary = types.StringValue(planner.Summary(res, planner.SummaryOptions{
-		Inference: prep.Workload().Kind == perf.KindInference, Objective: preq.Objective}))
+		Inference: prep.Workload().Kind == perf.KindInference, Objective: preq.Objective, Comparison: pairs}))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -453,97 +422,46 @@ func candidateValue(c *planner.Candidate, at string, diags *diag.Diagnostics) ty
 	return obj
 }
 
-func (c *constraintsModel) toPlanner(ctx context.Context, out *planner.Constraints) diag.Diagnostics {
-	var diags diag.Diagnostics
-	list := func(l types.List) []string {
-		if l.IsNull() || l.IsUnknown() {
-			return nil
-		}
-		var ss []string
-		diags.Append(l.ElementsAs(ctx, &ss, false)...)
-		return ss
-	}
-	out.Clouds = list(c.Clouds)
-	out.Regions = list(c.Regions)
-	out.Geographies = list(c.Geographies)
-	out.Countries = list(c.Countries)
-	out.Accelerators = list(c.Accelerators)
-	for _, s := range list(c.PricingModels) {
-		out.PricingModels = append(out.PricingModels, catalog.PricingModel(s))
-	}
-	if out.PricingModels == nil && !c.PricingModels.IsNull() {
-		out.PricingModels = []catalog.PricingModel{}
-	}
-	out.Compliance = list(c.Compliance)
-	f := func(v types.Float64) float64 {
-		if v.IsNull() || v.IsUnknown() {
-			return 0
-		}
-		x := v.ValueFloat64()
-		if math.IsNaN(x) {
-			return -1
-		}
-		return x
-	}
-	i := func(v types.Int64) int {
-		if v.IsNull() || v.IsUnknown() {
-			return 0
-		}
-		x := v.ValueInt64()
-		if x > math.MaxInt32 {
-			x = math.MaxInt32
-		}
-		return int(x)
-	}
-	out.MaxHourlyCostUSD = f(c.MaxHourlyCostUSD)
-	out.MaxTotalCostUSD = f(c.MaxTotalCostUSD)
-	out.DeadlineHours = f(c.DeadlineHours)
-	out.MaxGPUs = i(c.MaxGPUs)
-	out.MaxNodes = i(c.MaxNodes)
-	out.MinGPUMemoryGB = f(c.MinGPUMemoryGB)
-	out.MinNetworkGbps = f(c.MinNetworkGbps)
-	out.MaxCO2eKg = f(c.MaxCO2eKg)
-	out.SoftwareStacks = list(c.SoftwareStacks)
-	if !c.Near.IsNull() && !c.Near.IsUnknown() {
-		out.Near = c.Near.ValueString()
-	}
-	return diags
-}
-
-type constraintsModel struct {
-	Clouds           types.List    `tfsdk:"clouds"`
-	Regions          types.List    `tfsdk:"regions"`
-	Geographies      types.List    `tfsdk:"geographies"`
-	Countries        types.List    `tfsdk:"countries"`
-	Accelerators     types.List    `tfsdk:"accelerators"`
-	PricingModels    types.List    `tfsdk:"pricing_models"`
-	MaxHourlyCostUSD types.Float64 `tfsdk:"max_hourly_cost_usd"`
-	MaxTotalCostUSD  types.Float64 `tfsdk:"max_total_cost_usd"`
-	DeadlineHours    types.Float64 `tfsdk:"deadline_hours"`
-	MaxGPUs          types.Int64   `tfsdk:"max_gpus"`
-	MaxNodes         types.Int64   `tfsdk:"max_nodes"`
-	MinGPUMemoryGB   types.Float64 `tfsdk:"min_gpu_memory_gb"`
-	MinNetworkGbps   types.Float64 `tfsdk:"min_network_gbps"`
-	Compliance       types.List    `tfsdk:"compliance"`
-	MaxCO2eKg        types.Float64 `tfsdk:"max_co2e_kg"`
-	SoftwareStacks   types.List    `tfsdk:"software_stacks"`
-	Near             types.String  `tfsdk:"near"`
-}
-
 type recommendationModel struct {
-	Workload    types.Object      `tfsdk:"workload"`
-	Constraints *constraintsModel `tfsdk:"constraints"`
-	Objective   types.String      `tfsdk:"objective"`
-	DistinctBy  types.String      `tfsdk:"distinct_by"`
-	Top         types.Int64       `tfsdk:"top"`
-	Best        types.Object      `tfsdk:"best"`
-	Candidates  types.List        `tfsdk:"candidates"`
-	Rejected    types.List        `tfsdk:"rejected"`
-	CatalogDate types.String      `tfsdk:"catalog_date"`
-	Summary     types.String      `tfsdk:"summary"`
+	Workload    types.Dynamic `tfsdk:"workload"`
+	Constraints types.Dynamic `tfsdk:"constraints"`
+	Objective   types.String  `tfsdk:"objective"`
+	DistinctBy  types.String  `tfsdk:"distinct_by"`
+	Top         types.Int64   `tfsdk:"top"`
+	Compare     types.Bool    `tfsdk:"compare"`
+	Comparison  types.List    `tfsdk:"comparison"`
+	Best        types.Object  `tfsdk:"best"`
+	Candidates  types.List    `tfsdk:"candidates"`
+	Rejected    types.List    `tfsdk:"rejected"`
+	CatalogDate types.String  `tfsdk:"catalog_date"`
+	Summary     types.String  `tfsdk:"summary"`
 	// TradeOffs and ServerlessBreakEven: recommendation_tradeoffs.go.
 	TradeOffs           types.List   `tfsdk:"trade_offs"`
 	ServerlessBreakEven types.Object `tfsdk:"serverless_break_even"`
+}
+
+// comparisonRowType is a row of comparison.
+var comparisonRowType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"cloud": types.StringType, "pricing_model": types.StringType, "available": types.BoolType, "reason": types.StringType,
+	"candidate": candidateType,
+}}
+
+// comparisonRows is the comparison attribute of a planner comparison.
+func comparisonRows(pairs []planner.PairResult, diags *diag.Diagnostics) types.List {
+	rows := make([]attr.Value, len(pairs))
+	for i, pr := range pairs {
+		cand, reason := types.ObjectNull(candidateAttrTypes), types.StringNull()
+		if pr.Best != nil {
+			cand = candidateValue(pr.Best, fmt.Sprintf("comparison[%d].candidate", i), diags)
+		} else {
+			reason = types.StringValue(pr.Reason)
+		}
+		rows[i] = types.ObjectValueMust(comparisonRowType.AttrTypes, map[string]attr.Value{
+			"cloud": types.StringValue(pr.Cloud), "pricing_model": types.StringValue(string(pr.PricingModel)),
+			"available": types.BoolValue(pr.Best != nil), "reason": reason, "candidate": cand,
+		})
+	}
+	return types.ListValueMust(comparisonRowType, rows)
 }
 
 // gpuFraction is a fractional instance's share of one GPU, null otherwise.

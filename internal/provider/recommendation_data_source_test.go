@@ -81,8 +81,8 @@ func num(v any) (float64, error) {
 	return 0, fmt.Errorf("not a number: %T %v", v, v)
 }
 
-// text reads a string from state ("" when it is not one).
-func text(v any) string {
+// textOf reads a string from state ("" when it is not one).
+func textOf(v any) string {
 	s, _ := v.(string)
 	return s
 }
@@ -422,7 +422,7 @@ func TestAccRecommendation_badInput(t *testing.T) {
 		{"unknown cloud", "", recLoRA70B, `clouds = ["awss"]`, "", `Unknown Cloud.*"awss".*Closest: "aws"`},
 		{"unknown region", "", recLoRA70B, `regions = ["us-east-9"]`, "", `Unknown Region.*"us-east-9".*Closest: "us-east-\d"`},
 		{"unknown geography", "", recLoRA70B, `geographies = ["europe"]`, "", `Unknown Geography.*"europe".*Closest: "eu"`},
-		{"unknown compliance", "", recLoRA70B, `compliance = ["gdrp"]`, "", `Invalid Attribute Value Match.*gdrp`},
+		{"unknown compliance", "", recLoRA70B, `compliance = ["gdrp"]`, "", `Invalid Value.*constraints.compliance\[0\] = "gdrp" is not one of.*Closest: "gdpr"`},
 		{"gdpr and mlps2", "", recLoRA70B, `compliance = ["gdpr", "mlps2"]`, "", `Contradictory Constraints.*"gdpr" and "mlps2"`},
 		{"region not in clouds", "", recLoRA70B, "clouds = [\"gcp\"]\nregions = [\"us-east-1\"]", "",
 			`Contradictory Constraints.*"us-east-1" is a region of.*"aws".*not in clouds`},
@@ -443,7 +443,7 @@ func TestAccRecommendation_badInput(t *testing.T) {
     model_parameters_b = 8
   }`, "", "", `Missing Workload Attribute.*workload.tokens_per_second is not set`},
 		{"negative budget", "", recLoRA70B, `max_total_cost_usd = -5`, "", `Invalid Number.*constraints.max_total_cost_usd must be more than 0 and at most 1 × 10\^15 USD, got -5\.`},
-		{"bad objective", "", recLoRA70B, "", `objective = "cheap"`, `Invalid Attribute Value Match.*objective`},
+		{"bad objective", "", recLoRA70B, "", `objective = "cheap"`, `Invalid Value[\s\S]*objective = "cheap"`},
 		{"top out of range", "", recLoRA70B, "", `top = 0`, `Invalid Number.*top must be a whole number from 1 to 100 candidates, got 0\.`},
 	}
 	for _, tc := range cases {

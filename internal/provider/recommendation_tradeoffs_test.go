@@ -166,7 +166,7 @@ func checkJobTradeOffs(a map[string]map[string]any, factors []float64) error {
 		}
 		c, cost, ok := cheapestCost(row)
 		if !ok {
-			if text(row["reason"]) != planner.ReasonDeadline {
+			if textOf(row["reason"]) != planner.ReasonDeadline {
 				return fmt.Errorf("row %d: none meets %v h, reason %v", i, d, row["reason"])
 			}
 			continue
@@ -185,7 +185,7 @@ func checkJobTradeOffs(a map[string]map[string]any, factors []float64) error {
 	if _, cost, _ := cheapestCost(rows[len(rows)-1]); cost != bestCost(a["data.gpu_recommendation.job_loose"]) {
 		return fmt.Errorf("loosest row $%v, a recommendation at that deadline $%v", cost, bestCost(a["data.gpu_recommendation.job_loose"]))
 	}
-	if s := text(j["summary"]); !strings.Contains(s, "Cheapest at other deadlines (hours):") || !strings.Contains(s, "24.0 h (yours)") {
+	if s := textOf(j["summary"]); !strings.Contains(s, "Cheapest at other deadlines (hours):") || !strings.Contains(s, "24.0 h (yours)") {
 		return fmt.Errorf("summary lacks the trade-offs:\n%s", s)
 	}
 	if j["serverless_break_even"] != nil {
@@ -230,7 +230,7 @@ func checkServingTradeOffs(a map[string]map[string]any, factors []float64, pol *
 	if below, above := bestCost(a["data.gpu_recommendation.at_break_even"]), bestCost(a["data.gpu_recommendation.above_break_even"]); !(below < dedCost) || !(above >= dedCost) {
 		return fmt.Errorf("serverless at the break-even %v costs $%v, above it $%v; the dedicated side $%v", duty, below, above, dedCost)
 	}
-	if sum := text(s["summary"]); !strings.Contains(sum, "Cheapest at other latency limits") || !strings.Contains(sum, "Serverless break-even: below a duty cycle of") {
+	if sum := textOf(s["summary"]); !strings.Contains(sum, "Cheapest at other latency limits") || !strings.Contains(sum, "Serverless break-even: below a duty cycle of") {
 		return fmt.Errorf("summary lacks the trade-offs or the break-even:\n%s", sum)
 	}
 	return nil

@@ -318,7 +318,7 @@ func TestAccSpotWhereItBelongs(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{everyCandidate(func(c map[string]any) error {
 					gpus, _ := num(c["total_gpus"])
 					said := regexp.MustCompile(`spot GPUs in one region at once for one synchronous job: more than the \d+ spot typically yields one account`).
-						MatchString(text(c["explanation"]))
+						MatchString(textOf(c["explanation"]))
 					if beyond := gpus > float64(pol.TypicalRegionSpotCapacityGPUs); said != beyond {
 						return fmt.Errorf("%v spot GPUs: capacity flag said %v", gpus, said)
 					}
@@ -335,12 +335,12 @@ func TestAccSpotWhereItBelongs(t *testing.T) {
   distinct_by = "deployment"
   top         = 100`),
 				ConfigStateChecks: []statecheck.StateCheck{everyCandidate(func(c map[string]any) error {
-					o, ok := cat.Offer(text(c["cloud"]), text(c["instance_type"]), text(c["region"]))
+					o, ok := cat.Offer(textOf(c["cloud"]), textOf(c["instance_type"]), textOf(c["region"]))
 					if !ok {
 						return fmt.Errorf("not an offer")
 					}
 					implausible := o.OnDemandUSD > 0 && o.SpotUSD < pol.ImplausibleSpotPriceRatio*o.OnDemandUSD
-					if said := regexp.MustCompile(`implausibly low`).MatchString(text(c["explanation"])); said != implausible {
+					if said := regexp.MustCompile(`implausibly low`).MatchString(textOf(c["explanation"])); said != implausible {
 						return fmt.Errorf("spot %v vs on-demand %v: implausible-price flag said %v", o.SpotUSD, o.OnDemandUSD, said)
 					}
 					return nil
@@ -543,7 +543,7 @@ func TestAccRequestsPerSecond(t *testing.T) {
 							return fmt.Errorf("serves %v tok/s, below 20 requests/s × 500 tokens", tps)
 						case err != nil || !(conc > 0):
 							return fmt.Errorf("concurrency %v: want the sequences in flight", c["concurrency"])
-						case !strings.Contains(text(c["explanation"]), "target (20 requests/s)"):
+						case !strings.Contains(textOf(c["explanation"]), "target (20 requests/s)"):
 							return fmt.Errorf("explanation does not name the requests/s target")
 						}
 						return nil

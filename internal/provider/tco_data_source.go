@@ -10,8 +10,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -45,6 +45,9 @@ var (
 	tcoLineAttrTypes       = map[string]attr.Type{"category": types.StringType, "cost_usd": types.Float64Type}
 	tcoComparisonAttrTypes = map[string]attr.Type{
 		"pricing_model":            types.StringType,
+		"available":                types.BoolType,
+		"reason":                   types.StringType,
+		"region":                   types.StringType,
 		"total_cost_usd":           types.Float64Type,
 		"savings_vs_on_demand_usd": types.Float64Type,
 		"break_even_utilization":   types.Float64Type,
@@ -55,9 +58,6 @@ var (
 )
 
 func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	size := func(desc string) schema.Float64Attribute {
-		return floatInput(desc+" Default `0`.", limitOf(catalog.LimitDataGB))
-	}
 	months, fraction := limitOf(catalog.LimitMonths), limitOf(catalog.LimitFraction)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The lifecycle cost (TCO) of a fleet of GPU instances over a number of months: compute under a mix of " +
@@ -91,7 +91,7 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				MarkdownDescription: "What the GPUs do, which sets their average power and so `energy_kwh`: " + loadDoc() +
 					". Default `training` (the higher, conservative figure), or `inference` for a serverless offer. Serving a model " +
 					"at `training` load overstates its energy by a quarter or more. Conflicts with `load_factor`.",
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(loadKinds()...),
+				Validators: []validator.String{oneOf(loadKinds()),
 					stringvalidator.ConflictsWith(path.MatchRoot("load_factor"))}},
 			"load_factor": floatInput("The GPUs' average board power as a share of their TDP, when you know it (for example `0.35` "+
 				"measured on a lightly loaded serving fleet); replaces `load`'s figure. Node power = GPUs × TDP × (load_factor + the "+
@@ -105,23 +105,13 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					"instances run; spot hours are multiplied by the interruption risk factor of the spot instances as one synchronous job. " +
 					"Example: `{ reserved_1y = 0.6, spot = 0.4 }`." + fraction.DocAs("Each share"),
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(stringvalidator.OneOfCaseInsensitive(catalog.PricingModelNames(catalog.AllPricingModels)...)),
+					enumKeys{what: "a pricing model", values: catalog.PricingModelNames(catalog.AllPricingModels)},
 					noNullValues{},
 					sharesSumToOne{},
 				}},
-			"storage": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Storage kept for the whole horizon, priced at the cloud's block and object storage list prices. A misspelled attribute inside this object is dropped by Terraform without an error; an object with none of its attributes set gets a warning.",
-				Attributes: map[string]schema.Attribute{
-					"block_gb":  size("Total block storage (volumes) across the fleet, GB."),
-					"object_gb": size("Object storage, GB."),
-				}},
-			"network": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Monthly data transfer. A misspelled attribute inside this object is dropped by Terraform without an error; an object with none of its attributes set gets a warning.",
-				Attributes: map[string]schema.Attribute{
-					"egress_gb_per_month": size("Internet egress per month, GB, priced on the cloud's tiers in order (free allowance first)."),
-					"inter_region_gb_per_month": size("Transfer to other regions of the same cloud per month, GB, " +
-						"at the cloud's inter-region price."),
-				}},
+			"storage": objectAttribute(false, "Storage kept for the whole horizon, priced at the cloud's block and object "+
+				"storage list prices.", tcoStorageKeys()),
+			"network": objectAttribute(false, "Monthly data transfer.", tcoNetworkKeys()),
 			"extra_monthly_usd": schema.MapAttribute{Optional: true, ElementType: limitOf(catalog.LimitMonthlyCostUSD).Float64(),
 				MarkdownDescription: "Other monthly costs by name (managed Kubernetes, support, licences, load balancers), USD per month, " +
 					"for example `{ eks = 73, support = 500 }`. Each becomes a breakdown line `extra:<name>`. Not discounted." +
@@ -143,13 +133,26 @@ func (d *tcoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 					"cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Cost over the horizon, USD."},
 				}}},
 			"pricing_model_comparison": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "The whole TCO if all compute were bought one way, for each pricing model the instance is sold under " +
-					"(canonical order on_demand, spot, reserved_1y, reserved_3y, capacity_block; a serverless offer: serverless alone).",
+				MarkdownDescription: "The whole TCO if all compute were bought one way: a row for every pricing model, in canonical " +
+					"order `on_demand`, `spot`, `reserved_1y`, `reserved_3y`, `capacity_block` (a serverless offer: `serverless` alone). " +
+					"A pricing model the instance cannot be bought under is a row with `available = false` and the `reason`, not an " +
+					"error, so a comparison over clouds and pricing models never fails on one gap (see the " +
+					"[Compare clouds guide](../guides/compare-clouds.md)). With `region` set every row is priced there; without it, " +
+					"each row in the cheapest commercial region that sells the instance that way (its `region`), as `gpu_tco` " +
+					"picks the region for the mix.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"pricing_model":  schema.StringAttribute{Computed: true, MarkdownDescription: "Pricing model."},
-					"total_cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Total cost under that model, USD."},
-					"savings_vs_on_demand_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "On-demand total minus this " +
-						"total, USD (negative when it costs more; 0 when the instance has no on-demand price)."},
+					"pricing_model": schema.StringAttribute{Computed: true, MarkdownDescription: "Pricing model."},
+					"available": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the fleet can be bought this way " +
+						"(in `region`, or in any commercial region when `region` is unset). When `false`, the figures are null."},
+					"reason": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the fleet cannot be bought this way, for " +
+						"example `azure Standard_ND96isr_H100_v5 has no \"spot\" price in any of its 12 regions in the catalog; it is " +
+						"sold as: \"on_demand\", \"reserved_1y\", \"reserved_3y\".`; null when `available`."},
+					"region": schema.StringAttribute{Computed: true, MarkdownDescription: "The region the row is priced in (`\"\"` for " +
+						"workers a serverless platform places); null when not `available`."},
+					"total_cost_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "Total cost under that model, USD " +
+						"(the sum of its breakdown rounded as `total_cost_usd` is)."},
+					"savings_vs_on_demand_usd": schema.Float64Attribute{Computed: true, MarkdownDescription: "The on-demand row's total " +
+						"minus this total, USD (negative when it costs more); null when this row or the on-demand row is not `available`."},
 					"break_even_utilization": schema.Float64Attribute{Computed: true, MarkdownDescription: "Reservations only: the utilization " +
 						"above which reserving the fleet for whole terms over `months` costs less than on-demand " +
 						"(above 1: never within the horizon). Null for on-demand, spot, or an instance without an on-demand price."},
@@ -181,11 +184,10 @@ func (d *tcoDataSource) Configure(_ context.Context, req datasource.ConfigureReq
 func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m tcoModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	warnEmptyObjects(ctx, req.Config, &resp.Diagnostics, path.Root("storage"), path.Root("network"))
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
-	if !d.data.catalogKnown(&resp.Diagnostics) {
+	if !d.data.catalogKnown(&resp.Diagnostics, argDiscounts, argCarbonPrice) {
 		return
 	}
 	f := m.toFleet(ctx, d.data, &resp.Diagnostics)
@@ -205,7 +207,8 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	for _, w := range fr.Result.Warnings {
 		d.data.warnings.add(&resp.Diagnostics, "TCO Rests On An Assumption", w)
 	}
-	m.setResult(&fr.Input, &fr.Result, fr.HasOnDemand, &resp.Diagnostics)
+	m.setResult(&fr.Input, &fr.Result, &resp.Diagnostics)
+	m.PricingModelComparison = comparisonValue(fr.Comparison, &resp.Diagnostics)
 	if pm, info, ok := fr.Input.OldestMixPrice(); ok {
 		where := fr.Input.Offer
 		if fr.Input.Serverless != nil {
@@ -251,12 +254,8 @@ func (m *tcoModel) toFleet(ctx context.Context, data *providerData, diags *diag.
 			in.PricingMix[pm] = mix[k]
 		}
 	}
-	if m.Storage != nil {
-		in.BlockGB, in.ObjectGB = m.Storage.BlockGB.ValueFloat64(), m.Storage.ObjectGB.ValueFloat64()
-	}
-	if m.Network != nil {
-		in.EgressGBPerMonth, in.InterRegionGBPerMonth = m.Network.EgressGBPerMonth.ValueFloat64(), m.Network.InterRegionGBPerMonth.ValueFloat64()
-	}
+	readObject(ctx, tcoStorageKeys(), m.Storage, path.Root("storage"), in, diags)
+	readObject(ctx, tcoNetworkKeys(), m.Network, path.Root("network"), in, diags)
 	if !m.ExtraMonthlyUSD.IsNull() {
 		diags.Append(m.ExtraMonthlyUSD.ElementsAs(ctx, &in.ExtraMonthlyUSD, false)...)
 	}
@@ -267,7 +266,7 @@ func (m *tcoModel) toFleet(ctx context.Context, data *providerData, diags *diag.
 // every number through the guarded conversion. Each line is rounded to
 // cents, then the rounded lines are summed, so the breakdown adds up to
 // the total exactly as Terraform shows it.
-func (m *tcoModel) setResult(in *cost.Input, res *cost.Result, hasOnDemand bool, diags *diag.Diagnostics) {
+func (m *tcoModel) setResult(in *cost.Input, res *cost.Result, diags *diag.Diagnostics) {
 	months := in.Months
 	lines := make([]attr.Value, len(res.Breakdown))
 	var total float64
@@ -280,40 +279,6 @@ func (m *tcoModel) setResult(in *cost.Input, res *cost.Result, hasOnDemand bool,
 		})
 	}
 	total = numfmt.USD(total)
-	var odTotal float64
-	for _, c := range res.Comparison {
-		if c.PricingModel == catalog.OnDemand {
-			odTotal = numfmt.USD(c.TotalUSD)
-		}
-	}
-	comp := make([]attr.Value, len(res.Comparison))
-	for i, c := range res.Comparison {
-		num := func(name string, v float64) types.Float64 {
-			return float64Value(diags, fmt.Sprintf("pricing_model_comparison[%d].%s", i, name), v)
-		}
-		t := numfmt.USD(c.TotalUSD)
-		savings := 0.0
-		if hasOnDemand {
-			savings = numfmt.USD(odTotal - t)
-		}
-		beUtil, beMonths := types.Float64Null(), types.Float64Null()
-		if be, ok := res.BreakEven[c.PricingModel]; ok {
-			beUtil = num("break_even_utilization", numfmt.Ratio(be.Utilization))
-			if !be.Never {
-				beMonths = num("break_even_months", numfmt.Hours(be.Months))
-			}
-		}
-		basis, asOf := priceInfoValues(in.PriceInfo(c.PricingModel))
-		comp[i] = types.ObjectValueMust(tcoComparisonAttrTypes, map[string]attr.Value{
-			"price_basis":              basis,
-			"price_as_of":              asOf,
-			"pricing_model":            types.StringValue(string(c.PricingModel)),
-			"total_cost_usd":           num("total_cost_usd", t),
-			"savings_vs_on_demand_usd": num("savings_vs_on_demand_usd", savings),
-			"break_even_utilization":   beUtil,
-			"break_even_months":        beMonths,
-		})
-	}
 	m.TotalCostUSD = float64Value(diags, "total_cost_usd", total)
 	m.MonthlyCostUSD = float64Value(diags, "monthly_cost_usd", numfmt.USD(total/months))
 	perGPUh := 0.0
@@ -322,10 +287,53 @@ func (m *tcoModel) setResult(in *cost.Input, res *cost.Result, hasOnDemand bool,
 	}
 	m.CostPerGPUHourUSD = float64Value(diags, "cost_per_gpu_hour_usd", perGPUh)
 	m.Breakdown = types.ListValueMust(types.ObjectType{AttrTypes: tcoLineAttrTypes}, lines)
-	m.PricingModelComparison = types.ListValueMust(types.ObjectType{AttrTypes: tcoComparisonAttrTypes}, comp)
 	m.EnergyKWh = float64Value(diags, "energy_kwh", numfmt.Measure(res.EnergyKWh))
 	m.CO2eKg = float64Value(diags, "co2e_kg", numfmt.Measure(res.CO2eKg))
 	m.CarbonCostUSD = float64Value(diags, "carbon_cost_usd", numfmt.USD(res.CarbonCostUSD))
+}
+
+// comparisonValue is pricing_model_comparison: each row's figures rounded
+// as the TCO's are, null where the row is not available.
+func comparisonValue(rows []cost.ComparisonRow, diags *diag.Diagnostics) types.List {
+	odTotal, hasOD := 0.0, false
+	for i := range rows {
+		if rows[i].PricingModel == catalog.OnDemand && rows[i].Available() {
+			odTotal, hasOD = rows[i].Result.ShownTotalUSD(), true
+		}
+	}
+	out := make([]attr.Value, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		num := func(name string, v float64) types.Float64 {
+			return float64Value(diags, fmt.Sprintf("pricing_model_comparison[%d].%s", i, name), v)
+		}
+		vals := map[string]attr.Value{
+			"pricing_model": types.StringValue(string(r.PricingModel)), "available": types.BoolValue(r.Available()),
+			"reason": types.StringNull(), "region": types.StringNull(), "total_cost_usd": types.Float64Null(),
+			"savings_vs_on_demand_usd": types.Float64Null(), "break_even_utilization": types.Float64Null(),
+			"break_even_months": types.Float64Null(), "price_basis": types.StringNull(), "price_as_of": types.StringNull(),
+		}
+		if !r.Available() {
+			vals["reason"] = types.StringValue(r.Reason)
+			out[i] = types.ObjectValueMust(tcoComparisonAttrTypes, vals)
+			continue
+		}
+		total := r.Result.ShownTotalUSD()
+		vals["region"] = types.StringValue(r.Region())
+		vals["total_cost_usd"] = num("total_cost_usd", total)
+		if hasOD {
+			vals["savings_vs_on_demand_usd"] = num("savings_vs_on_demand_usd", numfmt.USD(odTotal-total))
+		}
+		if be, ok := r.Result.BreakEven[r.PricingModel]; ok {
+			vals["break_even_utilization"] = num("break_even_utilization", numfmt.Ratio(be.Utilization))
+			if !be.Never {
+				vals["break_even_months"] = num("break_even_months", numfmt.Hours(be.Months))
+			}
+		}
+		vals["price_basis"], vals["price_as_of"] = priceInfoValues(r.Input.PriceInfo(r.PricingModel))
+		out[i] = types.ObjectValueMust(tcoComparisonAttrTypes, vals)
+	}
+	return types.ListValueMust(types.ObjectType{AttrTypes: tcoComparisonAttrTypes}, out)
 }
 
 // serverlessBurstDoc is the cost model's burst length for the schema text.
@@ -371,37 +379,48 @@ func (sharesSumToOne) ValidateMap(ctx context.Context, req validator.MapRequest,
 	}
 }
 
-type tcoStorageModel struct {
-	BlockGB  types.Float64 `tfsdk:"block_gb"`
-	ObjectGB types.Float64 `tfsdk:"object_gb"`
-}
+// tcoStorageKeys is the key table of gpu_tco's `storage`.
+var tcoStorageKeys = sync.OnceValue(func() *objectKeys[cost.Input] {
+	size := limitOf(catalog.LimitDataGB)
+	return &objectKeys[cost.Input]{keys: []key[cost.Input]{
+		{name: "block_gb", doc: "Total block storage (volumes) across the fleet, GB.", def: "`0`",
+			is: number(size, func(in *cost.Input) *float64 { return &in.BlockGB })},
+		{name: "object_gb", doc: "Object storage, GB.", def: "`0`", is: number(size, func(in *cost.Input) *float64 { return &in.ObjectGB })},
+	}}
+})
 
-type tcoNetworkModel struct {
-	EgressGBPerMonth      types.Float64 `tfsdk:"egress_gb_per_month"`
-	InterRegionGBPerMonth types.Float64 `tfsdk:"inter_region_gb_per_month"`
-}
+// tcoNetworkKeys is the key table of gpu_tco's `network`.
+var tcoNetworkKeys = sync.OnceValue(func() *objectKeys[cost.Input] {
+	size := limitOf(catalog.LimitDataGB)
+	return &objectKeys[cost.Input]{keys: []key[cost.Input]{
+		{name: "egress_gb_per_month", doc: "Internet egress per month, GB, priced on the cloud's tiers in order (free allowance first).",
+			def: "`0`", is: number(size, func(in *cost.Input) *float64 { return &in.EgressGBPerMonth })},
+		{name: "inter_region_gb_per_month", doc: "Transfer to other regions of the same cloud per month, GB, at the cloud's " +
+			"inter-region price.", def: "`0`", is: number(size, func(in *cost.Input) *float64 { return &in.InterRegionGBPerMonth })},
+	}}
+})
 
 type tcoModel struct {
-	Cloud                  types.String     `tfsdk:"cloud"`
-	Region                 types.String     `tfsdk:"region"`
-	InstanceType           types.String     `tfsdk:"instance_type"`
-	InstanceCount          types.Int64      `tfsdk:"instance_count"`
-	Months                 types.Float64    `tfsdk:"months"`
-	Utilization            types.Float64    `tfsdk:"utilization"`
-	Load                   types.String     `tfsdk:"load"`
-	LoadFactor             types.Float64    `tfsdk:"load_factor"`
-	PricingMix             types.Map        `tfsdk:"pricing_mix"`
-	Storage                *tcoStorageModel `tfsdk:"storage"`
-	Network                *tcoNetworkModel `tfsdk:"network"`
-	ExtraMonthlyUSD        types.Map        `tfsdk:"extra_monthly_usd"`
-	TotalCostUSD           types.Float64    `tfsdk:"total_cost_usd"`
-	MonthlyCostUSD         types.Float64    `tfsdk:"monthly_cost_usd"`
-	CostPerGPUHourUSD      types.Float64    `tfsdk:"cost_per_gpu_hour_usd"`
-	Breakdown              types.List       `tfsdk:"breakdown"`
-	PricingModelComparison types.List       `tfsdk:"pricing_model_comparison"`
-	EnergyKWh              types.Float64    `tfsdk:"energy_kwh"`
-	CO2eKg                 types.Float64    `tfsdk:"co2e_kg"`
-	CarbonCostUSD          types.Float64    `tfsdk:"carbon_cost_usd"`
-	Regions                types.List       `tfsdk:"regions"`
-	Summary                types.String     `tfsdk:"summary"`
+	Cloud                  types.String  `tfsdk:"cloud"`
+	Region                 types.String  `tfsdk:"region"`
+	InstanceType           types.String  `tfsdk:"instance_type"`
+	InstanceCount          types.Int64   `tfsdk:"instance_count"`
+	Months                 types.Float64 `tfsdk:"months"`
+	Utilization            types.Float64 `tfsdk:"utilization"`
+	Load                   types.String  `tfsdk:"load"`
+	LoadFactor             types.Float64 `tfsdk:"load_factor"`
+	PricingMix             types.Map     `tfsdk:"pricing_mix"`
+	Storage                types.Dynamic `tfsdk:"storage"`
+	Network                types.Dynamic `tfsdk:"network"`
+	ExtraMonthlyUSD        types.Map     `tfsdk:"extra_monthly_usd"`
+	TotalCostUSD           types.Float64 `tfsdk:"total_cost_usd"`
+	MonthlyCostUSD         types.Float64 `tfsdk:"monthly_cost_usd"`
+	CostPerGPUHourUSD      types.Float64 `tfsdk:"cost_per_gpu_hour_usd"`
+	Breakdown              types.List    `tfsdk:"breakdown"`
+	PricingModelComparison types.List    `tfsdk:"pricing_model_comparison"`
+	EnergyKWh              types.Float64 `tfsdk:"energy_kwh"`
+	CO2eKg                 types.Float64 `tfsdk:"co2e_kg"`
+	CarbonCostUSD          types.Float64 `tfsdk:"carbon_cost_usd"`
+	Regions                types.List    `tfsdk:"regions"`
+	Summary                types.String  `tfsdk:"summary"`
 }

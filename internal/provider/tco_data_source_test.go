@@ -142,6 +142,9 @@ func TestAccTCODataSource(t *testing.T) {
 		beU, beM := breakEven(pm, 12, 0.5)
 		return knownvalue.ObjectExact(map[string]knownvalue.Check{
 			"pricing_model":            knownvalue.StringExact(pm),
+			"available":                knownvalue.Bool(true),
+			"reason":                   knownvalue.Null(),
+			"region":                   knownvalue.StringExact("us-east-1"),
 			"total_cost_usd":           usd(cmp[pm]),
 			"savings_vs_on_demand_usd": usd(cmp["on_demand"] - cmp[pm]),
 			"break_even_utilization":   beU,
@@ -151,6 +154,15 @@ func TestAccTCODataSource(t *testing.T) {
 		})
 	}
 	defBE := func(pm string) (knownvalue.Check, knownvalue.Check) { return breakEven(pm, 1, 1) }
+	// The instance is not sold as a capacity block: a row that says so.
+	noCapacityBlock := knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"pricing_model": knownvalue.StringExact("capacity_block"), "available": knownvalue.Bool(false),
+		"reason": knownvalue.StringRegexp(regexp.MustCompile(`^aws ` + regexp.QuoteMeta(o.InstanceType) +
+			` in us-east-1 has no "capacity_block" price in the catalog; it is sold as: "on_demand", "spot", "reserved_1y", "reserved_3y"\.$`)),
+		"region": knownvalue.Null(), "total_cost_usd": knownvalue.Null(), "savings_vs_on_demand_usd": knownvalue.Null(),
+		"break_even_utilization": knownvalue.Null(), "break_even_months": knownvalue.Null(),
+		"price_basis": knownvalue.Null(), "price_as_of": knownvalue.Null(),
+	})
 	odU, odM := defBE("on_demand")
 	r1U, r1M := defBE("reserved_1y")
 	r3U, r3M := defBE("reserved_3y")
@@ -182,7 +194,7 @@ func TestAccTCODataSource(t *testing.T) {
 						line("egress", egress), line("inter_region", inter), line("extra:eks", eks), line("carbon", carbon),
 					})),
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("pricing_model_comparison"), knownvalue.ListExact([]knownvalue.Check{
-						cmpCheck("on_demand"), cmpCheck("spot"), cmpCheck("reserved_1y"), cmpCheck("reserved_3y"),
+						cmpCheck("on_demand"), cmpCheck("spot"), cmpCheck("reserved_1y"), cmpCheck("reserved_3y"), noCapacityBlock,
 					})),
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("energy_kwh"), usd(kwh)),
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("co2e_kg"), usd(co2)),
@@ -208,23 +220,28 @@ func TestAccTCODataSource(t *testing.T) {
 					})),
 					statecheck.ExpectKnownValue(def, tfjsonpath.New("pricing_model_comparison"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("on_demand"),
+							"available": knownvalue.Bool(true), "reason": knownvalue.Null(), "region": knownvalue.StringExact("us-east-1"),
 							"total_cost_usd": usd(defCompute), "savings_vs_on_demand_usd": usd(0),
 							"break_even_utilization": odU, "break_even_months": odM,
 							"price_basis": priceInfoOf(o, "on_demand", true), "price_as_of": priceInfoOf(o, "on_demand", false)}),
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("spot"),
+							"available": knownvalue.Bool(true), "reason": knownvalue.Null(), "region": knownvalue.StringExact("us-east-1"),
 							"total_cost_usd": usd(730 * defR * o.SpotUSD), "savings_vs_on_demand_usd": usd(defCompute - 730*defR*o.SpotUSD),
 							"break_even_utilization": odU, "break_even_months": odM,
 							"price_basis": priceInfoOf(o, "spot", true), "price_as_of": priceInfoOf(o, "spot", false)}),
 						// One 1-year term: 8,760 h × 0.63378 = 5,551.91.
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("reserved_1y"),
+							"available": knownvalue.Bool(true), "reason": knownvalue.Null(), "region": knownvalue.StringExact("us-east-1"),
 							"total_cost_usd": usd(8760 * o.Reserved1YUSD), "savings_vs_on_demand_usd": usd(defCompute - 8760*o.Reserved1YUSD),
 							"break_even_utilization": r1U, "break_even_months": r1M,
 							"price_basis": priceInfoOf(o, "reserved_1y", true), "price_as_of": priceInfoOf(o, "reserved_1y", false)}),
 						// One 3-year term: 26,280 h × 0.43459 = 11,421.03.
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"pricing_model": knownvalue.StringExact("reserved_3y"),
+							"available": knownvalue.Bool(true), "reason": knownvalue.Null(), "region": knownvalue.StringExact("us-east-1"),
 							"total_cost_usd": usd(26280 * o.Reserved3YUSD), "savings_vs_on_demand_usd": usd(defCompute - 26280*o.Reserved3YUSD),
 							"break_even_utilization": r3U, "break_even_months": r3M,
 							"price_basis": priceInfoOf(o, "reserved_3y", true), "price_as_of": priceInfoOf(o, "reserved_3y", false)}),
+						noCapacityBlock,
 					})),
 					statecheck.ExpectKnownValue(def, tfjsonpath.New("energy_kwh"), usd(defKWh)),
 					statecheck.ExpectKnownValue(def, tfjsonpath.New("co2e_kg"), usd(defKWh*rg.GridGCO2ePerKWh/1000)),
@@ -364,7 +381,7 @@ data "gpu_tco" "test" {
 		},
 		{ // unknown pricing model key
 			Config:      tco(`pricing_mix = { savings_plan = 1 }`),
-			ExpectError: errRe(`pricing_mix.*value must be one of`),
+			ExpectError: errRe(`Unknown Map Key.*pricing_mix\["savings_plan"\] is not a pricing model\. Closest: "[a-z_0-9]+"\. Keys \(any case\): "on_demand", "spot"`),
 		},
 		{ // share outside [0, 1]
 			Config:      tco(`pricing_mix = { on_demand = 1.5, spot = -0.5 }`),

@@ -7,14 +7,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
@@ -27,124 +25,132 @@ import (
 // training_tokens_b, ...) run in each data source's ValidateConfig on the
 // values known then, and when the workload is prepared in Read.
 
-// workloadModel is the Terraform shape of the workload object.
-type workloadModel struct {
-	Kind                    types.String  `tfsdk:"kind"`
-	Model                   types.String  `tfsdk:"model"`
-	ModelParametersB        types.Float64 `tfsdk:"model_parameters_b"`
-	ActiveParametersB       types.Float64 `tfsdk:"active_parameters_b"`
-	Precision               types.String  `tfsdk:"precision"`
-	SequenceLength          types.Int64   `tfsdk:"sequence_length"`
-	TrainingTokensB         types.Float64 `tfsdk:"training_tokens_b"`
-	FineTuningMethod        types.String  `tfsdk:"fine_tuning_method"`
-	TokensPerSecond         types.Float64 `tfsdk:"tokens_per_second"`
-	RequestsPerSecond       types.Float64 `tfsdk:"requests_per_second"`
-	InputTokens             types.Int64   `tfsdk:"input_tokens"`
-	OutputTokens            types.Int64   `tfsdk:"output_tokens"`
-	OutputTokensP99         types.Int64   `tfsdk:"output_tokens_p99"`
-	MaxConcurrency          types.Int64   `tfsdk:"max_concurrency"`
-	GlobalBatchTokens       types.Int64   `tfsdk:"global_batch_tokens"`
-	MaxTimeToFirstTokenMs   types.Float64 `tfsdk:"max_time_to_first_token_ms"`
-	MaxTimePerOutputTokenMs types.Float64 `tfsdk:"max_time_per_output_token_ms"`
-	DutyCycle               types.Float64 `tfsdk:"duty_cycle"`
-	Layers                  types.Int64   `tfsdk:"layers"`
-	HiddenSize              types.Int64   `tfsdk:"hidden_size"`
-	KVHeads                 types.Int64   `tfsdk:"kv_heads"`
-	SpeculativeDecoding     types.Object  `tfsdk:"speculative_decoding"`
-}
-
-// speculativeModel is the workload's speculative_decoding object.
-type speculativeModel struct {
-	Method                types.String  `tfsdk:"method"`
-	AcceptanceRate        types.Float64 `tfsdk:"acceptance_rate"`
-	DraftTokens           types.Int64   `tfsdk:"draft_tokens"`
-	DraftModelParametersB types.Float64 `tfsdk:"draft_model_parameters_b"`
-}
-
-// workloadAttribute is the `workload` schema. tokensPerSecondRequired
-// only changes the documentation; the rule is perf's (ValidateOptions.RequireTokensPerSecond).
-func workloadAttribute(tokensPerSecondRequired bool) schema.SingleNestedAttribute {
+// workloadKeys is the key table of the `workload` object. recommendation
+// says whether it is gpu_recommendation's (tokens_per_second required for
+// inference, a default latency limit, priced by duty_cycle) or
+// gpu_estimate's; only the documentation differs, the rules are perf's
+// (ValidateOptions).
+func workloadKeys(recommendation bool) *objectKeys[perf.Workload] {
+	type W = perf.Workload
 	tps := "Inference: aggregate output tokens per second to serve across all users, for example `5000`."
-	tpotDefault := "Default: no limit (the estimate reports what the GPUs sustain)."
+	tpotDefault := "no limit (the estimate reports what the GPUs sustain)"
 	ttftDefault := tpotDefault
-	if tokensPerSecondRequired {
-		if pol, err := planner.BuiltinPolicy(); err == nil {
-			tpotDefault = fmt.Sprintf("Default `%v`, the MLPerf Inference bar for interactive chat (p99 TPOT of its Interactive scenario), "+
-				"so a serving recommendation is interactive; set a looser limit for batch or offline work.", pol.DefaultMaxTimePerOutputTokenMs)
-			ttftDefault = fmt.Sprintf("Default `%v`, the MLPerf Inference v5.0 Llama 2 70B Interactive bar (p99 time to first token "+
-				"with prompts of about 1,000 tokens), so a serving recommendation is interactive on both latencies; set a looser limit "+
-				"for long prompts, batch or offline work.", pol.DefaultMaxTimeToFirstTokenMs)
-		}
-	}
-	if tokensPerSecondRequired {
+	if recommendation {
 		tps += " Required when `kind = \"inference\"`, unless `requests_per_second` gives the target."
+		if pol, err := planner.BuiltinPolicy(); err == nil {
+			tpotDefault = fmt.Sprintf("`%v`, the MLPerf Inference bar for interactive chat (p99 TPOT of its Interactive scenario), "+
+				"so a serving recommendation is interactive; set a looser limit for batch or offline work", pol.DefaultMaxTimePerOutputTokenMs)
+			ttftDefault = fmt.Sprintf("`%v`, the MLPerf Inference v5.0 Llama 2 70B Interactive bar (p99 time to first token "+
+				"with prompts of about 1,000 tokens), so a serving recommendation is interactive on both latencies; set a looser limit "+
+				"for long prompts, batch or offline work", pol.DefaultMaxTimeToFirstTokenMs)
+		}
 	} else {
 		tps += " Optional here: without it the estimate reports what the GPUs sustain."
 	}
-	seq, latency := limitOf(catalog.LimitSequenceTokens), limitOf(catalog.LimitLatencyMs)
-	return schema.SingleNestedAttribute{
-		Required: true,
-		MarkdownDescription: "What to run. Sizes are in billions (`_b`) of parameters or tokens; " +
-			"unset optional fields take the defaults below. Terraform silently drops a misspelled attribute inside this object " +
-			"(`max_time_per_token_ms` for `max_time_per_output_token_ms` is planned as if it were not there): check the reported " +
-			"latencies (`time_per_output_token_ms`) and the recommendation's `limits applied`.",
-		Attributes: withModelAttributes(map[string]schema.Attribute{
-			"kind": schema.StringAttribute{Required: true,
-				MarkdownDescription: "`training` (pre-training from scratch), `fine_tuning` or `inference`."},
-			"sequence_length": intInput(fmt.Sprintf("Training / fine-tuning sequence length in tokens. Default `%d`.", perf.DefaultSequenceLength), seq),
-			"training_tokens_b": floatInput("Training and fine-tuning: tokens to process, billions (epochs × dataset tokens), for example "+
-				"`2000` for 2T tokens. Required for those kinds.", limitOf(catalog.LimitTrainingTokensB)),
-			"fine_tuning_method": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters). Default `lora`."},
-			"tokens_per_second": floatInput(tps, limitOf(catalog.LimitTokensPerSecond)),
-			"requests_per_second": floatInput("Inference: the target as requests per second instead of `tokens_per_second` (set one, not "+
-				"both): each request generates `output_tokens`, so `requests_per_second × output_tokens` is the output tokens/s served, "+
-				"for example `20` requests/s of 256 tokens for 5,120 tokens/s. A recommendation reports the `concurrency` (sequences "+
-				"in flight) each candidate holds at that rate.", limitOf(catalog.LimitRequestsPerSecond)),
-			"input_tokens":  intInput(fmt.Sprintf("Inference: mean prompt length in tokens. Default `%d`.", perf.DefaultInputTokens), seq),
-			"output_tokens": intInput(fmt.Sprintf("Inference: mean generated length in tokens. Default `%d`.", perf.DefaultOutputTokens), seq),
-			"output_tokens_p99": intInput("Inference: the spread of the generated length, as its 99th percentile in tokens (at least "+
-				"`output_tokens`), for example `4096` beside `output_tokens = 1024` for chat whose answers are mostly short. The model takes "+
-				"the lengths as log-normal with this mean and p99: a long answer holds its place in the batch longer, so the requests in "+
-				"flight reserve KV-cache memory for more tokens than the mean (fewer fit per GPU) and each decode step reads more cache; one "+
-				"request of this length must fit; the explanation gives its time (tail latency). Default: `output_tokens` (every request "+
-				"the same length).", seq),
-			"max_concurrency": intInput("Inference: the most requests in flight, for example `256` for a client or gateway that keeps "+
-				"256 requests open. gpu_estimate: across all its replicas; gpu_recommendation: per serving unit it adds. Beyond it, requests "+
-				"queue and time to first token grows instead of the batch. Default: as many as memory, the latency limits and the serving "+
-				"engine allow; the engine's limit is "+engineLimitDoc()+".", limitOf(catalog.LimitConcurrency)),
-			"global_batch_tokens": intInput("Training and fine-tuning: tokens of one optimizer step (global batch size × sequence_length), "+
-				"for example `4194304` for Llama 2's 4M-token batch. Data parallelism is bounded by it: each data-parallel rank needs at "+
-				"least one sequence (context parallelism splits sequences further). Default: "+batchDefaultDoc()+".",
-				limitOf(catalog.LimitGlobalBatchTokens)),
-			"max_time_to_first_token_ms": floatInput("Inference: limit on the **99th percentile** time to first token, milliseconds (as "+
-				"MLPerf Server and InferenceX p99). The p99 is the unloaded one ("+latencyRatioDoc("ttft")+") plus the 99th-percentile wait "+
-				"for prefill at the replica's load under Poisson arrivals (an M/D/1 queue), so a light load meets a tight limit and a "+
-				"replica whose prompts keep it busy does not. A request of a model preset whose prompt plus output exceeds the model's "+
-				"context window is an error. "+ttftDefault, latency),
-			"max_time_per_output_token_ms": floatInput("Inference: limit on the **99th percentile** time per generated token, milliseconds "+
-				"(50 ms ≈ 20 tokens/s per user). The mean is held to the limit over the fitted p99/mean ratio ("+latencyRatioDoc("tpot")+
-				"). "+tpotDefault, latency),
-			"layers": intInput("Architecture override: transformer layers. Default: the preset's, or derived from the parameter count.",
-				limitOf(catalog.LimitModelLayers)),
-			"hidden_size": intInput("Architecture override: model width. Default: the preset's, or derived from the parameter count.",
-				limitOf(catalog.LimitModelHiddenSize)),
-			"kv_heads": intInput("Architecture override: key/value heads (grouped-query attention). Default: the preset's, or derived.",
-				limitOf(catalog.LimitModelKVHeads)),
-			"speculative_decoding": speculativeAttribute(),
-			"duty_cycle":           dutyCycleAttribute(tokensPerSecondRequired),
-		}),
-	}
+	seq, latency, params := limitOf(catalog.LimitSequenceTokens), limitOf(catalog.LimitLatencyMs), limitOf(catalog.LimitModelParametersB)
+	derived := "the preset's, or derived from the parameter count"
+	return &objectKeys[W]{keys: []key[W]{
+		{name: "kind", required: true, doc: "`training` (pre-training from scratch), `fine_tuning` or `inference`.",
+			is: text(perf.Kinds, func(w *W) *string { return &w.Kind })},
+		{name: "model", doc: "A model preset from the catalog, by ID or alias (case-insensitive): its published architecture " +
+			"(parameters, active parameters and experts of a mixture of experts, layers, width, KV heads or MLA ranks, native " +
+			"precision) sizes the workload, and the size and architecture attributes below become optional overrides. " +
+			"Presets: " + modelPresetList() + ". An unknown name is an error that lists the closest presets; for another " +
+			"model omit `model` and set `model_parameters_b`.", is: text(nil, func(w *W) *string { return &w.Model }),
+			blank: "name a model preset such as \"llama-3.1-70b\", or leave model out (or null) and set model_parameters_b"},
+		{name: "model_parameters_b", doc: "Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for " +
+			"Mixtral 8x7B. Required without `model`; with it, an override of the preset's count.",
+			is: number(params, func(w *W) *float64 { return &w.ModelParametersB })},
+		{name: "active_parameters_b", doc: "Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B).",
+			def: "the preset's, or `model_parameters_b`", is: number(params, func(w *W) *float64 { return &w.ActiveParametersB })},
+		{name: "precision", doc: "Numeric precision of weights and math. The accelerator must support it (A100 has no `fp8`; " +
+			"`fp4` needs Blackwell or MI355X). Serving at `fp8` or `fp4` keeps an FP8 KV cache.",
+			def: "`" + perf.DefaultPrecision + "`; with `model`, the preset's native weight precision (`fp8` for DeepSeek-R1, `bf16` " +
+				"for Llama; a preset whose routed experts ship narrower, such as gpt-oss MXFP4 or Kimi K2.5 INT4, keeps them so)",
+			is: text(catalog.Precisions, func(w *W) *string { return &w.Precision })},
+		{name: "sequence_length", doc: "Training / fine-tuning sequence length in tokens.", def: docInt(perf.DefaultSequenceLength),
+			is: whole(seq, func(w *W) *int { return &w.SequenceLength })},
+		{name: "training_tokens_b", doc: "Training and fine-tuning: tokens to process, billions (epochs × dataset tokens), for " +
+			"example `2000` for 2T tokens. Required for those kinds.",
+			is: number(limitOf(catalog.LimitTrainingTokensB), func(w *W) *float64 { return &w.TrainingTokensB })},
+		{name: "fine_tuning_method", doc: "`full`, `lora` (frozen weights plus adapters) or `qlora` (4-bit frozen weights plus adapters).",
+			def: "`" + perf.DefaultFineTuningMethod + "`", is: text(perf.Methods, func(w *W) *string { return &w.FineTuningMethod })},
+		{name: "tokens_per_second", doc: tps, is: number(limitOf(catalog.LimitTokensPerSecond), func(w *W) *float64 { return &w.TokensPerSecond })},
+		{name: "requests_per_second", doc: "Inference: the target as requests per second instead of `tokens_per_second` (set one, " +
+			"not both): each request generates `output_tokens`, so `requests_per_second × output_tokens` is the output tokens/s " +
+			"served, for example `20` requests/s of 256 tokens for 5,120 tokens/s. A recommendation reports the `concurrency` " +
+			"(sequences in flight) each candidate holds at that rate.", def: "none (`tokens_per_second` gives the target)",
+			is: number(limitOf(catalog.LimitRequestsPerSecond), func(w *W) *float64 { return &w.RequestsPerSecond })},
+		{name: "input_tokens", doc: "Inference: mean prompt length in tokens.", def: docInt(perf.DefaultInputTokens),
+			is: whole(seq, func(w *W) *int { return &w.InputTokens })},
+		{name: "output_tokens", doc: "Inference: mean generated length in tokens.", def: docInt(perf.DefaultOutputTokens),
+			is: whole(seq, func(w *W) *int { return &w.OutputTokens })},
+		{name: "output_tokens_p99", doc: "Inference: the spread of the generated length, as its 99th percentile in tokens (at least " +
+			"`output_tokens`), for example `4096` beside `output_tokens = 1024` for chat whose answers are mostly short. The model takes " +
+			"the lengths as log-normal with this mean and p99: a long answer holds its place in the batch longer, so the requests in " +
+			"flight reserve KV-cache memory for more tokens than the mean (fewer fit per GPU) and each decode step reads more cache; one " +
+			"request of this length must fit; the explanation gives its time (tail latency).",
+			def: "`output_tokens` (every request the same length)", is: whole(seq, func(w *W) *int { return &w.OutputTokensP99 })},
+		{name: "max_concurrency", doc: "Inference: the most requests in flight, for example `256` for a client or gateway that keeps " +
+			"256 requests open. gpu_estimate: across all its replicas; gpu_recommendation: per serving unit it adds. Beyond it, requests " +
+			"queue and time to first token grows instead of the batch.",
+			def: "as many as memory, the latency limits and the serving engine allow; the engine's limit is " + engineLimitDoc(),
+			is:  whole(limitOf(catalog.LimitConcurrency), func(w *W) *int { return &w.MaxConcurrency })},
+		{name: "global_batch_tokens", doc: "Training and fine-tuning: tokens of one optimizer step (global batch size × " +
+			"sequence_length), for example `4194304` for Llama 2's 4M-token batch. Data parallelism is bounded by it: each " +
+			"data-parallel rank needs at least one sequence (context parallelism splits sequences further).", def: batchDefaultDoc(),
+			is: whole(limitOf(catalog.LimitGlobalBatchTokens), func(w *W) *float64 { return &w.GlobalBatchTokens })},
+		{name: "max_time_to_first_token_ms", doc: "Inference: limit on the **99th percentile** time to first token, milliseconds (as " +
+			"MLPerf Server and InferenceX p99). The p99 is the unloaded one (" + latencyRatioDoc("ttft") + ") plus the 99th-percentile " +
+			"wait for prefill at the replica's load under Poisson arrivals (an M/D/1 queue), so a light load meets a tight limit and a " +
+			"replica whose prompts keep it busy does not. A request of a model preset whose prompt plus output exceeds the model's " +
+			"context window is an error.", def: ttftDefault,
+			is: number(latency, func(w *W) *float64 { return &w.MaxTimeToFirstTokenMs })},
+		{name: "max_time_per_output_token_ms", doc: "Inference: limit on the **99th percentile** time per generated token, milliseconds " +
+			"(50 ms ≈ 20 tokens/s per user). The mean is held to the limit over the fitted p99/mean ratio (" + latencyRatioDoc("tpot") + ").",
+			def: tpotDefault, is: number(latency, func(w *W) *float64 { return &w.MaxTimePerOutputTokenMs })},
+		{name: "duty_cycle", doc: dutyCycleDoc(recommendation), def: "`1`, constant load",
+			is: number(limitOf(catalog.LimitDutyCycle), func(w *W) *float64 { return &w.DutyCycle })},
+		{name: "layers", doc: "Architecture override: transformer layers.", def: derived,
+			is: whole(limitOf(catalog.LimitModelLayers), func(w *W) *int { return &w.Layers })},
+		{name: "hidden_size", doc: "Architecture override: model width.", def: derived,
+			is: whole(limitOf(catalog.LimitModelHiddenSize), func(w *W) *int { return &w.HiddenSize })},
+		{name: "kv_heads", doc: "Architecture override: key/value heads (grouped-query attention).", def: "the preset's, or derived",
+			is: whole(limitOf(catalog.LimitModelKVHeads), func(w *W) *int { return &w.KVHeads })},
+		{name: "speculative_decoding", doc: "Inference: speculative decoding. Each decode step drafts `draft_tokens` tokens per " +
+			"request and the model verifies them in one pass, emitting (1 − a^(k+1)) / (1 − a) tokens per step on average for " +
+			"acceptance rate a and k draft tokens, at the cost of the larger verification pass and the drafting. Example: " +
+			"`speculative_decoding = { method = \"mtp\" }`.", def: "off",
+			is: objectOf(speculativeKeys(), func(w *W) *perf.SpeculativeDecoding { return &w.SpeculativeDecoding })},
+	}}
 }
 
-// dutyCycleAttribute is the workload's duty_cycle; recommendation says
+// The workload key tables, built once (the schema and every read use them).
+var (
+	estimateWorkloadKeys       = sync.OnceValue(func() *objectKeys[perf.Workload] { return workloadKeys(false) })
+	recommendationWorkloadKeys = sync.OnceValue(func() *objectKeys[perf.Workload] { return workloadKeys(true) })
+)
+
+// workloadAttribute is the `workload` schema of a data source.
+func workloadAttribute(recommendation bool) schema.DynamicAttribute {
+	keys := estimateWorkloadKeys()
+	if recommendation {
+		keys = recommendationWorkloadKeys()
+	}
+	return objectAttribute(true, "What to run. Sizes are in billions (`_b`) of parameters or tokens; unset attributes take "+
+		"their defaults.", keys)
+}
+
+// docInt is a whole-number default for the docs.
+func docInt(n int) string { return fmt.Sprintf("`%d`", n) }
+
+// dutyCycleDoc documents the workload's duty_cycle; recommendation says
 // whether the schema is gpu_recommendation's (which prices by it) or
 // gpu_estimate's (which accepts and ignores it).
-func dutyCycleAttribute(recommendation bool) schema.Float64Attribute {
-	burst := serverlessBurstDoc()
+func dutyCycleDoc(recommendation bool) string {
 	desc := "Inference: the share of the time the load is there, more than 0 and at most 1, for example `0.02` (about 15 busy " +
-		"hours a month) for an internal tool used now and then. Default `1`, constant load. `tokens_per_second` is the rate to serve " +
-		"while the load is there. Assumptions: the busy time comes in bursts of " + burst + " spread over the month; dedicated " +
+		"hours a month) for an internal tool used now and then. `tokens_per_second` is the rate to serve " +
+		"while the load is there. Assumptions: the busy time comes in bursts of " + serverlessBurstDoc() + " spread over the month; dedicated " +
 		"instances are sized for `tokens_per_second` and billed around the clock whatever the duty cycle (stopping them between " +
 		"bursts is not modelled); a serverless offer (pricing model `serverless`) bills its workers for the busy time plus what its " +
 		"platform bills around each burst (the idle tail before scale-to-zero, a billed cold start, the minimum and the billing " +
@@ -152,71 +158,27 @@ func dutyCycleAttribute(recommendation bool) schema.Float64Attribute {
 	if !recommendation {
 		desc += " Accepted here for a workload shared with `gpu_recommendation`; the estimate does not depend on it."
 	}
-	return floatInput(desc, limitOf(catalog.LimitDutyCycle))
+	return desc
 }
 
-// floatInput is an optional float64 attribute bounded by limit, the range
-// documented after desc.
-func floatInput(desc string, limit inputLimit) schema.Float64Attribute {
-	return schema.Float64Attribute{Optional: true, MarkdownDescription: desc + limit.Doc(), CustomType: limit.Float64()}
-}
-
-// intInput is an optional int64 attribute bounded by limit.
-func intInput(desc string, limit inputLimit) schema.Int64Attribute {
-	return schema.Int64Attribute{Optional: true, MarkdownDescription: desc + limit.Doc(), CustomType: limit.Int64()}
-}
-
-// withModelAttributes adds the workload's model attributes (the preset,
-// its size overrides and the precision) to attrs.
-func withModelAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
-	params := limitOf(catalog.LimitModelParametersB)
-	for name, a := range map[string]schema.Attribute{
-		"model": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "A model preset from the catalog, by ID or alias (case-insensitive): its published architecture " +
-				"(parameters, active parameters and experts of a mixture of experts, layers, width, KV heads or MLA ranks, native " +
-				"precision) sizes the workload, and the size and architecture attributes below become optional overrides. " +
-				"Presets: " + modelPresetList() + ". An unknown name is an error that lists the closest presets; for another " +
-				"model omit `model` and set `model_parameters_b`.",
-			Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
-		"model_parameters_b": floatInput("Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for Mixtral 8x7B. "+
-			"Required without `model`; with it, an override of the preset's count.", params),
-		"active_parameters_b": floatInput("Parameters active per token, billions, for mixture-of-experts models (`12.9` for Mixtral 8x7B). "+
-			"Default: the preset's, or `model_parameters_b`.", params),
-		"precision": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "Numeric precision of weights and math: `fp32`, `tf32`, `bf16`, `fp16`, `fp8`, `fp4`, `int8` or `int4`. " +
-				"Default `bf16`; with `model`, the preset's native weight precision (`fp8` for DeepSeek-R1, `bf16` for Llama; a " +
-				"preset whose routed experts ship narrower, such as gpt-oss MXFP4 or Kimi K2.5 INT4, keeps them so). The " +
-				"accelerator must support it (A100 has no `fp8`; `fp4` needs Blackwell or MI355X). Serving at `fp8` or `fp4` " +
-				"keeps an FP8 KV cache."},
-	} {
-		attrs[name] = a
-	}
-	return attrs
-}
-
-// speculativeAttribute is the workload's speculative_decoding object.
-func speculativeAttribute() schema.SingleNestedAttribute {
+// speculativeKeys is the key table of workload.speculative_decoding.
+func speculativeKeys() *objectKeys[perf.SpeculativeDecoding] {
+	type S = perf.SpeculativeDecoding
 	mtp, draft := speculativeDefaultsDoc(perf.SpeculativeMTP), speculativeDefaultsDoc(perf.SpeculativeDraftModel)
-	draftTokens := limitOf(catalog.LimitSequenceTokens).atMost(perf.MaxDraftTokens)
-	return schema.SingleNestedAttribute{Optional: true,
-		MarkdownDescription: "Inference: speculative decoding, off when omitted. Each decode step drafts `draft_tokens` tokens per " +
-			"request and the model verifies them in one pass, emitting (1 − a^(k+1)) / (1 − a) tokens per step on average for " +
-			"acceptance rate a and k draft tokens, at the cost of the larger verification pass and the drafting. Example: " +
-			"`speculative_decoding = { method = \"mtp\" }`.",
-		Attributes: map[string]schema.Attribute{
-			"method": schema.StringAttribute{Required: true,
-				MarkdownDescription: "`mtp`: the model's multi-token-prediction head (DeepSeek-V3/R1, GLM, Qwen3.5, MiniMax) or an " +
-					"EAGLE-style one-layer head, run once per draft token; `draft_model`: a separate small model of " +
-					"`draft_model_parameters_b`."},
-			"acceptance_rate": floatInput("Probability that a draft token is accepted (given the previous one was). "+
-				"Defaults: "+mtp.rate+" for `mtp`, "+draft.rate+" for `draft_model` (sources in the catalog's SOURCES.md).",
-				limitOf(catalog.LimitFraction).exclusive()),
-			"draft_tokens": intInput("Tokens drafted per step. Defaults: "+mtp.tokens+" for `mtp` (one MTP module), "+
-				draft.tokens+" for `draft_model`.", draftTokens),
-			"draft_model_parameters_b": floatInput("`draft_model` only (and required there): the draft model's parameters, billions, "+
-				"for example `1`.", limitOf(catalog.LimitModelParametersB)),
-		},
-	}
+	return &objectKeys[S]{keys: []key[S]{
+		{name: "method", required: true, doc: "`mtp`: the model's multi-token-prediction head (DeepSeek-V3/R1, GLM, Qwen3.5, " +
+			"MiniMax) or an EAGLE-style one-layer head, run once per draft token; `draft_model`: a separate small model of " +
+			"`draft_model_parameters_b`.", is: text(perf.SpeculativeMethods, func(s *S) *string { return &s.Method }),
+			blank: "give one of " + catalog.QuoteList(perf.SpeculativeMethods) + ", or leave speculative_decoding out (or null) to turn it off"},
+		{name: "acceptance_rate", doc: "Probability that a draft token is accepted (given the previous one was) (sources in the " +
+			"catalog's SOURCES.md).", def: mtp.rate + " for `mtp`, " + draft.rate + " for `draft_model`",
+			is: number(limitOf(catalog.LimitFraction).exclusive(), func(s *S) *float64 { return &s.AcceptanceRate })},
+		{name: "draft_tokens", doc: "Tokens drafted per step.", def: mtp.tokens + " for `mtp` (one MTP module), " + draft.tokens +
+			" for `draft_model`", is: whole(limitOf(catalog.LimitSequenceTokens).atMost(perf.MaxDraftTokens),
+			func(s *S) *int { return &s.DraftTokens })},
+		{name: "draft_model_parameters_b", doc: "`draft_model` only (and required there): the draft model's parameters, billions, " +
+			"for example `1`.", is: number(limitOf(catalog.LimitModelParametersB), func(s *S) *float64 { return &s.DraftModelParametersB })},
+	}}
 }
 
 // speculativeDoc is a method's defaults, formatted for the schema text.
@@ -257,128 +219,29 @@ func modelPresetList() string {
 	return strings.Join(ids, ", ")
 }
 
-// toWorkload converts the Terraform object to the workload as the user
-// wrote it: a null attribute is the zero value, which means its default.
-// Defaults are applied once, when the workload is prepared.
-func (m workloadModel) toWorkload(ctx context.Context, diags *diag.Diagnostics) perf.Workload {
-	w := perf.Workload{
-		Kind:                    m.Kind.ValueString(),
-		Model:                   m.Model.ValueString(),
-		ModelParametersB:        m.ModelParametersB.ValueFloat64(),
-		ActiveParametersB:       m.ActiveParametersB.ValueFloat64(),
-		Precision:               m.Precision.ValueString(),
-		SequenceLength:          int(m.SequenceLength.ValueInt64()),
-		TrainingTokensB:         m.TrainingTokensB.ValueFloat64(),
-		FineTuningMethod:        m.FineTuningMethod.ValueString(),
-		TokensPerSecond:         m.TokensPerSecond.ValueFloat64(),
-		RequestsPerSecond:       m.RequestsPerSecond.ValueFloat64(),
-		InputTokens:             int(m.InputTokens.ValueInt64()),
-		OutputTokens:            int(m.OutputTokens.ValueInt64()),
-		OutputTokensP99:         int(m.OutputTokensP99.ValueInt64()),
-		MaxConcurrency:          int(m.MaxConcurrency.ValueInt64()),
-		GlobalBatchTokens:       float64(m.GlobalBatchTokens.ValueInt64()),
-		MaxTimeToFirstTokenMs:   m.MaxTimeToFirstTokenMs.ValueFloat64(),
-		MaxTimePerOutputTokenMs: m.MaxTimePerOutputTokenMs.ValueFloat64(),
-		DutyCycle:               m.DutyCycle.ValueFloat64(),
-		Layers:                  int(m.Layers.ValueInt64()),
-		HiddenSize:              int(m.HiddenSize.ValueInt64()),
-		KVHeads:                 int(m.KVHeads.ValueInt64()),
-	}
-	if obj := m.SpeculativeDecoding; !obj.IsNull() && !obj.IsUnknown() {
-		var sd speculativeModel
-		diags.Append(obj.As(ctx, &sd, basetypes.ObjectAsOptions{})...)
-		w.SpeculativeDecoding = perf.SpeculativeDecoding{Method: sd.Method.ValueString(), AcceptanceRate: sd.AcceptanceRate.ValueFloat64(),
-			DraftTokens: int(sd.DraftTokens.ValueInt64()), DraftModelParametersB: sd.DraftModelParametersB.ValueFloat64()}
-	}
-	return w
-}
-
 // workloadInput is the workload object of a configuration: the workload
-// as written and which of its attributes are known yet.
+// as written (unset attributes zero: their defaults apply once, when it is
+// prepared) and which of its attributes are known and valid yet.
 type workloadInput struct {
 	workload perf.Workload
-	attrs    map[string]attr.Value
-	// rejected holds the attributes whose numbers their limits reject:
-	// the schema reports those, so the workload's own rules skip them.
-	rejected map[string]bool
+	read     *objectRead
 }
 
-// readWorkload reads the workload object; ok is false while it is null or
-// unknown (nothing to check yet) or cannot be read. Numbers outside their
-// limits are read as unset and listed in rejected.
-func readWorkload(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (workloadInput, bool) {
-	if obj.IsNull() || obj.IsUnknown() {
+// readWorkload reads the workload object, reporting what its key table
+// rejects on diags; ok is false while it is null or unknown (nothing to
+// check yet) or was rejected as a whole.
+func readWorkload(ctx context.Context, d types.Dynamic, diags *diag.Diagnostics) (workloadInput, bool) {
+	var w perf.Workload
+	r := readObject(ctx, estimateWorkloadKeys(), d, path.Root("workload"), &w, diags)
+	if r.whole || d.IsNull() || d.IsUnderlyingValueNull() {
 		return workloadInput{}, false
 	}
-	obj, rejected := withoutRejected(ctx, obj)
-	var m workloadModel
-	diags.Append(obj.As(ctx, &m, basetypes.ObjectAsOptions{})...)
-	if diags.HasError() {
-		return workloadInput{}, false
-	}
-	w := m.toWorkload(ctx, diags)
-	if diags.HasError() {
-		return workloadInput{}, false
-	}
-	return workloadInput{workload: w, attrs: obj.Attributes(), rejected: rejected}, true
-}
-
-// withoutRejected returns obj with every number its limit rejects set to
-// null (in nested objects too), and the top-level attributes that held
-// one. Reading the object as it is would fail on such a number with the
-// diagnostic the schema already reports.
-func withoutRejected(ctx context.Context, obj types.Object) (types.Object, map[string]bool) {
-	attrTypes := obj.AttributeTypes(ctx)
-	out := obj.Attributes()
-	rejected := map[string]bool{}
-	for name, v := range out {
-		switch val := v.(type) {
-		case types.Object:
-			if val.IsNull() || val.IsUnknown() {
-				continue
-			}
-			if inner, r := withoutRejected(ctx, val); len(r) > 0 {
-				out[name], rejected[name] = inner, true
-			}
-		case types.Float64:
-			if l, ok := limitOfType(attrTypes[name]); ok && !val.IsNull() && !val.IsUnknown() && !l.allows(val.ValueFloat64()) {
-				out[name], rejected[name] = types.Float64Null(), true
-			}
-		case types.Int64:
-			if l, ok := limitOfType(attrTypes[name]); ok && !val.IsNull() && !val.IsUnknown() && !l.allows(float64(val.ValueInt64())) {
-				out[name], rejected[name] = types.Int64Null(), true
-			}
-		}
-	}
-	if len(rejected) == 0 {
-		return obj, nil
-	}
-	cleaned, diags := types.ObjectValue(attrTypes, out)
-	if diags.HasError() {
-		return obj, rejected // cannot happen: the values keep their types
-	}
-	return cleaned, rejected
+	return workloadInput{workload: w, read: r}, true
 }
 
 // known reports whether an attribute's value is known (for an object,
-// every value in it) and within its limit.
-func (in workloadInput) known(name string) bool {
-	if in.rejected[name] {
-		return false
-	}
-	v, ok := in.attrs[name]
-	if !ok || v.IsNull() {
-		return true
-	}
-	if o, isObj := v.(types.Object); isObj && !o.IsUnknown() {
-		for _, a := range o.Attributes() {
-			if a.IsUnknown() {
-				return false
-			}
-		}
-	}
-	return !v.IsUnknown()
-}
+// every value in it) and valid.
+func (in workloadInput) known(name string) bool { return in.read.known(name) }
 
 // validate reports the workload's problems on their attributes, leaving
 // rules on values not known yet for the next phase. It returns false when

@@ -73,6 +73,15 @@ func newCLI(t *testing.T) *cli {
 // command fails the test. Offline adds proxies that refuse connections.
 func (c *cli) run(dir string, offline bool, name string, args ...string) string {
 	c.t.Helper()
+	out, err := c.runMayFail(dir, offline, name, args...)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// runMayFail is run for a command that may fail (a plan with errors).
+func (c *cli) runMayFail(dir string, offline bool, name string, args ...string) (string, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = c.env
@@ -81,10 +90,8 @@ func (c *cli) run(dir string, offline bool, name string, args ...string) string 
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		c.t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out.String())
-	}
-	return out.String()
+	err := cmd.Run()
+	return out.String(), err
 }
 
 func (c *cli) terraform(dir string, args ...string) string {
@@ -235,7 +242,21 @@ type diagnostic struct {
 // planDiagnostics runs `terraform plan -json` and returns its diagnostics.
 func planDiagnostics(t *testing.T, c *cli, dir string, args ...string) []diagnostic {
 	t.Helper()
-	out := c.terraform(dir, append([]string{"plan", "-json", "-input=false"}, args...)...)
+	return parseDiagnostics(c.terraform(dir, append([]string{"plan", "-json", "-input=false"}, args...)...))
+}
+
+// failedPlanDiagnostics is planDiagnostics of a plan that fails.
+func failedPlanDiagnostics(t *testing.T, c *cli, dir string) []diagnostic {
+	t.Helper()
+	out, err := c.runMayFail(dir, true, c.tf, "plan", "-json", "-input=false", "-no-color")
+	if err == nil {
+		t.Fatalf("the plan succeeded:\n%s", out)
+	}
+	return parseDiagnostics(out)
+}
+
+// parseDiagnostics reads the diagnostics of `terraform plan -json`.
+func parseDiagnostics(out string) []diagnostic {
 	var ds []diagnostic
 	for _, line := range strings.Split(out, "\n") {
 		var msg struct {
@@ -306,7 +327,7 @@ func installed(t *testing.T) *cli {
 // TestCLIWarnings checks, in `terraform plan -json` of the installed
 // provider, the warnings terraform-plugin-testing cannot see: a missing
 // power figure is reported once per plan, however many gpu_tco meet it;
-// an object given with nothing set is flagged on its line; a cluster
+// a misspelled key is an error on its line; a cluster
 // beyond a typical quota is flagged; and a gpu_cluster_spec cloud switch
 // reports its monthly cost change with the percentage.
 func TestCLIWarnings(t *testing.T) {
@@ -352,13 +373,12 @@ func TestCLIWarnings(t *testing.T) {
 			}
 		}
 	})
-	t.Run("empty object", func(t *testing.T) {
-		// A misspelled attribute inside an object is dropped by Terraform
-		// before the provider sees it: an object left with nothing set gets
-		// a warning on its own line listing its attributes; an object with
-		// a known attribute set gets none.
+	t.Run("misspelled key", func(t *testing.T) {
+		// A misspelled key of an object input is an error naming the
+		// closest attribute, on the line of the key when the object is
+		// written inline; a correct object plans.
 		const wl = `workload = { kind = "inference", model_parameters_b = 8, tokens_per_second = 200 }`
-		ds := planDiagnostics(t, c, initConfig(t, c, `data "gpu_recommendation" "typo" {
+		ds := failedPlanDiagnostics(t, c, initConfig(t, c, `data "gpu_recommendation" "typo" {
   `+wl+`
   constraints = { deadline = 1 }
 }
@@ -373,28 +393,32 @@ data "gpu_tco" "typo" {
   region        = "us-east-1"
   instance_type = "g5.xlarge"
   months        = 1
-  storage       = { block = 100 }
+  storage = {
+    block = 100
+  }
 }
 `))
-		warns := withSummary(ds, "warning", "Object With No Known Attribute Set")
-		if len(warns) != 2 {
-			t.Fatalf("%d empty-object warnings, want 2 (constraints of typo, storage of gpu_tco): %+v", len(warns), ds)
+		errs := withSummary(ds, "error", "Unknown Attribute")
+		if len(errs) != 2 {
+			t.Fatalf("%d unknown-attribute errors, want 2 (constraints of typo, storage of gpu_tco): %+v", len(errs), ds)
 		}
-		for _, w := range warns {
-			switch w.Address {
+		for _, e := range errs {
+			switch e.Address {
 			case "data.gpu_recommendation.typo":
 				// initConfig's terraform block takes 6 lines: constraints is line 9.
-				if !strings.Contains(w.Detail, "constraints is set") || !strings.Contains(w.Detail, "deadline_hours") || w.Range == nil || w.Range.Start.Line != 9 {
-					t.Errorf("constraints warning: %+v", w)
+				if !strings.Contains(e.Detail, "constraints.deadline is not an attribute of constraints. Closest: deadline_hours.") ||
+					e.Range == nil || e.Range.Start.Line != 9 {
+					t.Errorf("constraints error: %+v", e)
 				}
 			default:
-				if w.Address != "data.gpu_tco.typo" || !strings.Contains(w.Detail, "storage is set") || !strings.Contains(w.Detail, "block_gb, object_gb") {
-					t.Errorf("storage warning: %+v", w)
+				if e.Address != "data.gpu_tco.typo" || !strings.Contains(e.Detail, "storage.block is not an attribute of storage. Closest: block_gb.") ||
+					e.Range == nil || e.Range.Start.Line != 23 {
+					t.Errorf("storage error: %+v", e)
 				}
 			}
 		}
-		if errs := withSummary(ds, "error", ""); len(errs) > 0 {
-			t.Errorf("errors: %+v", errs)
+		if n := len(withSummary(ds, "error", "")); n != 2 {
+			t.Errorf("%d errors, want the 2 above: %+v", n, ds)
 		}
 	})
 	t.Run("old prices once per plan", func(t *testing.T) {

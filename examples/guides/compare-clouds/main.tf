@@ -11,24 +11,31 @@ locals {
     gcp   = "a3-highgpu-8g"
     azure = "Standard_ND96isr_H100_v5"
   }
-  # Every (cloud, pricing model) pair; Azure lists no spot price for
-  # ND H100 v5, so that pair is left out.
-  options = setsubtract(
-    [for p in setproduct(keys(local.h100x8), ["on_demand", "reserved_1y", "spot"]) : join("/", p)],
-    ["azure/spot"],
-  )
+  ways = ["on_demand", "reserved_1y", "spot"]
 }
 
-# No region: each TCO is priced in the cheapest region that sells the
-# instance that way, and returns it.
+# One TCO per cloud, no region: its pricing_model_comparison prices the
+# instance every way, each in the cheapest region that sells it so, and
+# marks a way the cloud does not sell it with available = false and the
+# reason, so one gap does not fail the plan.
 data "gpu_tco" "year" {
-  for_each      = toset(local.options)
-  cloud         = split("/", each.key)[0]
-  instance_type = local.h100x8[split("/", each.key)[0]]
+  for_each      = local.h100x8
+  cloud         = each.key
+  instance_type = each.value
   months        = 12
-  pricing_mix   = { (split("/", each.key)[1]) = 1 }
+}
+
+locals {
+  # "cloud/pricing_model" => its comparison row.
+  options = merge([for cloud, t in data.gpu_tco.year : {
+    for row in t.pricing_model_comparison : "${cloud}/${row.pricing_model}" => row if contains(local.ways, row.pricing_model)
+  }]...)
 }
 
 output "h100x8_for_a_year" {
-  value = { for k, t in data.gpu_tco.year : k => "${format("$%10.2f", t.total_cost_usd)} in ${t.region}" }
+  value = { for k, row in local.options : k => row.available ? "${format("$%10.2f", row.total_cost_usd)} in ${row.region}" : "not available" }
+}
+
+output "not_available" {
+  value = { for k, row in local.options : k => row.reason if !row.available }
 }

@@ -47,22 +47,19 @@ variable "pricing_mix" {
   default     = null
 }
 
+# storage and network are typed `any`, not object({...}), so that a
+# misspelled key reaches the provider, which reports it (object({...}) would
+# drop it silently).
 variable "storage" {
   description = "Storage kept for the horizon: { block_gb, object_gb }."
-  type = object({
-    block_gb  = optional(number)
-    object_gb = optional(number)
-  })
-  default = null
+  type        = any
+  default     = null
 }
 
 variable "network" {
   description = "Monthly transfer: { egress_gb_per_month, inter_region_gb_per_month }."
-  type = object({
-    egress_gb_per_month       = optional(number)
-    inter_region_gb_per_month = optional(number)
-  })
-  default = null
+  type        = any
+  default     = null
 }
 
 variable "extra_monthly_usd" {

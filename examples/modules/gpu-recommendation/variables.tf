@@ -1,40 +1,16 @@
+# The objects are typed `any`, not object({...}): Terraform would convert
+# the caller's value to the object type and drop any key the type lacks, so a
+# misspelled key would never reach the provider. Typed `any`, the provider
+# sees every key and reports a misspelled one with the closest valid name.
 variable "workload" {
-  description = "The workload, in the provider's `workload` shape: kind, model_parameters_b and the optional fields (training_tokens_b, tokens_per_second, ...)."
-  type = object({
-    kind                         = string
-    model_parameters_b           = number
-    active_parameters_b          = optional(number)
-    precision                    = optional(string)
-    sequence_length              = optional(number)
-    training_tokens_b            = optional(number)
-    fine_tuning_method           = optional(string)
-    tokens_per_second            = optional(number)
-    input_tokens                 = optional(number)
-    output_tokens                = optional(number)
-    max_time_to_first_token_ms   = optional(number)
-    max_time_per_output_token_ms = optional(number)
-  })
+  description = "The workload, in the provider's `workload` shape: kind, model (a preset) or model_parameters_b, and any optional attribute (training_tokens_b, tokens_per_second, ...)."
+  type        = any
 }
 
 variable "constraints" {
-  description = "Optional limits, in the provider's `constraints` shape. Omit any field for no limit."
-  type = object({
-    clouds              = optional(list(string))
-    regions             = optional(list(string))
-    geographies         = optional(list(string))
-    accelerators        = optional(list(string))
-    pricing_models      = optional(list(string))
-    max_hourly_cost_usd = optional(number)
-    max_total_cost_usd  = optional(number)
-    deadline_hours      = optional(number)
-    max_gpus            = optional(number)
-    max_nodes           = optional(number)
-    min_gpu_memory_gb   = optional(number)
-    min_network_gbps    = optional(number)
-    compliance          = optional(list(string))
-    max_co2e_kg         = optional(number)
-  })
-  default = {}
+  description = "Optional limits, in the provider's `constraints` shape (clouds, regions, compliance, deadline_hours, ...). null or {} for none."
+  type        = any
+  default     = null
 }
 
 variable "objective" {
