@@ -57,6 +57,7 @@ data "gpu_tco" "serve_year" {
   instance_count = data.gpu_recommendation.serve.best.nodes
   months         = 12
   utilization    = 1
+  load           = "inference" # energy at serving load, not training's
   pricing_mix    = { (data.gpu_recommendation.serve.best.pricing_model) = 1 }
   storage = {
     block_gb  = 500

@@ -3,7 +3,10 @@
 
 package perf
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestBalancedPrefillWorkers checks the split arithmetic by hand: 72 GPUs,
 // prefill workers of 4 GPUs, decode workers of 8, decode at 1,000 output
@@ -31,5 +34,26 @@ func TestBalancedPrefillWorkers(t *testing.T) {
 		if got := balancedPrefillWorkers(c.g, c.rp, c.rd, c.od, c.op); got != c.want {
 			t.Errorf("balancedPrefillWorkers(%d, %d, %d, %v, %v) = %v, want %v", c.g, c.rp, c.rd, c.od, c.op, got, c.want)
 		}
+	}
+}
+
+// TestMDOneWait99 checks the M/D/1 p99 wait against its defining
+// equations at light and heavy load: the decay θ solves ρ(e^(θs) − 1) =
+// θs and the tail ρ·e^(−θt) is 1% at the wait; 0 below one waiting
+// request in a hundred.
+func TestMDOneWait99(t *testing.T) {
+	const s = 0.2
+	for _, rho := range []float64{0.0105, 0.015, 0.02, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999} {
+		w := mdOneWait99(rho, s)
+		theta := math.Log(100*rho) / w
+		if g := rho*math.Expm1(theta*s) - theta*s; math.Abs(g) > 1e-9*theta*s {
+			t.Errorf("ρ %v: θs = %v leaves ρ(e^θs − 1) − θs = %v", rho, theta*s, g)
+		}
+		if tail := rho * math.Exp(-theta*w); math.Abs(tail-0.01) > 1e-12 {
+			t.Errorf("ρ %v: tail at the wait %v", rho, tail)
+		}
+	}
+	if w := mdOneWait99(0.009, s); w != 0 {
+		t.Errorf("ρ 0.009: wait %v, want 0", w)
 	}
 }

@@ -261,11 +261,16 @@ func mdOneWait99(rho, s float64) float64 {
 		return 0
 	}
 	// x = θs: the positive root of g(x) = ρ(e^x − 1) − x, convex with
-	// g(0) = 0 and g'(0) = ρ − 1 < 0; Newton from the right converges.
-	x := 2*(1-rho)/rho + math.Log(1/rho) + 1
+	// g(0) = 0 and g'(0) = ρ − 1 < 0. Both starts are right of the root
+	// (g ≥ 0 there): 2(1 − ρ)/ρ, where ρ(x + x²/2) = x, since e^x − 1 ≥
+	// x + x²/2, and 2·ln(2/ρ), where ρe^x = 4/ρ; the smaller is close to
+	// it at any load, and Halley's steps (one exponential each) converge
+	// cubically (TestMDOneWait99).
+	x := math.Min(2*(1-rho)/rho, 2*math.Log(2/rho))
 	for range 50 {
-		g, dg := rho*math.Expm1(x)-x, rho*math.Exp(x)-1
-		step := g / dg
+		em1 := math.Expm1(x)
+		g, dg, d2g := rho*em1-x, rho*(em1+1)-1, rho*(em1+1)
+		step := 2 * g * dg / (2*dg*dg - g*d2g)
 		x -= step
 		if math.Abs(step) < 1e-9*x {
 			break
