@@ -159,16 +159,17 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 // removed, keeping the cheapest (cost plus carbon cost) candidate within
 // every other limit as the left-out one; it counts nothing.
 func (r *run) evaluateLeftOut(oi *offerInfo, g *groupResult) {
-	r.eachWithinLimits(oi, g, func(c *priced) {
+	r.eachWithinLimits(oi, g, func(c priced) {
 		if !r.leftOut.set || c.cost+c.carbon < r.leftOut.value {
-			r.leftOut.set, r.leftOut.value, r.leftOut.cand = true, c.cost+c.carbon, *c
+			r.leftOut.set, r.leftOut.value, r.leftOut.cand = true, c.cost+c.carbon, c
 		}
 	})
 }
 
 // eachWithinLimits prices every (node count, allowed pricing model) of an
-// offer and calls fn on those within every limit; it counts nothing.
-func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, fn func(c *priced)) {
+// offer and calls fn on those within every limit (by value: a pointer
+// would move every priced candidate to the heap); it counts nothing.
+func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, fn func(c priced)) {
 	discount := r.req.Discounts[oi.o.Cloud]
 	for i := range g.options {
 		opt := &g.options[i]
@@ -177,7 +178,7 @@ func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, fn func(c *priced)
 				continue
 			}
 			if c := r.price(oi, opt, s, discount); r.withinLimits(oi, opt, &c) {
-				fn(&c)
+				fn(c)
 			}
 		}
 	}

@@ -164,7 +164,7 @@ func (r *run) servingRow(row *TradeOff, seed int) (ok bool, err error) {
 	}
 	est, err := r.req.Relimit(row.MaxTimeToFirstTokenMs, row.MaxTimePerOutputTokenMs)
 	if err != nil {
-		return false, nil // beyond the latency input limits: no row
+		return false, nil //nolint:nilerr // limits beyond the latency input limits: the row is left out, not an error
 	}
 	q := *r.req
 	q.Estimator, q.Objective, q.Top, q.DistinctBy = est, ObjectiveCost, 1, DistinctDeployment
