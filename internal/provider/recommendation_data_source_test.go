@@ -278,7 +278,7 @@ func TestAccRecommendation_tighterBudget(t *testing.T) {
 	cost := statecheck.CompareValue(monotone{nonIncreasing: true, what: "best.estimated_cost_usd"})
 	hours := statecheck.CompareValue(monotone{nonIncreasing: false, what: "best.estimated_hours"})
 	var steps []resource.TestStep
-	for _, budget := range []string{"", "max_total_cost_usd = 50000", "max_total_cost_usd = 15000", "max_total_cost_usd = 8000"} {
+	for _, budget := range []string{"", "max_total_cost_usd = 50000", "max_total_cost_usd = 15000", "max_total_cost_usd = 10000"} {
 		steps = append(steps, resource.TestStep{
 			Config: recConfig("", recPretrain8B, budget, `objective = "time"`),
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -5,6 +5,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -37,7 +38,11 @@ func tradeOffAttributes() map[string]schema.Attribute {
 	pol, err := planner.BuiltinPolicy()
 	factors := "the policy's factors"
 	if err == nil {
-		factors = fmt.Sprint(pol.TradeOffFactors)
+		fs := make([]string, len(pol.TradeOffFactors))
+		for i, f := range pol.TradeOffFactors {
+			fs[i] = "`" + numfmt.Trim(f, 2) + "`"
+		}
+		factors = strings.Join(fs[:len(fs)-1], ", ") + " and " + fs[len(fs)-1]
 	}
 	return map[string]schema.Attribute{
 		"trade_offs": schema.ListNestedAttribute{Computed: true,
@@ -45,8 +50,10 @@ func tradeOffAttributes() map[string]schema.Attribute {
 				"constraint kept) at the request's own limit and at it scaled by each of " + factors + ", ascending. Training and " +
 				"fine-tuning scale `constraints.deadline_hours`; without one, the best candidate's hours (and under the `cost` " +
 				"objective only tighter factors: its best is already the cheapest). Inference scales both p99 latency limits " +
-				"together (`max_time_to_first_token_ms` and `max_time_per_output_token_ms`, with their defaults). The summary shows " +
-				"them as a table with each answer's cost against the request's own.",
+				"together (`max_time_to_first_token_ms` and `max_time_per_output_token_ms`, with their defaults); a limit beyond " +
+				"the input limits leaves its row out. A job's rows come from the candidates the ranking already priced; each " +
+				"serving row at other limits is a search of its own for the cheapest deployment (so a serving recommendation " +
+				"takes a few times as long). The summary shows them as a table with each answer's cost against the request's own.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"factor": schema.Float64Attribute{Computed: true,
 					MarkdownDescription: "The scale of the request's limit: `0.5` twice as tight, `2` twice as loose, `1` the request's own."},
