@@ -239,6 +239,8 @@ func losoTable(t *testing.T, loso []refCase) string {
 	}
 	b.WriteString("\n### By hardware family\n\n" + keyedTable(loso, "hardware family", func(c refCase) string { return c.hw }))
 	b.WriteString("\n### By source family (each refitted without itself)\n\n" + keyedTable(loso, "source family", func(c refCase) string { return c.origin }))
+	b.WriteString("\n### By result date (a trend in the signed error is software the vintage law misses)\n\n" +
+		keyedTable(loso, "half-year of the result", func(c refCase) string { return halfYear(c.date) }))
 	return b.String()
 }
 
@@ -311,4 +313,15 @@ func acceleratorPhysics(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// halfYear labels a YYYY-MM-DD date by its half-year ("2025 H1").
+func halfYear(date string) string {
+	if len(date) < 7 {
+		return "undated"
+	}
+	if date[5:7] <= "06" {
+		return date[:4] + " H1"
+	}
+	return date[:4] + " H2"
 }
