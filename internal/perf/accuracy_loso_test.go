@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -181,7 +182,7 @@ func losoFamily(t *testing.T, base perf.Params, series []*repeatSeries, lookup a
 // belong to the current inputs.
 func losoCasesFor(t *testing.T, lookup accLookup, all []refCase) []refCase {
 	hash := inputsHash(t)
-	if *updateReport {
+	if *updateReport && (!*reuseLOSO || !storedLOSOCurrent(hash)) {
 		cases := runLOSO(t, lookup, all)
 		f := losoFile{InputsHash: hash}
 		for _, c := range cases {
@@ -214,6 +215,22 @@ func losoCasesFor(t *testing.T, lookup accLookup, all []refCase) []refCase {
 			published: c.Published, predicted: c.Predicted, err: c.Err, date: c.Date})
 	}
 	return out
+}
+
+// reuseLOSO: with -update-report, keep the stored predictions when they
+// belong to the current inputs (the refit is deterministic) and rewrite
+// only the report, e.g. after a change of its prose.
+var reuseLOSO = flag.Bool("reuse-loso", false, "with -update-report: reuse testdata/accuracy_loso.json when it belongs to the current inputs")
+
+// storedLOSOCurrent reports whether losoPath holds the predictions of the
+// current inputs.
+func storedLOSOCurrent(hash string) bool {
+	raw, err := os.ReadFile(losoPath)
+	if err != nil {
+		return false
+	}
+	var f losoFile
+	return json.Unmarshal(raw, &f) == nil && f.InputsHash == hash
 }
 
 // losoTable is the report's headline: leave-one-source-out error per kind,

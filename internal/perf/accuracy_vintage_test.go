@@ -190,7 +190,7 @@ func repeatedResults(t testing.TB, lookup accLookup) []*repeatSeries {
 			if !ok {
 				continue
 			}
-			id := mlperfID(t, lookup, r["accelerator"], r["accelerator_raw"])
+			id := mlperfID(lookup, r["accelerator"], r["accelerator_raw"])
 			v := num(r["result"])
 			if r["unit"] == "Samples/s" {
 				v *= float64(shape.out)
@@ -213,7 +213,7 @@ func repeatedResults(t testing.TB, lookup accLookup) []*repeatSeries {
 			if !trainingBenchmarks[r["benchmark"]] {
 				continue
 			}
-			id := mlperfID(t, lookup, r["accelerator"], "")
+			id := mlperfID(lookup, r["accelerator"], "")
 			tr := trainRow{minutes: num(r["result_minutes"]), tokens: num(r["trained_tokens"]), runMinutes: num(r["mean_run_minutes"])}
 			origin := "MLPerf Training " + r["version"]
 			add("training", "MLPerf "+id, strings.Join([]string{"mt", r["benchmark"], id, r["accelerator_count"], r["nodes"]}, "|"),
@@ -245,7 +245,7 @@ var inferencexConfigColumns = []string{"model", "hardware", "framework_key", "pr
 
 // mlperfID is the catalog ID of an MLPerf accelerator name (the GH200
 // 144 GB variant apart), or the name when the catalog lacks it.
-func mlperfID(t testing.TB, lookup accLookup, name, raw string) string {
+func mlperfID(lookup accLookup, name, raw string) string {
 	id := mlperfAccelerator[name]
 	if id == "" {
 		id = name
@@ -256,11 +256,28 @@ func mlperfID(t testing.TB, lookup accLookup, name, raw string) string {
 	return id
 }
 
+// servingVintageHeld: the serving gain is not applied (held at 0 in
+// perf_model.json). Fitted from the repeated results it is 0.23 a year,
+// and with it the leave-one-source-out error got worse (inference 17.4 %
+// median / 50.2 % p90 against 14.5 % / 37.0 % held; InferenceX, left
+// out, +11 % signed where it is −2 % held): MLPerf's dense stacks gained
+// 23–43 % a year in 2024–25, but the 2026 MoE engines InferenceX measures
+// on NVIDIA did not gain in its window (H200 +9 %, GB200 −1 %), and one
+// rate per kind cannot carry both. The estimator still reports it.
+const servingVintageHeld = true
+
+// trainingGainFit is the training gain the estimator fits on every
+// repeated result (the report quotes it beside the committed value).
+var trainingGainFit float64
+
 // withVintage is p with the software-vintage gains refitted from the
 // repeated results without source family exclude ("" = all).
 func withVintage(p perf.Params, series []*repeatSeries, exclude string) perf.Params {
 	q := cloneParams(p)
 	q.Vintage.ServingGainPerYear = vintageGain(series, "inference", exclude)
+	if servingVintageHeld {
+		q.Vintage.ServingGainPerYear = 0
+	}
 	q.Vintage.TrainingGainPerYear = vintageGain(series, "training", exclude)
 	return q
 }
@@ -303,6 +320,7 @@ func TestVintageGainFromCalibration(t *testing.T) {
 	series := repeatedResults(t, accuracyLookup(t))
 	p := model(t).Params()
 	fit := withVintage(p, series, "")
+	t.Logf("serving gain the repeated results fit: %.4f a year (held at %.2f: servingVintageHeld)", vintageGain(series, "inference", ""), p.Vintage.ServingGainPerYear)
 	for _, c := range []struct {
 		name      string
 		got, want float64
