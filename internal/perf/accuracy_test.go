@@ -512,7 +512,7 @@ func TestAccuracyReport(t *testing.T) {
 	t.Logf("skipped %d rows:\n%s", len(skips), strings.Join(skipLines, "\n"))
 
 	loso := losoCasesFor(t, lookup, cases)
-	trainingGainFit = withVintage(m.Params(), repeatedResults(t, lookup), "").Vintage.TrainingGainPerYear
+	trainingGainFit = vintageGain(repeatedResults(t, lookup), "training", "")
 	writeOrCheckPlot(t, loso)
 	doc := reportIntro + fittingText(m.Params()) + losoHeading + losoTable(t, loso) + "\n" + losoPlotText +
 		"## In-sample fit (every source fitted together)\n\n" + summaryTable(t, cases) + "\n" +
