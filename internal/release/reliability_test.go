@@ -341,6 +341,7 @@ func (r *relCLI) check(t *testing.T, row relRow) {
 	if len(errs) == 0 || len(errs) > 1+row.more {
 		t.Fatalf("%d error diagnostics, want 1 (then at most %d): %+v\n%s", len(errs), row.more, errs, tail(out))
 	}
+	t.Logf("%s: %s", errs[0].Summary, errs[0].Detail) // what a user reads (go test -v: the message families)
 	if e := errs[0]; e.Summary != row.err || !strings.Contains(e.Detail, row.detail) {
 		t.Errorf("error %q: %q\nwant %q containing %q", e.Summary, e.Detail, row.err, row.detail)
 	}
@@ -372,6 +373,7 @@ func (r *relCLI) checkOutputs(t *testing.T, dir string, row relRow) {
 		t.Fatal(err)
 	}
 	for name, check := range row.outputs {
+		t.Logf("output %s = %v", name, plan.PlannedValues.Outputs[name].Value)
 		if problem := check(plan.PlannedValues.Outputs[name].Value); problem != "" {
 			t.Errorf("output %s: %s", name, problem)
 		}
