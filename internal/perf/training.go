@@ -82,9 +82,11 @@ func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, yield func(
 			continue
 		}
 		// DP candidates: every GPU, whole nodes only (a partly filled
-		// node drags the scale-out network in), one node only.
+		// node drags the scale-out network in), one node only, or one
+		// replica (no gradient traffic at all: over a slow network a
+		// single deep pipeline beats any data-parallel width).
 		seen := 0
-		for _, used := range [3]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)} {
+		for _, used := range [4]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus), tp * cp * pp} {
 			dp := used / (tp * cp * pp)
 			if pin.Data > 0 {
 				dp = pin.Data
