@@ -433,8 +433,10 @@ func (m *Model) fitsOnly(p *Prepared, x *hw) bool {
 		}
 		return false
 	}
-	for l := range m.trainingLayouts(x, &p.arch, p.w.SequenceLength, Parallelism{}) {
-		if m.trainingBytes(p.w, p.arch, l) <= usable {
+	mem := m.trainMemory(&p.w, &p.arch)
+	b := layoutBounds{group: func(tp, cp int) bool { return mem.mayFit(tp, cp, x.gpus, usable) }}
+	for l := range m.trainingLayouts(x, &p.arch, p.w.SequenceLength, Parallelism{}, &b) {
+		if mem.bytes(l) <= usable {
 			return true
 		}
 	}

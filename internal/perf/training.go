@@ -34,8 +34,9 @@ var (
 // nodes, or one node (GPUs beyond the layout stay idle). A degree pinned
 // in pin is used alone, whatever its value. It calls yield for each until
 // yield returns false (an iterator, so enumerating neither allocates nor
-// clears a buffer of every layout).
-func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) iter.Seq[layout] {
+// clears a buffer of every layout). A search narrows the enumeration
+// through b (nil: every layout): see layoutBounds.
+func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism, b *layoutBounds) iter.Seq[layout] {
 	return func(yield func(layout) bool) {
 		minTok := m.p.Training.ContextParallelMinTokens
 		top := 1
@@ -45,6 +46,9 @@ func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) ite
 		if pin.Tensor > 0 {
 			top = pin.Tensor
 		}
+		// DP candidates: every GPU, whole nodes only (a partly filled
+		// node drags the scale-out network in), one node only.
+		used := [3]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)}
 		for tp := top; tp >= 1; tp /= 2 {
 			cps := cpDegrees
 			if pin.Context > 0 {
@@ -54,7 +58,10 @@ func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) ite
 				if tp*cp > x.gpus || (cp > 1 && float64(seq)/float64(cp) < minTok && pin.Context == 0) {
 					break
 				}
-				if !pipelineLayouts(x, arch, tp, cp, pin, yield) {
+				if b != nil && b.group != nil && !b.group(tp, cp) {
+					continue
+				}
+				if !pipelineLayouts(x, arch, tp, cp, pin, &used, b, yield) {
 					return
 				}
 			}
@@ -65,15 +72,32 @@ func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) ite
 	}
 }
 
+// layoutBounds narrows a layout enumeration while a search runs; the
+// search updates it between layouts and the enumeration reads it before
+// each TP × CP group and each layout.
+type layoutBounds struct {
+	// group reports whether a layout of the TP × CP group can still win;
+	// false skips the group whole.
+	group func(tp, cp int) bool
+	// maxDP caps an unpinned data-parallel degree (the global batch's
+	// sequences), applied after the DP candidates are told apart.
+	maxDP int
+	// minUsed: layouts on this many GPUs or fewer cannot win; they are not
+	// yielded.
+	minUsed int
+}
+
 // pipelineLayouts yields the pipeline and data-parallel degrees of one
-// TP × CP group; false when yield asked to stop.
-func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, yield func(layout) bool) bool {
+// TP × CP group, DP from the GPU counts used; false when yield asked to
+// stop.
+func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, used *[3]int, b *layoutBounds, yield func(layout) bool) bool {
 	pps := ppDegrees
 	if pin.Pipeline > 0 {
 		pps = []int{pin.Pipeline}
 	}
 	for _, pp := range pps {
-		if tp*cp*pp > x.gpus || pp > arch.Layers {
+		group := tp * cp * pp
+		if group > x.gpus || pp > arch.Layers {
 			break
 		}
 		if pp > 1 && tp < x.gpn && tp*pp > x.gpn && pin.Pipeline == 0 {
@@ -81,18 +105,24 @@ func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, yield func(
 			// TP are dominated by the layout with a larger TP.
 			continue
 		}
-		// DP candidates: every GPU, whole nodes only (a partly filled
-		// node drags the scale-out network in), one node only.
 		seen := 0
-		for _, used := range [3]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)} {
-			dp := used / (tp * cp * pp)
+		for _, u := range used {
+			dp := u / group
 			if pin.Data > 0 {
 				dp = pin.Data
 			}
-			if dp < 1 || dp == seen || tp*cp*pp*dp > x.gpus {
+			if dp < 1 || dp == seen || group*dp > x.gpus {
 				continue
 			}
 			seen = dp
+			if b != nil {
+				if pin.Data == 0 && b.maxDP > 0 {
+					dp = min(dp, b.maxDP)
+				}
+				if group*dp <= b.minUsed {
+					continue
+				}
+			}
 			if !yield(layout{tp: tp, cp: cp, pp: pp, dp: dp, ep: 1}) {
 				return false
 			}
@@ -155,6 +185,18 @@ func (c *trainMem) bytes(l layout) float64 {
 	// Sequence parallelism splits the activations by TP, context
 	// parallelism by CP.
 	return total + c.act/float64(l.tp*l.cp)
+}
+
+// mayFit reports whether a layout of TP degree tp and CP degree cp on at
+// most gpus GPUs may need no more than usable bytes per GPU: false only
+// when even the states spread over all gpus GPUs, without gathered layers,
+// plus the activations exceed it (bytes is never below that bound: each
+// term is non-negative and IEEE division and addition are monotone).
+func (c *trainMem) mayFit(tp, cp, gpus int, usable float64) bool {
+	if !(c.states >= 0 && c.gathered >= 0 && c.act >= 0) {
+		return true
+	}
+	return !(c.states/float64(gpus)+c.act/float64(tp*cp) > usable)
 }
 
 type trainResult struct {
@@ -296,10 +338,15 @@ func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin 
 	// (context parallelism splits sequences, so it takes none).
 	maxDP := max(1, int(c.seqs))
 	usable := x.usableGB * 1e9
-	for l := range m.trainingLayouts(x, arch, w.SequenceLength, pin) {
-		if pin.Data == 0 {
-			l.dp = min(l.dp, maxDP)
-		}
+	// Once a layout fits, the enumeration skips a TP × CP group none of
+	// whose layouts can fit or beat the best so far (trainCtx.groupCanWin)
+	// and the layouts on too few GPUs to beat it (minUsed, below).
+	b := layoutBounds{maxDP: maxDP}
+	b.group = func(tp, cp int) bool {
+		return !haveBest || c.groupCanWin(tp, cp, usable, best.tokensPerS*(1+tol))
+	}
+	var r trainResult
+	for l := range m.trainingLayouts(x, arch, w.SequenceLength, pin, &b) {
 		// Every factor after the base MFU can only lower it (c.prune):
 		// a layout whose GPUs at the base MFU cannot beat the best so far
 		// is skipped before anything is computed.
@@ -326,18 +373,43 @@ func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin 
 		if haveBest {
 			bar = best.tokensPerS * (1 + tol)
 		}
-		var r trainResult
 		if !c.layout(l, bytes, bar, &r) {
 			continue
 		}
 		if !haveBest || r.tokensPerS > best.tokensPerS*(1+tol) {
 			best, haveBest = r, true
+			if c.prune {
+				b.minUsed = prunedGPUs(c.maxPerGPU, best.tokensPerS*(1+tol), x.gpus)
+			}
 		}
 	}
 	if !haveBest {
 		return leastShort, false
 	}
 	return best, true
+}
+
+// prunedGPUs is the largest GPU count g ≤ limit for which a layout on g
+// GPUs or fewer cannot beat bar at m tokens/s per GPU, that is
+// !(float64(g')·m > bar) for every g' ≤ g (0 when even one GPU may).
+// The product rounds monotonically in g for a finite m > 0; any other m
+// prunes nothing here.
+func prunedGPUs(m, bar float64, limit int) int {
+	if !(m > 0) || math.IsInf(m, 1) {
+		return 0
+	}
+	pruned := func(g int) bool { return !(float64(g)*m > bar) }
+	g := limit
+	if q := bar / m; q >= 0 && q < float64(limit) {
+		g = int(q)
+	}
+	for g < limit && pruned(g+1) {
+		g++
+	}
+	for g > 0 && !pruned(g) {
+		g--
+	}
+	return g
 }
 
 // trainingMiss is the estimate of a workload that fits no layout: the
@@ -511,6 +583,29 @@ func (c *trainCtx) expertParallel(l layout, pin Parallelism) int {
 		ep *= 2
 	}
 	return ep
+}
+
+// groupCanWin reports whether a layout of TP degree tp and CP degree cp
+// may fit in usable bytes per GPU (trainMem.mayFit) and exceed bar
+// tokens/s. It says no only when that is certain: when pruning is exact,
+// such a layout runs at most x.gpus GPUs at the base MFU after the TP term (the pipeline
+// bubble, the data-, context- and expert-parallel exposures, the
+// node-count loss and memory pressure only lower it; a hair of margin
+// covers rounding).
+func (c *trainCtx) groupCanWin(tp, cp int, usable, bar float64) bool {
+	if !c.mem.mayFit(tp, cp, c.x.gpus, usable) {
+		return false
+	}
+	if !c.prune {
+		return true
+	}
+	g := float64(c.x.gpus)
+	mfu := c.base
+	if tp > 1 {
+		e, _ := c.tpTerms(tp)
+		mfu /= 1 + e
+	}
+	return !(mfu > 0) || g*c.x.peakFlops*mfu/c.perToken*(1+1e-12) > bar
 }
 
 // tpTerms returns the TP exposure and whether TP communication dominates

@@ -56,26 +56,35 @@ func (r *run) allowedModels(oi *offerInfo) int {
 	return n
 }
 
-// scan runs the filters over every offer. Phase 1 finds the hardware
-// groups some offer needs; phase 2 evaluates their physics, in parallel
-// over families; phase 3 prices and filters every candidate in tie-break
-// order.
+// verdict is an offer's offer-level filter result: the reason it fails
+// ("" when it passes) and the pricing models the constraints allow.
+type verdict struct {
+	reason  string
+	allowed int
+}
+
+// scan runs the filters over every offer. Phase 1 applies the
+// offer-level filters once and finds the hardware groups some offer
+// needs; phase 2 evaluates their physics, in parallel over families;
+// phase 3 prices and filters every candidate in tie-break order.
 func (r *run) scan() {
 	for i := range r.p.offers {
-		oi := &r.p.offers[i]
-		if !r.needed[oi.group] && r.offerReason(oi) == "" && r.allowedModels(oi) > 0 {
-			r.needed[oi.group] = true
+		oi, v := &r.p.offers[i], &r.verdicts[i]
+		v.reason, v.allowed = r.offerReason(oi), 0
+		if v.reason == "" {
+			v.allowed = r.allowedModels(oi)
+			r.needed[oi.group] = r.needed[oi.group] || v.allowed > 0
 		}
 	}
 	r.physicsAll()
 	for i := range r.p.offers {
-		oi := &r.p.offers[i]
-		if reason := r.offerReason(oi); reason != "" {
-			r.reject(reason, len(oi.sold))
+		oi, v := &r.p.offers[i], &r.verdicts[i]
+		if v.reason != "" {
+			r.reject(v.reason, len(oi.sold))
 			continue
 		}
 		// Pricing models first: they are an offer-level filter too.
-		allowed := r.allowedModels(oi)
+		allowed := v.allowed
 		if d := len(oi.sold) - allowed; d > 0 {
 			r.reject(ReasonPricingModels, d)
 		}
@@ -99,7 +108,7 @@ func (r *run) scan() {
 func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	var furthest [catalog.NumPricingModels]int // by slot
 	var kept [catalog.NumPricingModels]bool
-	discount := r.req.Discounts[oi.o.Cloud]
+	u := r.usage(0, 0, r.discounts[oi.cloudIx])
 	var slots [catalog.NumPricingModels]int // the allowed slots of the offer, in sold order
 	n := 0
 	for _, s := range oi.soldSlot {
@@ -108,10 +117,11 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 			n++
 		}
 	}
+	var c priced
 	for i := range g.options {
 		opt := &g.options[i]
 		for _, s := range slots[:n] {
-			c := r.price(oi, opt, s, discount)
+			r.price(&c, oi, opt, s, &u)
 			if reason := r.limitFailure(oi, opt, &c); reason >= 0 {
 				furthest[s] = max(furthest[s], reason)
 				continue
@@ -136,7 +146,7 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 // limits and the numeric limits, noting nearest misses while nothing is
 // feasible: the reason index that rejects it, or -1.
 func (r *run) limitFailure(oi *offerInfo, opt *option, c *priced) int {
-	if c.pm == catalog.Spot && !r.inference && math.IsInf(c.hours, 1) {
+	if c.slot == slotSpot && !r.inference && math.IsInf(c.hours, 1) {
 		return reasonIndex(ReasonSpotNeverFinishes)
 	}
 	if !finite(c.cost) || !finite(c.hours) || !finite(c.co2) {

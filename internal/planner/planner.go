@@ -71,6 +71,7 @@ type offerInfo struct {
 	country   string
 	partition catalog.Partition
 	group     int // index into Planner.groups
+	cloudIx   int // index into Planner.cloudIDs (the run's discount)
 	// sold lists the pricing models the offer is sold under, canonical
 	// order, and soldSlot the slot (Index) of each.
 	sold      []catalog.PricingModel
@@ -103,6 +104,9 @@ type Planner struct {
 	groups []hwGroup
 	// families is the number of distinct (accelerator, GPUs per node).
 	families int
+	// cloudIDs lists the offers' clouds (offerInfo.cloudIx), so the price
+	// loop reads a run's discount by index, not by name.
+	cloudIDs []string
 
 	regionIDs, geoIDs, countryIDs []string
 	regionClouds                  map[string][]string // region ID -> clouds having it
@@ -161,6 +165,7 @@ func (p *Planner) addOffers() {
 		}
 	}
 	p.groupOffers()
+	p.indexClouds()
 	// Tie-break order: cloud, region, instance type (stable). The offers are
 	// permuted once rather than sorted in place: an offerInfo is large.
 	order := make([]int, len(p.offers))
@@ -210,6 +215,21 @@ func (p *Planner) groupOffers() {
 		oi.group = g
 	}
 	p.families = len(familyOf)
+}
+
+// indexClouds gives each offer the index of its cloud in p.cloudIDs.
+func (p *Planner) indexClouds() {
+	ix := map[string]int{}
+	for i := range p.offers {
+		oi := &p.offers[i]
+		k, ok := ix[oi.o.Cloud]
+		if !ok {
+			k = len(p.cloudIDs)
+			ix[oi.o.Cloud] = k
+			p.cloudIDs = append(p.cloudIDs, oi.o.Cloud)
+		}
+		oi.cloudIx = k
+	}
 }
 
 // newOfferInfo resolves an offer and precomputes its filters and pricing

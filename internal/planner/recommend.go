@@ -20,8 +20,12 @@ type run struct {
 	// groups holds the physics verdict per hardware group (indexed like
 	// Planner.groups); needed marks the groups some offer passing the
 	// offer-level filters uses.
-	groups    []groupResult
-	needed    []bool
+	groups []groupResult
+	needed []bool
+	// verdicts holds each offer's offer-level filter result (scan's first
+	// pass), discounts the request's discount per cloud (Planner.cloudIDs).
+	verdicts  []verdict
+	discounts []float64
 	workers   []worker
 	inference bool
 	kind      int // kindSlot of the workload
@@ -39,8 +43,12 @@ type run struct {
 	// all, because its scores need the best value of each axis first.
 	streaming bool
 	all, top  []priced
-	feasible  int
-	rejected  reasonCounts
+	// rawAxis is the streaming objective's raw axis (rawScore); topBar the
+	// raw value of the last of a full top N.
+	rawAxis  int
+	topBar   float64
+	feasible int
+	rejected reasonCounts
 	// physicallyOK counts the (offer, pricing model) pairs that passed
 	// physics; when nothing is feasible, it tells a numeric limit binds.
 	physicallyOK int
@@ -94,10 +102,11 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 // reset prepares a pooled run for a request, keeping its buffers.
 func (r *run) reset(p *Planner, req *Request) {
 	all, top, groups, workers, needed := r.all[:0], r.top[:0], r.groups[:0], r.workers, r.needed
+	verdicts, discounts := r.verdicts, r.discounts[:0]
 	w := req.Estimator.Workload()
-	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers,
+	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers, verdicts: verdicts,
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
-		streaming:     req.Objective != ObjectiveBalanced,
+		streaming: req.Objective != ObjectiveBalanced, rawAxis: rawAxisOf(req.Objective),
 		hoursPerMonth: p.hoursPerMonth, horizonMonths: p.policy.InferenceHorizonMonths, dutyCycle: w.DutyCycle}
 	r.use = cost.Usage{DutyCycle: r.dutyCycle, Serving: r.inference}
 	if r.inference {
@@ -113,4 +122,12 @@ func (r *run) reset(p *Planner, req *Request) {
 		r.groups[i] = groupResult{options: r.groups[i].options[:0]}
 		r.needed[i] = false
 	}
+	if cap(r.verdicts) < len(p.offers) {
+		r.verdicts = make([]verdict, len(p.offers))
+	}
+	r.verdicts = r.verdicts[:len(p.offers)]
+	for _, c := range p.cloudIDs {
+		discounts = append(discounts, req.Discounts[c])
+	}
+	r.discounts = discounts
 }
