@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -138,6 +139,44 @@ func sortHardware(hws []perf.Hardware) {
 	for i := 1; i < len(hws); i++ {
 		for j := i; j > 0 && key(hws[j]) < key(hws[j-1]); j-- {
 			hws[j], hws[j-1] = hws[j-1], hws[j]
+		}
+	}
+}
+
+// TestPlannedSearchSameAnswer: a prepared workload searches a GPU count
+// and node size from its layout plan from the second time on (the plan
+// holds what does not depend on the accelerator or the network). Every
+// estimate, explanation included, must equal the one a fresh Prepared
+// computes by enumerating, whatever accelerator and network came first.
+func TestPlannedSearchSameAnswer(t *testing.T) {
+	m := model(t)
+	accs := fixtureAccelerators(t)
+	ids := []string{"H100", "A100-40GB", "MI300X", "TPU-V5P", "GB200", "L4"}
+	nets := []perf.Hardware{{}, {NetworkGbps: 100, Fabric: catalog.FabricNone}, {NetworkGbps: 800, Fabric: catalog.FabricRoCE},
+		{NetworkGbps: 3200, Fabric: catalog.FabricEFA}}
+	for wi, w := range identityWorkloads {
+		if w.Kind == "inference" {
+			continue
+		}
+		shared, err := m.Prepare(w, perf.ValidateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gpus := range []int{8, 16, 48, 256, 2048} {
+			for i := range 3 * len(ids) {
+				a, net := accs[ids[i%len(ids)]], nets[(i+wi)%len(nets)]
+				h := perf.Hardware{Accelerator: a, GPUs: gpus, GPUsPerNode: 8, NetworkGbps: net.NetworkGbps, Fabric: net.Fabric}
+				got, gotErr := shared.Estimate(h)
+				fresh, err := m.Prepare(w, perf.ValidateOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, wantErr := fresh.Estimate(h)
+				if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+					t.Fatalf("workload %d on %d× %s (%v Gbps %s), search %d of the size:\n got %+v %v\nwant %+v %v",
+						wi, gpus, a.ID, net.NetworkGbps, net.Fabric, i+1, got, gotErr, want, wantErr)
+				}
+			}
 		}
 	}
 }

@@ -26,6 +26,42 @@ type Prepared struct {
 
 	mu   sync.Mutex
 	accs map[*catalog.Accelerator]*accInfo
+
+	plans planCache
+}
+
+// planCache holds a prepared workload's layout plans by GPU count and node
+// size: a size's first search enumerates, the second builds the plan that
+// it and every later one read (a single estimate builds none).
+type planCache struct {
+	mu    sync.Mutex
+	plans map[[2]int]*trainPlan // nil value: searched once
+}
+
+// plan returns the plan of hardware x's size, nil on its first search (or
+// for a nil cache).
+func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int) *trainPlan {
+	if pc == nil {
+		return nil
+	}
+	k := [2]int{x.gpus, x.gpn}
+	pc.mu.Lock()
+	p, seen := pc.plans[k]
+	if !seen {
+		if pc.plans == nil {
+			pc.plans = map[[2]int]*trainPlan{}
+		}
+		pc.plans[k] = nil
+	}
+	pc.mu.Unlock()
+	if p != nil || !seen {
+		return p
+	}
+	p = m.newTrainPlan(c, x, arch, seq)
+	pc.mu.Lock()
+	pc.plans[k] = p
+	pc.mu.Unlock()
+	return p
 }
 
 // Prepare validates the workload (see Workload.Validate) and applies its
@@ -70,7 +106,7 @@ func (p *Prepared) estimate(h Hardware, explain bool) (Estimate, error) {
 	if p.w.Kind == KindInference {
 		return p.m.inference(p.w, x, &p.shape, p.speculation, explain), nil
 	}
-	return p.m.training(p.w, x, &p.shape, Parallelism{}, explain), nil
+	return p.m.training(p.w, x, &p.shape, Parallelism{}, explain, &p.plans), nil
 }
 
 // MinGPUsToFit is Model.MinGPUsToFit of the prepared workload.

@@ -211,14 +211,20 @@ type trainResult struct {
 	commDominates         bool
 }
 
-func (m *Model) training(w Workload, x hw, s *shape, pin Parallelism, explain bool) Estimate {
+// training estimates a training or fine-tuning workload; plans (nil:
+// none) holds the prepared workload's layout plans.
+func (m *Model) training(w Workload, x hw, s *shape, pin Parallelism, explain bool, plans *planCache) Estimate {
 	arch := s.arch
 	work := m.trainingWork(&w, &arch)
 	base := m.baseMFU(&w, &x, &arch, work.hardware, work.perToken)
 	batchTokens := m.TrainingBatchTokens(w, x.gpus)
 	c := m.newTrainCtx(&w, &x, &arch, base, work.perToken, work.method, batchTokens)
 	c.moe(s)
-	best, found := m.searchTraining(&c, &w, &x, &arch, pin)
+	var plan *trainPlan
+	if pin.IsZero() {
+		plan = plans.plan(m, &c, &x, &arch, w.SequenceLength)
+	}
+	best, found := m.searchTraining(&c, &w, &x, &arch, pin, plan)
 	if !found {
 		return m.trainingMiss(&x, &best, explain)
 	}
@@ -329,64 +335,144 @@ func (m *Model) TrainingBatchTokens(w Workload, gpus int) float64 {
 }
 
 // searchTraining returns the fastest layout that fits (found) or, when
-// none fits, the layout with the least memory per GPU.
-func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin Parallelism) (trainResult, bool) {
-	tol := m.p.Search.RelativeTolerance
-	var best, leastShort trainResult
-	haveBest, haveShort := false, false
-	// A data-parallel rank needs at least one sequence of the global batch
-	// (context parallelism splits sequences, so it takes none).
-	maxDP := max(1, int(c.seqs))
-	usable := x.usableGB * 1e9
-	// Once a layout fits, the enumeration skips a TP × CP group none of
-	// whose layouts can fit or beat the best so far (trainCtx.groupCanWin)
-	// and the layouts on too few GPUs to beat it (minUsed, below).
-	b := layoutBounds{maxDP: maxDP}
-	b.group = func(tp, cp int) bool {
-		return !haveBest || c.groupCanWin(tp, cp, usable, best.tokensPerS*(1+tol))
+// none fits, the layout with the least memory per GPU. With a plan (an
+// unpinned search of a GPU count and node size searched before) it reads
+// the plan's layouts instead of enumerating them; the layouts, their order
+// and every number are the same.
+func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin Parallelism, plan *trainPlan) (trainResult, bool) {
+	s := trainSearch{c: c, pin: pin, tol: m.p.Search.RelativeTolerance, usable: x.usableGB * 1e9}
+	if plan != nil {
+		s.searchPlan(plan)
+	} else {
+		// A data-parallel rank needs at least one sequence of the global
+		// batch (context parallelism splits sequences, so it takes none).
+		s.b.maxDP = max(1, int(c.seqs))
+		s.b.group = s.groupCanWin
+		for l := range m.trainingLayouts(x, arch, w.SequenceLength, pin, &s.b) {
+			s.try(l, c.mem.bytes(l), c.bubble(l), (l.gpus()+x.gpn-1)/x.gpn)
+		}
 	}
-	var r trainResult
-	for l := range m.trainingLayouts(x, arch, w.SequenceLength, pin, &b) {
-		// Every factor after the base MFU can only lower it (c.prune):
-		// a layout whose GPUs at the base MFU cannot beat the best so far
-		// is skipped before anything is computed.
-		if haveBest && c.prune && !(float64(l.gpus())*c.maxPerGPU > best.tokensPerS*(1+tol)) {
+	if !s.haveBest {
+		return s.leastShort, false
+	}
+	return s.best, true
+}
+
+// trainSearch is the state of one layout search: the best layout so far
+// (replaced only by one faster by more than the tolerance, so the first of
+// near-equal layouts in enumeration order wins), the least short one while
+// none fits, and the bounds that narrow the rest of the enumeration.
+type trainSearch struct {
+	c                   *trainCtx
+	pin                 Parallelism
+	tol, usable         float64
+	best, leastShort, r trainResult
+	haveBest, haveShort bool
+	b                   layoutBounds
+}
+
+// groupCanWin: once a layout fits, a TP × CP group none of whose layouts
+// can fit or beat the best so far is skipped (trainCtx.groupCanWin).
+func (s *trainSearch) groupCanWin(tp, cp int) bool {
+	return !s.haveBest || s.c.groupCanWin(tp, cp, s.usable, s.best.tokensPerS*(1+s.tol))
+}
+
+// searchPlan tries the plan's layouts as the enumeration would yield them
+// under the same bounds: a group skipped whole, the layouts on too few
+// GPUs to win left out.
+func (s *trainSearch) searchPlan(plan *trainPlan) {
+	es := plan.entries
+	for i := 0; i < len(es); i++ {
+		e := &es[i]
+		if e.groupEnd > 0 && !s.groupCanWin(e.l.tp, e.l.cp) {
+			i = e.groupEnd - 1
 			continue
 		}
-		l.ep = c.expertParallel(l, pin)
+		if e.used <= s.b.minUsed {
+			continue
+		}
+		s.try(e.l, e.bytes, e.bubble, e.nodes)
+	}
+}
+
+// try considers layout l, whose per-GPU memory, pipeline bubble and node
+// count are given.
+func (s *trainSearch) try(l layout, bytes, bubble float64, nodes int) {
+	c := s.c
+	// Every factor after the base MFU can only lower it (c.prune): a
+	// layout whose GPUs at the base MFU cannot beat the best so far is
+	// skipped before anything is computed.
+	if s.haveBest && c.prune && !(float64(l.gpus())*c.maxPerGPU > s.best.tokensPerS*(1+s.tol)) {
+		return
+	}
+	if c.experts > 0 { // a mixture of experts (dense: ep 1, as enumerated)
+		l.ep = c.expertParallel(l, s.pin)
 		if l.ep > 1 && l.dp%l.ep != 0 {
-			continue // a pinned expert degree must divide the data-parallel ranks
-		}
-		// Memory first: a layout that does not fit only competes for the
-		// smallest shortfall, which needs its bytes alone.
-		bytes := c.mem.bytes(l)
-		if !(bytes <= usable) {
-			if !haveShort || bytes < leastShort.bytes {
-				leastShort = trainResult{l: l, bytes: bytes, nodes: (l.gpus() + x.gpn - 1) / x.gpn}
-				haveShort = true
-			}
-			continue
-		}
-		// A layout that cannot beat the best so far is not finished
-		// (trainCtx.layout returns false); it would not have replaced it.
-		bar := math.NaN()
-		if haveBest {
-			bar = best.tokensPerS * (1 + tol)
-		}
-		if !c.layout(l, bytes, bar, &r) {
-			continue
-		}
-		if !haveBest || r.tokensPerS > best.tokensPerS*(1+tol) {
-			best, haveBest = r, true
-			if c.prune {
-				b.minUsed = prunedGPUs(c.maxPerGPU, best.tokensPerS*(1+tol), x.gpus)
-			}
+			return // a pinned expert degree must divide the data-parallel ranks
 		}
 	}
-	if !haveBest {
-		return leastShort, false
+	// Memory first: a layout that does not fit only competes for the
+	// smallest shortfall, which needs its bytes alone.
+	if !(bytes <= s.usable) {
+		if !s.haveShort || bytes < s.leastShort.bytes {
+			s.leastShort = trainResult{l: l, bytes: bytes, nodes: nodes}
+			s.haveShort = true
+		}
+		return
 	}
-	return best, true
+	// A layout that cannot beat the best so far is not finished
+	// (trainCtx.layout returns false); it would not have replaced it.
+	bar := math.NaN()
+	if s.haveBest {
+		bar = s.best.tokensPerS * (1 + s.tol)
+	}
+	if !c.layout(l, bytes, bubble, nodes, bar, &s.r) {
+		return
+	}
+	if !s.haveBest || s.r.tokensPerS > s.best.tokensPerS*(1+s.tol) {
+		s.best, s.haveBest = s.r, true
+		if c.prune {
+			s.b.minUsed = prunedGPUs(c.maxPerGPU, s.best.tokensPerS*(1+s.tol), c.x.gpus)
+		}
+	}
+}
+
+// trainPlan is what a layout search reads that depends on the workload,
+// the GPU count and the node size only, not on the accelerator or the
+// network: the unpinned layouts in enumeration order (DP capped by the
+// global batch) with their memory per GPU, pipeline bubble and node count.
+// The planner estimates one workload on many accelerators and networks of
+// the same size; Prepared keeps a plan per size from its second search on.
+type trainPlan struct{ entries []planEntry }
+
+type planEntry struct {
+	l      layout
+	used   int // l.gpus()
+	nodes  int
+	bytes  float64
+	bubble float64
+	// groupEnd is, on the first layout of a TP × CP group, the index after
+	// the group's last; 0 on the others.
+	groupEnd int
+}
+
+// newTrainPlan enumerates the unpinned layouts of hardware x (the search
+// context c holds the workload's memory terms and batch).
+func (m *Model) newTrainPlan(c *trainCtx, x *hw, arch *Arch, seq int) *trainPlan {
+	b := layoutBounds{maxDP: max(1, int(c.seqs))}
+	p := &trainPlan{}
+	first := 0
+	for l := range m.trainingLayouts(x, arch, seq, Parallelism{}, &b) {
+		if n := len(p.entries); n > 0 && (l.tp != p.entries[first].l.tp || l.cp != p.entries[first].l.cp) {
+			p.entries[first].groupEnd, first = n, n
+		}
+		p.entries = append(p.entries, planEntry{l: l, used: l.gpus(), nodes: (l.gpus() + x.gpn - 1) / x.gpn,
+			bytes: c.mem.bytes(l), bubble: c.bubble(l)})
+	}
+	if n := len(p.entries); n > 0 {
+		p.entries[first].groupEnd = n
+	}
+	return p
 }
 
 // prunedGPUs is the largest GPU count g ≤ limit for which a layout on g
@@ -652,16 +738,29 @@ func (c *trainCtx) nodeLoss(nodes int) float64 {
 	return f
 }
 
-// layout estimates one layout whose per-GPU memory is bytes into r. When
+// bubble is the pipeline bubble of layout l: (p−1)/(v·m) with m
+// micro-batches per DP rank; 0 without pipeline stages.
+func (c *trainCtx) bubble(l layout) float64 {
+	if l.pp <= 1 {
+		return 0
+	}
+	micro := math.Max(1, c.seqs/float64(l.dp))
+	return float64(l.pp-1) / (c.tp.PipelineInterleave * micro)
+}
+
+// layout estimates one layout whose per-GPU memory is bytes, pipeline
+// bubble bubble and node count nodes into r. When
 // pruning is exact and the throughput after the TP and PP terms is already
 // not above bar (NaN = no bar), it stops early and returns false: the
 // finished layout could not exceed bar either.
-func (c *trainCtx) layout(l layout, bytes, bar float64, r *trainResult) bool {
+func (c *trainCtx) layout(l layout, bytes, bubble float64, nodes int, bar float64, r *trainResult) bool {
 	tp, x := c.tp, c.x
-	*r = trainResult{l: l, bytes: bytes}
-	r.fits = r.bytes <= x.usableGB*1e9
-	g := float64(l.gpus())
-	r.nodes = (l.gpus() + x.gpn - 1) / x.gpn
+	// Field by field (every one is set below): the search reuses r.
+	gpus := l.gpus()
+	r.l, r.bytes, r.fits = l, bytes, bytes <= x.usableGB*1e9
+	r.tpExposed, r.dpExposed, r.cpExposed, r.a2aExposed, r.ppBubble, r.commDominates = 0, 0, 0, 0, 0, false
+	g := float64(gpus)
+	r.nodes = nodes
 	mfu := c.base
 
 	// Tensor parallel.
@@ -673,10 +772,8 @@ func (c *trainCtx) layout(l layout, bytes, bar float64, r *trainResult) bool {
 			r.commDominates = true
 		}
 	}
-	// Pipeline bubble: (p−1)/(v·m) with m micro-batches per DP rank.
 	if l.pp > 1 {
-		micro := math.Max(1, c.seqs/float64(l.dp))
-		r.ppBubble = float64(l.pp-1) / (tp.PipelineInterleave * micro)
+		r.ppBubble = bubble
 		mfu /= 1 + r.ppBubble
 	}
 	var loss float64
