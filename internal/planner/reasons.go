@@ -92,15 +92,24 @@ var Reasons = [...]string{
 // like Reasons.
 type reasonCounts [len(Reasons)]int
 
-// reasonIndex maps a reason to its position in Reasons.
+// reasonIndex maps a reason to its position in Reasons (the last, for a
+// string that is no reason).
 func reasonIndex(r string) int {
-	for i, x := range Reasons {
-		if x == r {
-			return i
-		}
+	if i, ok := reasonIndexes[r]; ok {
+		return i
 	}
 	return len(Reasons) - 1
 }
+
+// reasonIndexes maps each reason to its position in Reasons: scan counts
+// thousands of rejected offers per recommendation.
+var reasonIndexes = func() map[string]int {
+	m := make(map[string]int, len(Reasons))
+	for i := len(Reasons) - 1; i >= 0; i-- { // the first of equal strings wins, as a scan would
+		m[Reasons[i]] = i
+	}
+	return m
+}()
 
 // Reason indexes of the numeric limits, for the hot loop.
 var (
