@@ -4,7 +4,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -13,6 +12,8 @@ import (
 	"runtime/debug"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/provider"
 	"github.com/gpuplan/terraform-provider-gpu/internal/refresh"
@@ -39,11 +40,16 @@ func main() {
 	quietSDKLogsUnlessAsked()
 	collectGarbageLessOften()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/gpuplan/gpu",
-		Debug:   debug,
-	})
-	if err != nil {
+	// The framework's server (what providerserver.Serve serves) with its
+	// answers' diagnostics summarised (provider.Summarizing).
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	serve := func() tfprotov6.ProviderServer {
+		return provider.Summarizing(providerserver.NewProtocol6(provider.New(version)())())
+	}
+	if err := tf6server.Serve("registry.terraform.io/gpuplan/gpu", serve, opts...); err != nil {
 		log.Fatal(err.Error())
 	}
 }

@@ -41,8 +41,10 @@ func Models(p *catalog.ModelPresets, f ModelFilter) ([]*catalog.ModelPreset, inp
 		for i, name := range f.IDs {
 			m, ok := p.Lookup(name)
 			if !ok {
-				errs.Add(inputerr.Root("ids").Index(i), "Unknown Model", "ids[%d] = %q is not a model preset ID or alias; %s. Presets: %s.",
-					i, name, p.UnknownModel(name), catalog.QuoteList(p.IDs()))
+				errs.AddLazy(inputerr.Root("ids").Index(i), "Unknown Model", func() string {
+					return fmt.Sprintf("ids[%d] = %s is not a model preset ID or alias; %s. Presets: %s.",
+						i, catalog.QuoteName(name), p.UnknownModel(name), catalog.QuoteList(p.IDs()))
+				})
 				continue
 			}
 			if !slices.Contains(list, m) {
@@ -53,8 +55,10 @@ func Models(p *catalog.ModelPresets, f ModelFilter) ([]*catalog.ModelPreset, inp
 	licenses := Licenses(p)
 	for i, l := range f.Licenses {
 		if !slices.Contains(licenses, strings.ToLower(strings.TrimSpace(l))) {
-			errs.Add(inputerr.Root("licenses").Index(i), "Unknown License", "licenses[%d] = %q is not the licence of a preset. Closest: %s. Licences: %s.",
-				i, l, catalog.QuoteList(catalog.Closest(l, licenses, 2)), catalog.QuoteList(licenses))
+			errs.AddLazy(inputerr.Root("licenses").Index(i), "Unknown License", func() string {
+				return fmt.Sprintf("licenses[%d] = %s is not the licence of a preset. Closest: %s. Licences: %s.",
+					i, catalog.QuoteName(l), catalog.QuoteList(catalog.Closest(l, licenses, 2)), catalog.QuoteList(licenses))
+			})
 		}
 	}
 	if len(errs) > 0 {

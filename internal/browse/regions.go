@@ -58,7 +58,7 @@ func Regions(cat *catalog.Catalog, f RegionFilter) ([]Region, inputerr.List) {
 		code := catalog.CountryCode(c)
 		if !slices.Contains(codes, code) {
 			at := inputerr.Root("countries").Index(i)
-			errs.Add(at, "Unknown Country", "%s", catalog.UnknownCountry(at.String(), c, codes))
+			errs.AddLazy(at, "Unknown Country", func() string { return catalog.UnknownCountry(at.String(), c, codes) })
 		}
 		countries = append(countries, code)
 	}
@@ -120,7 +120,7 @@ func checkNames(errs *inputerr.List, attr, summary string, names, valid []string
 		out[i] = strings.ToLower(strings.TrimSpace(n))
 		if !slices.Contains(valid, out[i]) {
 			at := inputerr.Root(attr).Index(i)
-			errs.Add(at, summary, "%s", unknown(at.String(), n))
+			errs.AddLazy(at, summary, func() string { return unknown(at.String(), n) })
 		}
 	}
 	return out
@@ -129,7 +129,7 @@ func checkNames(errs *inputerr.List, attr, summary string, names, valid []string
 // closestIn is the detail of an unknown name of a closed set.
 func closestIn(what string, valid []string) func(at, name string) string {
 	return func(at, name string) string {
-		return fmt.Sprintf("%s = %q is not a %s. Closest: %s. Allowed: %s.", at, name, what,
+		return fmt.Sprintf("%s = %s is not a %s. Closest: %s. Allowed: %s.", at, catalog.QuoteName(name), what,
 			catalog.QuoteList(catalog.Closest(name, valid, 2)), catalog.QuoteList(valid))
 	}
 }

@@ -154,15 +154,15 @@ func CountryName(code string) string {
 func UnknownCountry(at, name string, codes []string) string {
 	cs, err := BuiltinCountries()
 	if err != nil {
-		return fmt.Sprintf("%s = %q is not the ISO 3166-1 code of a country with a region in the catalog. Countries: %s.",
-			at, name, QuoteList(codes))
+		return fmt.Sprintf("%s = %s is not the ISO 3166-1 code of a country with a region in the catalog. Countries: %s.",
+			at, QuoteName(name), QuoteList(codes))
 	}
 	if c, ok := cs.Lookup(name); ok {
-		return fmt.Sprintf("%s = %q is %s (%s), which has no region in the catalog. Countries with regions: %s.",
-			at, name, c.Name, c.Code, cs.describe(codes))
+		return fmt.Sprintf("%s = %s is %s (%s), which has no region in the catalog. Countries with regions: %s.",
+			at, QuoteName(name), c.Name, c.Code, cs.describe(codes))
 	}
-	return fmt.Sprintf("%s = %q is not a country code or name. Closest: %s. Countries with regions: %s.",
-		at, name, cs.describe(cs.closest(name, codes, 3)), QuoteList(codes))
+	return fmt.Sprintf("%s = %s is not a country code or name. Closest: %s. Countries with regions: %s.",
+		at, QuoteName(name), cs.describe(cs.closest(name, codes, 3)), QuoteList(codes))
 }
 
 // closest returns up to n of codes whose code or names are nearest to name.

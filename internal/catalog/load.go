@@ -316,10 +316,10 @@ func readRegions(fsys fs.FS, c *Catalog) ([]*Region, error) {
 		if err := c.ValidateRegion(r); err != nil {
 			return fmt.Errorf("region %s/%s: %w", r.Cloud, r.ID, err)
 		}
-		if _, dup := c.regionByID[r.Cloud+"/"+r.ID]; dup {
+		if _, dup := c.regionByID[regionKey(r.Cloud, r.ID)]; dup {
 			return fmt.Errorf("region %s/%s: duplicate", r.Cloud, r.ID)
 		}
-		c.regionByID[r.Cloud+"/"+r.ID] = r
+		c.regionByID[regionKey(r.Cloud, r.ID)] = r
 		out = append(out, r)
 		return nil
 	})

@@ -55,6 +55,26 @@ func (p *problems) bound(section, field string, v float64) bool {
 	return true
 }
 
+// names checks the text fields of an entry that show in plan output
+// (IDs, names, aliases, sources) with NameProblem, in the order given as
+// field, value pairs.
+func (p *problems) names(fieldValues ...string) {
+	for i := 0; i+1 < len(fieldValues); i += 2 {
+		if problem := NameProblem(fieldValues[i+1]); problem != "" {
+			p.add(fieldValues[i], "%s", problem)
+		}
+	}
+}
+
+// spelled reports a name that refers to a catalog entry in another case
+// than the catalog's: names match in any case (NameKey), so two spellings
+// would be one entry written two ways.
+func (p *problems) spelled(field, got, catalogs string) {
+	if got != catalogs {
+		p.add(field, "%q is written %q in the catalog: names match in any case, so write it as the catalog does", got, catalogs)
+	}
+}
+
 func (p problems) err() error {
 	if len(p) == 0 {
 		return nil

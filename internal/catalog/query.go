@@ -58,7 +58,7 @@ func (c *Catalog) index() {
 	c.indexRegions()
 	c.serverless = make(map[string]*ServerlessOffer, len(c.Serverless))
 	for _, s := range c.Serverless {
-		c.serverless[s.Cloud+"/"+s.Name+"/"+s.Region] = s
+		c.serverless[serverlessKey(s.Cloud, s.Name, s.Region)] = s
 	}
 	c.offerByKey = make(map[offerID]*Offer, len(c.Offers))
 	for _, o := range c.Offers {
@@ -66,10 +66,28 @@ func (c *Catalog) index() {
 	}
 }
 
-// offerID identifies an offer: a map key without building a string.
+// offerID identifies an offer: a map key without building a string. Its
+// names are folded (NameKey): every lookup ignores case.
 type offerID struct{ cloud, instanceType, region string }
 
-func (o *Offer) id() offerID { return offerID{o.Cloud, o.InstanceType, o.Region} }
+func (o *Offer) id() offerID {
+	return offerID{NameKey(o.Cloud), NameKey(o.InstanceType), NameKey(o.Region)}
+}
+
+// NameKey is the form in which names are compared: cloud, region,
+// instance type and serverless offer names, like accelerator IDs and
+// every enumerated value, match in any case and with surrounding spaces
+// ignored ("AWS", " us-east-1", "P5.48XLARGE"). Lookups return the
+// catalog's entry, whose fields keep the catalog's spelling.
+func NameKey(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// regionKey and serverlessKey are the index keys of a region and of a
+// serverless offer.
+func regionKey(cloud, id string) string { return NameKey(cloud) + "/" + NameKey(id) }
+
+func serverlessKey(cloud, name, region string) string {
+	return NameKey(cloud) + "/" + NameKey(name) + "/" + NameKey(region)
+}
 
 func (c *Catalog) indexAccelerators() {
 	c.accelByKey = make(map[string]*Accelerator, len(c.Accelerators)*3)
@@ -84,14 +102,14 @@ func (c *Catalog) indexAccelerators() {
 func (c *Catalog) indexClouds() {
 	c.cloudByID = make(map[string]*Cloud, len(c.Clouds))
 	for _, cl := range c.Clouds {
-		c.cloudByID[cl.ID] = cl
+		c.cloudByID[NameKey(cl.ID)] = cl
 	}
 }
 
 func (c *Catalog) indexRegions() {
 	c.regionByID = make(map[string]*Region, len(c.Regions))
 	for _, r := range c.Regions {
-		c.regionByID[r.Cloud+"/"+r.ID] = r
+		c.regionByID[regionKey(r.Cloud, r.ID)] = r
 	}
 }
 
@@ -102,12 +120,12 @@ func (c *Catalog) indexRegions() {
 func (c *Catalog) indexInstanceTypes() {
 	counts := map[offerID]int{}
 	for _, o := range c.Offers {
-		counts[offerID{cloud: o.Cloud, instanceType: o.InstanceType}]++
+		counts[offerID{cloud: NameKey(o.Cloud), instanceType: NameKey(o.InstanceType)}]++
 	}
 	all := make([]*Offer, 0, len(c.Offers))
 	c.offersByIT = make(map[offerID][]*Offer, len(counts))
 	for _, o := range c.Offers {
-		k := offerID{cloud: o.Cloud, instanceType: o.InstanceType}
+		k := offerID{cloud: NameKey(o.Cloud), instanceType: NameKey(o.InstanceType)}
 		g, ok := c.offersByIT[k]
 		if !ok {
 			g, all = all[len(all):len(all):len(all)+counts[k]], all[:len(all)+counts[k]]
@@ -122,37 +140,39 @@ func (c *Catalog) Accelerator(idOrAlias string) (*Accelerator, bool) {
 	return a, ok
 }
 
-// Cloud finds a cloud by ID.
+// Cloud finds a cloud by ID, in any case (NameKey).
 func (c *Catalog) Cloud(id string) (*Cloud, bool) {
-	cl, ok := c.cloudByID[id]
+	cl, ok := c.cloudByID[NameKey(id)]
 	return cl, ok
 }
 
-// Region finds a region of a cloud.
+// Region finds a region of a cloud, in any case (NameKey).
 func (c *Catalog) Region(cloud, id string) (*Region, bool) {
-	r, ok := c.regionByID[cloud+"/"+id]
+	r, ok := c.regionByID[regionKey(cloud, id)]
 	return r, ok
 }
 
-// Offer finds the offer of an instance type in a region.
+// Offer finds the offer of an instance type in a region, in any case
+// (NameKey).
 func (c *Catalog) Offer(cloud, instanceType, region string) (*Offer, bool) {
-	o, ok := c.offerByKey[offerID{cloud, instanceType, region}]
+	o, ok := c.offerByKey[offerID{NameKey(cloud), NameKey(instanceType), NameKey(region)}]
 	return o, ok
 }
 
 // ServerlessOffer finds a serverless offer by cloud, name and region ("" for
-// platform-placed workers).
+// platform-placed workers), in any case (NameKey).
 func (c *Catalog) ServerlessOffer(cloud, name, region string) (*ServerlessOffer, bool) {
-	s, ok := c.serverless[cloud+"/"+name+"/"+region]
+	s, ok := c.serverless[serverlessKey(cloud, name, region)]
 	return s, ok
 }
 
 // ServerlessOffersOf lists the serverless offers of one name across
-// regions, in catalog order.
+// regions, in catalog order; names in any case (NameKey).
 func (c *Catalog) ServerlessOffersOf(cloud, name string) []*ServerlessOffer {
 	var out []*ServerlessOffer
+	cloud, name = NameKey(cloud), NameKey(name)
 	for _, s := range c.Serverless {
-		if s.Cloud == cloud && s.Name == name {
+		if NameKey(s.Cloud) == cloud && NameKey(s.Name) == name {
 			out = append(out, s)
 		}
 	}
@@ -163,8 +183,9 @@ func (c *Catalog) ServerlessOffersOf(cloud, name string) []*ServerlessOffer {
 func (c *Catalog) ServerlessNames(cloud string) []string {
 	var ids []string
 	seen := map[string]bool{}
+	cloud = NameKey(cloud)
 	for _, s := range c.Serverless {
-		if s.Cloud == cloud && !seen[s.Name] {
+		if NameKey(s.Cloud) == cloud && !seen[s.Name] {
 			seen[s.Name] = true
 			ids = append(ids, s.Name)
 		}
@@ -173,10 +194,11 @@ func (c *Catalog) ServerlessNames(cloud string) []string {
 	return ids
 }
 
-// OffersOf lists the offers of one instance type across regions, in catalog order.
+// OffersOf lists the offers of one instance type across regions, in
+// catalog order; names in any case (NameKey).
 func (c *Catalog) OffersOf(cloud, instanceType string) []*Offer {
 	c.byITOnce.Do(c.indexInstanceTypes)
-	return c.offersByIT[offerID{cloud: cloud, instanceType: instanceType}]
+	return c.offersByIT[offerID{cloud: NameKey(cloud), instanceType: NameKey(instanceType)}]
 }
 
 // CloudIDs lists cloud IDs, sorted.
@@ -199,12 +221,14 @@ func (c *Catalog) AcceleratorIDs() []string {
 	return ids
 }
 
-// RegionIDs lists the region IDs of a cloud (all clouds when cloud is ""), sorted.
+// RegionIDs lists the region IDs of a cloud (all clouds when cloud is ""),
+// sorted; the cloud in any case (NameKey).
 func (c *Catalog) RegionIDs(cloud string) []string {
 	var ids []string
 	seen := map[string]bool{}
+	cloud = NameKey(cloud)
 	for _, r := range c.Regions {
-		if (cloud == "" || r.Cloud == cloud) && !seen[r.ID] {
+		if (cloud == "" || NameKey(r.Cloud) == cloud) && !seen[r.ID] {
 			seen[r.ID] = true
 			ids = append(ids, r.ID)
 		}
@@ -217,9 +241,10 @@ func (c *Catalog) RegionIDs(cloud string) []string {
 func (c *Catalog) InstanceTypes(cloud string) []string {
 	c.byITOnce.Do(c.indexInstanceTypes)
 	var ids []string
-	for k := range c.offersByIT {
+	cloud = NameKey(cloud)
+	for k, offers := range c.offersByIT {
 		if k.cloud == cloud {
-			ids = append(ids, k.instanceType)
+			ids = append(ids, offers[0].InstanceType) // as the catalog spells it
 		}
 	}
 	sort.Strings(ids)

@@ -106,6 +106,21 @@ func TestIssue19Fixes(t *testing.T) {
 			t.Errorf("azure %s: %d offers of a retired size", it, n)
 		}
 	}
+	// AWS P3 (V100) no longer listed by AWS (2026-05): no offer outside
+	// the China partition, which the evidence does not cover.
+	for _, it := range []string{"p3.2xlarge", "p3.8xlarge", "p3.16xlarge"} {
+		for _, o := range c.OffersOf("aws", it) {
+			if !strings.HasPrefix(o.Region, "cn-") {
+				t.Errorf("aws %s/%s: an offer of a retired type", it, o.Region)
+			}
+		}
+	}
+	// Lambda's us-south-1 is no longer among the regions Lambda lists.
+	for _, it := range c.InstanceTypes("lambda") {
+		if _, ok := c.Offer("lambda", it, "us-south-1"); ok {
+			t.Errorf("lambda %s/us-south-1: an offer in a region Lambda no longer lists", it)
+		}
+	}
 	// GCP a3-highgpu-1g/2g/4g: Spot (or Flex-start) only.
 	for _, it := range []string{"a3-highgpu-1g", "a3-highgpu-2g", "a3-highgpu-4g"} {
 		offers := c.OffersOf("gcp", it)

@@ -112,22 +112,22 @@ func (c *Catalog) ClosestAccelerators(name string, n int) []string {
 // UnknownCloud is the detail of every diagnostic about a cloud name the
 // catalog does not know, at attribute at.
 func (c *Catalog) UnknownCloud(at, name string) string {
-	return fmt.Sprintf("%s = %q is not a cloud in the catalog. Closest: %s. Allowed: %s.",
-		at, name, QuoteList(Closest(name, c.CloudIDs(), 3)), QuoteList(c.CloudIDs()))
+	return fmt.Sprintf("%s = %s is not a cloud in the catalog. Closest: %s. Allowed: %s.",
+		at, QuoteName(name), QuoteList(Closest(name, c.CloudIDs(), 3)), QuoteList(c.CloudIDs()))
 }
 
 // UnknownRegion is the detail of every diagnostic about a region code the
 // catalog does not know, at attribute at; regionIDs are the codes it may
 // be (RegionIDs of the clouds in question).
 func UnknownRegion(at, name string, regionIDs []string) string {
-	return fmt.Sprintf("%s = %q is not a region in the catalog. Closest: %s.", at, name, QuoteList(Closest(name, regionIDs, 3)))
+	return fmt.Sprintf("%s = %s is not a region in the catalog. Closest: %s.", at, QuoteName(name), QuoteList(Closest(name, regionIDs, 3)))
 }
 
 // UnknownAccelerator is the detail of every diagnostic about an
 // accelerator name the catalog does not know, at attribute at.
 func (c *Catalog) UnknownAccelerator(at, name string) string {
-	return fmt.Sprintf("%s = %q is not an accelerator ID or alias in the catalog. Closest: %s.%s IDs: %s.",
-		at, name, QuoteList(c.ClosestAccelerators(name, 3)), c.acceleratorVariantsNote(name), QuoteList(c.AcceleratorIDs()))
+	return fmt.Sprintf("%s = %s is not an accelerator ID or alias in the catalog. Closest: %s.%s IDs: %s.",
+		at, QuoteName(name), QuoteList(c.ClosestAccelerators(name, 3)), c.acceleratorVariantsNote(name), QuoteList(c.AcceleratorIDs()))
 }
 
 // modelNoise are words of released model names that do not change the
@@ -263,9 +263,9 @@ func (p *ModelPresets) UnknownModel(name string) string {
 	case matched == MatchFamily || family == "":
 		return "closest: " + QuoteList(ids)
 	case matched == MatchSize:
-		return fmt.Sprintf("no preset of the %q family; closest in size: %s", family, QuoteList(ids))
+		return fmt.Sprintf("no preset of the %s family; closest in size: %s", QuoteName(family), QuoteList(ids))
 	}
-	return fmt.Sprintf("no preset of the %q family; closest: %s", family, QuoteList(ids))
+	return fmt.Sprintf("no preset of the %s family; closest: %s", QuoteName(family), QuoteList(ids))
 }
 
 // acceleratorVendorWords are words of accelerator names that do not pick a

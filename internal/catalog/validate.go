@@ -59,6 +59,10 @@ func ValidateAccelerator(a *Accelerator) error {
 	if a.ID == "" {
 		p.add("id", "required")
 	}
+	p.names("id", a.ID, "name", a.Name, "source", a.Source)
+	for i, al := range a.Aliases {
+		p.names(fmt.Sprintf("aliases[%d]", i), al)
+	}
 	p.bound(sectionAccelerators, "memory_gb", a.MemoryGB)
 	p.bound(sectionAccelerators, "memory_bandwidth_tbps", a.MemoryBandwidthTBps)
 	p.bound(sectionAccelerators, "tdp_watts", a.TDPWatts)
@@ -90,6 +94,7 @@ func ValidateCloud(c *Cloud) error {
 	if c.ID == "" || strings.ToLower(c.ID) != c.ID || strings.ContainsAny(c.ID, "/ ") {
 		p.add("id", "must be a lower-case identifier without spaces or slashes, got %q", c.ID)
 	}
+	p.names("id", c.ID, "name", c.Name, "pue_source", c.PUESource, "source", c.Source)
 	p.bound(sectionClouds, "pue", c.PUE)
 	for _, pm := range c.PricingModels {
 		if pm.Index() < 0 {
@@ -100,6 +105,7 @@ func ValidateCloud(c *Cloud) error {
 		p.bound(sectionClouds, fmt.Sprintf("egress_tiers[%d].up_to_gb", i), t.UpToGB)
 		p.bound(sectionClouds, fmt.Sprintf("egress_tiers[%d].usd_per_gb", i), t.USDPerGB)
 	}
+	checkTierOrder(c.EgressTiers, &p)
 	p.bound(sectionClouds, "inter_region_usd_per_gb", c.InterRegionUSDPerGB)
 	p.bound(sectionClouds, "block_storage_usd_per_gb_month", c.BlockStorageUSDPerGBMonth)
 	p.bound(sectionClouds, "object_storage_usd_per_gb_month", c.ObjectStorageUSDPerGBMonth)
@@ -109,6 +115,24 @@ func ValidateCloud(c *Cloud) error {
 	p.bound(sectionClouds, "spot.notice_seconds", float64(c.Spot.NoticeSeconds))
 	p.bound(sectionClouds, "spot.max_runtime_hours", c.Spot.MaxRuntimeHours)
 	return p.err()
+}
+
+// checkTierOrder checks that egress tiers are in the order they apply:
+// each ends above the one before, and only the last is unlimited (0), so no
+// tier is unreachable and none prices all the egress after it.
+func checkTierOrder(tiers []EgressTier, p *problems) {
+	for i, t := range tiers {
+		last := i == len(tiers)-1
+		switch {
+		case t.UpToGB == 0 && !last:
+			p.add(fmt.Sprintf("egress_tiers[%d].up_to_gb", i), "0 (unlimited) is for the last tier only: this tier would "+
+				"price all egress and the %d after it would never apply; list the tiers in the order they apply, the unlimited one last",
+				len(tiers)-1-i)
+		case i > 0 && t.UpToGB != 0 && tiers[i-1].UpToGB != 0 && t.UpToGB <= tiers[i-1].UpToGB:
+			p.add(fmt.Sprintf("egress_tiers[%d].up_to_gb", i), "%s GB is not above the tier before (%s GB): tiers end at "+
+				"increasing cumulative volumes, in the order they apply", FormatNumber(t.UpToGB), FormatNumber(tiers[i-1].UpToGB))
+		}
+	}
 }
 
 // CheckUnique rejects duplicate cloud IDs and accelerator IDs/aliases.
@@ -140,8 +164,14 @@ func (c *Catalog) ValidateRegion(r *Region) error {
 	if r.ID == "" {
 		p.add("id", "required")
 	}
-	if _, ok := c.cloudByID[r.Cloud]; !ok {
+	p.names("id", r.ID, "city", r.City, "source", r.Source)
+	if cl, ok := c.Cloud(r.Cloud); !ok {
 		p.add("cloud", "unknown cloud %q%s", r.Cloud, didYouMean(r.Cloud, c.CloudIDs()))
+	} else {
+		p.spelled("cloud", r.Cloud, cl.ID)
+		if ex, ok := c.Region(r.Cloud, r.ID); ok {
+			p.spelled("id", r.ID, ex.ID)
+		}
 	}
 	if !validPartitions[r.Partition] {
 		p.add("partition", "must be one of %s, got %q", QuoteList(Partitions), r.Partition)
@@ -176,10 +206,16 @@ func (c *Catalog) ValidateOffer(o *Offer) error {
 	if o.Region == "" {
 		p.add("region", "required")
 	}
-	if _, ok := c.cloudByID[o.Cloud]; !ok {
+	p.names("instance_type", o.InstanceType, "source", o.Source)
+	if cl, ok := c.Cloud(o.Cloud); !ok {
 		p.add("cloud", "unknown cloud %q%s", o.Cloud, didYouMean(o.Cloud, c.CloudIDs()))
-	} else if _, ok := c.regionByID[o.Cloud+"/"+o.Region]; !ok && o.Region != "" {
+	} else if r, ok := c.Region(o.Cloud, o.Region); !ok && o.Region != "" {
 		p.add("region", "region %q of cloud %q has no metadata%s", o.Region, o.Cloud, didYouMean(o.Region, c.RegionIDs(o.Cloud)))
+	} else {
+		p.spelled("cloud", o.Cloud, cl.ID)
+		if ok {
+			p.spelled("region", o.Region, r.ID)
+		}
 	}
 	a, ok := c.accelByKey[strings.ToLower(o.Accelerator)]
 	accelOK := ok && a.ID == o.Accelerator
@@ -232,10 +268,10 @@ func (c *Catalog) validateServerless(s *ServerlessOffer) error {
 	if s.Name == "" || s.Product == "" {
 		return fmt.Errorf("fields \"name\" and \"product\" are required")
 	}
-	if _, ok := c.cloudByID[s.Cloud]; !ok {
+	if cl, ok := c.Cloud(s.Cloud); !ok || cl.ID != s.Cloud {
 		return fmt.Errorf("unknown cloud %q%s", s.Cloud, didYouMean(s.Cloud, c.CloudIDs()))
 	}
-	if _, ok := c.regionByID[s.Cloud+"/"+s.Region]; s.Region != "" && !ok {
+	if r, ok := c.Region(s.Cloud, s.Region); s.Region != "" && (!ok || r.ID != s.Region) {
 		return fmt.Errorf("region %q of cloud %q has no metadata (leave it empty when the platform places workers)", s.Region, s.Cloud)
 	}
 	if a, ok := c.accelByKey[strings.ToLower(s.Accelerator)]; !ok || a.ID != s.Accelerator {

@@ -151,8 +151,16 @@ func ResolveOffer(cat *catalog.Catalog, cloudID, it, regionID string) (*catalog.
 	if len(offers) == 0 {
 		names := append(cat.InstanceTypes(cloudID), cat.ServerlessNames(cloudID)...)
 		return nil, nil, nil, inputErr("instance_type", "Unknown Instance Type",
-			"instance_type = %q is not a %s instance type or serverless offer in the catalog. Closest: %s.",
-			it, cloudID, catalog.QuoteList(catalog.Closest(it, names, 3)))
+			"instance_type = %s is not a %s instance type or serverless offer in the catalog. Closest: %s.",
+			catalog.QuoteName(it), cloudID, catalog.QuoteList(catalog.Closest(it, names, 3)))
+	}
+	if strings.TrimSpace(regionID) == "" && len(offers) > 0 {
+		where := make([]string, len(offers))
+		for i, o := range offers {
+			where[i] = o.Region
+		}
+		return nil, nil, nil, inputErr("region", "Empty Region", "region = %q is empty: give one of the regions where %s is offered: %s.",
+			regionID, offers[0].InstanceType, catalog.QuoteList(where))
 	}
 	region, regionKnown := cat.Region(cloudID, regionID)
 	offer, ok := cat.Offer(cloudID, it, regionID)
@@ -163,7 +171,7 @@ func ResolveOffer(cat *catalog.Catalog, cloudID, it, regionID string) (*catalog.
 		}
 		if !regionKnown {
 			return nil, nil, nil, inputErr("region", "Unknown Region",
-				"region = %q is not a region of %s in the catalog. Closest: %s. %s is offered in: %s.", regionID, cloudID,
+				"region = %s is not a region of %s in the catalog. Closest: %s. %s is offered in: %s.", catalog.QuoteName(regionID), cloudID,
 				catalog.QuoteList(catalog.Closest(regionID, cat.RegionIDs(cloudID), 3)), it, catalog.QuoteList(where))
 		}
 		return nil, nil, nil, inputErr("region", "Instance Type Not Offered In Region",
@@ -260,6 +268,7 @@ func HourlyListPrice(cat *catalog.Catalog, cloudID, it, regionID string, pm cata
 	if err != nil {
 		return 0, err
 	}
+	pm = catalog.PricingModelOf(string(pm)) // enumerated values match in any case
 	if !knownModel(pm) {
 		names := catalog.PricingModelNames(catalog.InstancePricingModels)
 		return 0, inputErr("pricing_model", "Unknown Pricing Model", "pricing_model = %q; allowed: %s. Closest: %s.",

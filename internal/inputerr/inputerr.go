@@ -124,6 +124,56 @@ func (l *List) Add(p Path, summary, format string, args ...any) {
 	*l = append(*l, New(p, summary, format, args...))
 }
 
+// MaxShown is how many errors of one attribute (its list elements and
+// map values together) the provider shows in full; it counts the others
+// in one more diagnostic. A mistake repeated 10,000 times (a list built
+// with a for expression) is read in a moment, not printed for minutes.
+const MaxShown = 5
+
+// AddLazy appends an error whose detail is computed only when it will be
+// shown: among the first MaxShown errors of its attribute at the end of
+// the list (the errors of a list attribute are added one after another).
+// Past them the detail is the path and the summary alone, so a loop over
+// 10,000 unknown names does not search the catalog for 10,000 "Closest:"
+// suggestions nobody reads.
+func (l *List) AddLazy(p Path, summary string, detail func() string) {
+	if l.crowded(p) {
+		*l = append(*l, &Error{Path: p, Summary: summary, Detail: p.String() + ": " + strings.ToLower(summary) + "."})
+		return
+	}
+	*l = append(*l, &Error{Path: p, Summary: summary, Detail: detail()})
+}
+
+// crowded reports whether the last MaxShown errors of l are all about the
+// attribute of p.
+func (l List) crowded(p Path) bool {
+	if len(l) < MaxShown {
+		return false
+	}
+	attr := p.Attribute()
+	for _, e := range l[len(l)-MaxShown:] {
+		if e.Path.Attribute() != attr {
+			return false
+		}
+	}
+	return true
+}
+
+// Attribute is the path's attribute without its list indexes and map
+// keys: "constraints.regions" for constraints.regions[2].
+func (p Path) Attribute() string {
+	var b strings.Builder
+	for _, s := range p.steps {
+		if s.kind == stepName {
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.name)
+		}
+	}
+	return b.String()
+}
+
 // Err returns the list as an error, or nil when it is empty.
 func (l List) Err() error {
 	if len(l) == 0 {

@@ -90,6 +90,25 @@ func Short(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
+// Nonzero formats v as Thousands(v, decimals) does, except that a value
+// that is not 0 never reads as 0: below the last decimal it keeps two
+// significant digits, rounded away from zero (a need of 0.00012 h is
+// "0.00012", not "0.0"): Nonzero(0.000123, 1) = "0.00013".
+func Nonzero(v float64, decimals int) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= 0.5*math.Pow(10, -float64(decimals)) {
+		return Thousands(v, decimals)
+	}
+	exp := math.Floor(math.Log10(math.Abs(v))) - 1 // two significant digits
+	scale := math.Pow(10, exp)
+	r := math.Copysign(math.Ceil(math.Abs(v)/scale)*scale, v)
+	if math.Abs(r) >= 1e-4 {
+		return strconv.FormatFloat(r, 'g', 2, 64) // plain notation down to 10^-4
+	}
+	m, e, _ := strings.Cut(strconv.FormatFloat(r, 'e', 1, 64), "e")
+	n, _ := strconv.Atoi(e)
+	return fmt.Sprintf("%s × 10^%d", strings.TrimSuffix(strings.TrimRight(m, "0"), "."), n)
+}
+
 // Percent formats a ratio as a percentage, the one way every message,
 // explanation and table prints one: no space before the sign, at most one
 // decimal with a trailing zero dropped, and two significant digits (down

@@ -43,3 +43,24 @@ func TestPercentNegativeZero(t *testing.T) {
 		t.Errorf("Percent(-0.00001) = %q", got)
 	}
 }
+
+func TestNonzero(t *testing.T) {
+	for _, tc := range []struct {
+		v        float64
+		decimals int
+		want     string
+	}{
+		{162.23, 1, "162.2"},
+		{1234.5, 2, "1,234.50"},
+		{0, 1, "0.0"},
+		{0.05, 1, "0.1"},
+		{0.000123, 1, "0.00013"},
+		{0.0012, 2, "0.0012"},
+		{-0.000123, 1, "-0.00013"},
+		{1.5e-9, 2, "1.5 × 10^-9"},
+	} {
+		if got := numfmt.Nonzero(tc.v, tc.decimals); got != tc.want {
+			t.Errorf("Nonzero(%v, %d) = %q, want %q", tc.v, tc.decimals, got, tc.want)
+		}
+	}
+}

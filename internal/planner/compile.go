@@ -4,6 +4,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -76,14 +77,14 @@ func (p *Planner) validateRequest(req *Request, errs *inputerr.List) {
 	switch req.Objective {
 	case "", ObjectiveCost, ObjectiveTime, ObjectiveCarbon, ObjectiveBalanced:
 	default:
-		errs.Add(inputerr.Root("objective"), "Invalid Objective", "objective = %q; allowed: %s.",
-			req.Objective, catalog.QuoteList(ObjectiveNames()))
+		errs.Add(inputerr.Root("objective"), "Invalid Objective", "objective = %s; allowed: %s.",
+			catalog.QuoteName(string(req.Objective)), catalog.QuoteList(ObjectiveNames()))
 	}
 	switch req.DistinctBy {
 	case "", DistinctInstanceType, DistinctRegion, DistinctDeployment:
 	default:
-		errs.Add(inputerr.Root("distinct_by"), "Invalid Distinct By", "distinct_by = %q; allowed: %s.",
-			req.DistinctBy, catalog.QuoteList(DistinctByValues))
+		errs.Add(inputerr.Root("distinct_by"), "Invalid Distinct By", "distinct_by = %s; allowed: %s.",
+			catalog.QuoteName(string(req.DistinctBy)), catalog.QuoteList(DistinctByValues))
 	}
 	if maxTop := p.policy.MaxTop; req.Top < 0 || req.Top > maxTop {
 		errs.Add(inputerr.Root("top"), "Invalid Top", "top = %d: must be between 1 and %d.", req.Top, maxTop)
@@ -94,8 +95,8 @@ func (p *Planner) validateRequest(req *Request, errs *inputerr.List) {
 	w := req.Estimator.Workload()
 	if w.Kind == perf.KindInference && (!(w.TokensPerSecond > 0) || math.IsInf(w.TokensPerSecond, 0)) {
 		errs.Add(inputerr.Root("workload").Name("tokens_per_second"), "Invalid Workload",
-			"tokens_per_second = %v: a recommendation for kind = \"inference\" needs the aggregate output tokens/s to serve, for example 5000.",
-			w.TokensPerSecond)
+			"tokens_per_second = %s: a recommendation for kind = \"inference\" needs the aggregate output tokens/s to serve, for example 5000.",
+			catalog.FormatNumber(w.TokensPerSecond))
 	}
 	if d := w.DutyCycle; !(d > 0 && d <= 1) {
 		errs.Add(inputerr.Root("workload").Name("duty_cycle"), "Invalid Workload",
@@ -109,7 +110,7 @@ func (p *Planner) validateClouds(req *Request, errs *inputerr.List) {
 	for i, cl := range c.Clouds {
 		at := inputerr.Root("constraints").Name("clouds").Index(i)
 		if _, ok := p.cat.Cloud(cl); !ok {
-			errs.Add(at, "Unknown Cloud", "%s", p.cat.UnknownCloud(at.String(), cl))
+			errs.AddLazy(at, "Unknown Cloud", func() string { return p.cat.UnknownCloud(at.String(), cl) })
 		} else if prov != nil && !prov[cl] {
 			errs.Add(at, "Contradictory Constraints", "%s = %q is excluded by the provider's clouds allow-list (%s); add it there or remove it here.",
 				at, cl, catalog.QuoteList(req.AllowedClouds))
@@ -120,11 +121,12 @@ func (p *Planner) validateClouds(req *Request, errs *inputerr.List) {
 func (p *Planner) validateRegions(c *Constraints, errs *inputerr.List) {
 	for i, rg := range c.Regions {
 		at := inputerr.Root("constraints").Name("regions").Index(i)
-		owners := p.regionClouds[rg]
+		owners := p.regionClouds[catalog.NameKey(rg)]
 		if len(owners) == 0 {
-			errs.Add(at, "Unknown Region", "%s", catalog.UnknownRegion(at.String(), rg, p.regionIDs))
+			errs.AddLazy(at, "Unknown Region", func() string { return catalog.UnknownRegion(at.String(), rg, p.regionIDs) })
 			continue
 		}
+		c.Regions[i] = p.regionSpelling[catalog.NameKey(rg)] // names match in any case
 		if len(c.Clouds) > 0 && !anyIn(owners, c.Clouds) {
 			errs.Add(at, "Contradictory Constraints", "%s = %q is a region of %s, which is not in clouds (%s); add the cloud or choose a region of %s.",
 				at, rg, catalog.QuoteList(owners), catalog.QuoteList(c.Clouds), catalog.QuoteList(c.Clouds))
@@ -141,7 +143,7 @@ func (p *Planner) validateCountries(req *Request, written []string, errs *inpute
 		at := inputerr.Root("constraints").Name("countries").Index(i)
 		owners := p.countryClouds[x]
 		if len(owners) == 0 {
-			errs.Add(at, "Unknown Country", "%s", catalog.UnknownCountry(at.String(), written[i], p.countryIDs))
+			errs.AddLazy(at, "Unknown Country", func() string { return catalog.UnknownCountry(at.String(), written[i], p.countryIDs) })
 			continue
 		}
 		allowed := owners
@@ -174,15 +176,17 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 	for i, g := range c.Geographies {
 		if !p.geos[g] {
 			at := constraints.Name("geographies").Index(i)
-			errs.Add(at, "Unknown Geography", "%s = %q is not a geography in the catalog. Closest: %s. Allowed: %s.",
-				at, g, catalog.QuoteList(catalog.Closest(g, p.geoIDs, 3)), catalog.QuoteList(p.geoIDs))
+			errs.AddLazy(at, "Unknown Geography", func() string {
+				return fmt.Sprintf("%s = %s is not a geography in the catalog. Closest: %s. Allowed: %s.",
+					at, catalog.QuoteName(g), catalog.QuoteList(catalog.Closest(g, p.geoIDs, 3)), catalog.QuoteList(p.geoIDs))
+			})
 		}
 	}
 	for i, a := range c.Accelerators {
 		acc, ok := p.cat.Accelerator(a)
 		if !ok {
 			at := constraints.Name("accelerators").Index(i)
-			errs.Add(at, "Unknown Accelerator", "%s", p.cat.UnknownAccelerator(at.String(), a))
+			errs.AddLazy(at, "Unknown Accelerator", func() string { return p.cat.UnknownAccelerator(at.String(), a) })
 			continue
 		}
 		c.Accelerators[i] = acc.ID
@@ -191,8 +195,8 @@ func (p *Planner) validateNames(c *Constraints, errs *inputerr.List) {
 	for i, pm := range c.PricingModels {
 		if pm.Index() < 0 {
 			at := constraints.Name("pricing_models").Index(i)
-			errs.Add(at, "Unknown Pricing Model", "%s = %q; allowed: %s. Closest: %s.",
-				at, pm, catalog.QuoteList(names), catalog.QuoteList(catalog.Closest(string(pm), names, 1)))
+			errs.Add(at, "Unknown Pricing Model", "%s = %s; allowed: %s. Closest: %s.",
+				at, catalog.QuoteName(string(pm)), catalog.QuoteList(names), catalog.QuoteList(catalog.Closest(string(pm), names, 1)))
 		}
 	}
 }
@@ -204,8 +208,8 @@ func validateCompliance(c *Constraints, errs *inputerr.List) bool {
 		if _, known := complianceBit(x); !known {
 			ok = false
 			at := inputerr.Root("constraints").Name("compliance").Index(i)
-			errs.Add(at, "Unknown Compliance Regime", "%s = %q; allowed: %s. Closest: %s.",
-				at, x, catalog.QuoteList(catalog.ComplianceRegimes), catalog.QuoteList(catalog.Closest(x, catalog.ComplianceRegimes, 2)))
+			errs.Add(at, "Unknown Compliance Regime", "%s = %s; allowed: %s. Closest: %s.",
+				at, catalog.QuoteName(x), catalog.QuoteList(catalog.ComplianceRegimes), catalog.QuoteList(catalog.Closest(x, catalog.ComplianceRegimes, 2)))
 		}
 	}
 	return ok
@@ -223,7 +227,8 @@ func validateLimits(c *Constraints, errs *inputerr.List) {
 		{"min_network_gbps", c.MinNetworkGbps}, {"max_co2e_kg", c.MaxCO2eKg},
 	} {
 		if n.v < 0 || math.IsNaN(n.v) || math.IsInf(n.v, 0) {
-			errs.Add(constraints.Name(n.name), "Invalid Constraint", "%s = %v: must be a positive number (omit it for no limit).", n.name, n.v)
+			errs.Add(constraints.Name(n.name), "Invalid Constraint", "%s = %s: must be a positive number (omit it for no limit).",
+				n.name, catalog.FormatNumber(n.v))
 		}
 	}
 	if c.MaxGPUs < 0 {

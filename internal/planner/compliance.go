@@ -63,8 +63,8 @@ func JurisdictionConflicts(regimes []string) inputerr.List {
 	at := inputerr.Root("constraints").Name("compliance")
 	for i, s := range regimes {
 		x := strings.ToLower(strings.TrimSpace(s))
-		if !catalog.IsJurisdiction(x) {
-			continue
+		if !catalog.IsJurisdiction(x) || slices.Contains(seen, x) {
+			continue // a regime listed twice is a duplicate, reported as such
 		}
 		for _, prev := range seen {
 			errs.Add(at.Index(i), "Contradictory Constraints",
@@ -202,7 +202,7 @@ func (p *Planner) requestedPartitions(c *Constraints) map[catalog.Partition]bool
 		}
 	}
 	for _, rg := range c.Regions {
-		for _, cl := range p.regionClouds[rg] {
+		for _, cl := range p.regionClouds[catalog.NameKey(rg)] {
 			if r, ok := p.cat.Region(cl, rg); ok && catalog.SeparateAccount(r.Partition) {
 				asked[r.Partition] = true
 			}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
@@ -121,14 +122,22 @@ func (r *run) limitMiss(rej []Rejection) (string, string) {
 	}
 	var active []string
 	for _, l := range limits {
-		if !(l.limit > 0) || !l.m.set {
+		if !(l.limit > 0) {
 			continue
 		}
-		val := numfmt.Thousands(l.m.value, 2)
-		if l.reason == ReasonDeadline {
-			val = numfmt.Thousands(l.m.value, 1)
+		if !l.m.set {
+			if l.reason == ReasonMaxCO2e {
+				return l.reason, fmt.Sprintf("%s = %s: no candidate that passes the other constraints has a known CO2e figure "+
+					"(their regions have no grid carbon intensity in the catalog), so none can be shown to meet it. Remove "+
+					"max_co2e_kg or allow regions with a known grid intensity.", l.reason, catalog.FormatNumber(l.limit))
+			}
+			continue
 		}
-		msg := fmt.Sprintf("%s = %s: "+l.what+".", l.reason, numfmt.Trim(l.limit, 2), r.describe(l.m), val)
+		val := numfmt.Nonzero(l.m.value, 2)
+		if l.reason == ReasonDeadline {
+			val = numfmt.Nonzero(l.m.value, 1)
+		}
+		msg := fmt.Sprintf("%s = %s: "+l.what+".", l.reason, catalog.FormatNumber(l.limit), r.describe(l.m), val)
 		if l.m.value > l.limit {
 			if l.reason == ReasonDeadline {
 				msg += r.deadlineRelief(l.m)
@@ -145,6 +154,9 @@ func (r *run) limitMiss(rej []Rejection) (string, string) {
 			break
 		}
 	}
+	if len(active) == 0 {
+		return worst, "No candidate meets the limits together."
+	}
 	return worst, "No candidate meets these limits together; each alone can be met: " + strings.Join(active, " ")
 }
 
@@ -155,7 +167,11 @@ func (r *run) limitMiss(rej []Rejection) (string, string) {
 // help); the accelerators when the user narrowed them.
 func (r *run) deadlineRelief(m *miss) string {
 	c := &r.req.Constraints
-	relief := []string{"deadline_hours (to at least " + numfmt.Thousands(math.Ceil(m.value*10)/10, 1) + " h)"}
+	atLeast := numfmt.Thousands(math.Ceil(m.value*10)/10, 1)
+	if m.value < 0.1 {
+		atLeast = numfmt.Nonzero(m.value, 1) // rounded up: it meets the need
+	}
+	relief := []string{"deadline_hours (to at least " + atLeast + " h)"}
 	cand := r.candidate(&m.cand)
 	if cand.Nodes >= r.f.maxNodes {
 		what := "allowed by default"

@@ -109,7 +109,8 @@ type Planner struct {
 	cloudIDs []string
 
 	regionIDs, geoIDs, countryIDs []string
-	regionClouds                  map[string][]string // region ID -> clouds having it
+	regionClouds                  map[string][]string // region ID (catalog.NameKey) -> clouds having it
+	regionSpelling                map[string]string   // region ID (catalog.NameKey) -> as the catalog spells it
 	geos                          map[string]bool
 	// countryClouds: country code -> clouds with a region there.
 	countryClouds map[string][]string
@@ -139,7 +140,7 @@ func New(cat *catalog.Catalog, cm *cost.Model) (*Planner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Planner{cat: cat, cost: cm, policy: pol, regionClouds: map[string][]string{}, geos: map[string]bool{},
+	p := &Planner{cat: cat, cost: cm, policy: pol, regionClouds: map[string][]string{}, regionSpelling: map[string]string{}, geos: map[string]bool{},
 		countryClouds: map[string][]string{}, shares: map[string]*catalog.Accelerator{}, hoursPerMonth: cm.HoursPerMonth}
 	if !cat.Date.IsZero() {
 		p.date = cat.Date.Format("2006-01-02")
@@ -348,7 +349,11 @@ func fractionKey(f float64) string {
 func (p *Planner) indexNames() {
 	p.regionIDs = p.cat.RegionIDs("")
 	for _, r := range p.cat.Regions {
-		p.regionClouds[r.ID] = append(p.regionClouds[r.ID], r.Cloud)
+		key := catalog.NameKey(r.ID)
+		p.regionClouds[key] = append(p.regionClouds[key], r.Cloud)
+		if _, ok := p.regionSpelling[key]; !ok {
+			p.regionSpelling[key] = r.ID
+		}
 		if r.Geography != "" && !p.geos[r.Geography] {
 			p.geos[r.Geography] = true
 			p.geoIDs = append(p.geoIDs, r.Geography)

@@ -104,11 +104,13 @@ func (d *acceleratorsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	} else {
 		var ids []string
 		resp.Diagnostics.Append(m.IDs.ElementsAs(ctx, &ids, false)...)
+		unknowns := 0
 		for i, id := range ids {
 			a, ok := cat.Accelerator(id)
 			if !ok {
+				at := fmt.Sprintf("ids[%d]", i)
 				resp.Diagnostics.AddAttributeError(path.Root("ids").AtListIndex(i), "Unknown Accelerator",
-					cat.UnknownAccelerator(fmt.Sprintf("ids[%d]", i), id))
+					lazyDetail(&unknowns, at, func() string { return cat.UnknownAccelerator(at, id) }))
 				continue
 			}
 			warnAmbiguousAccelerator(&resp.Diagnostics, cat, path.Root("ids").AtListIndex(i), fmt.Sprintf("ids[%d]", i), id)

@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -79,8 +79,8 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"name": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "Name of the cluster, written to `metadata.name` of the spec, for example `\"llm-train\"`. " +
-					"1 to 253 characters, no control characters.",
-				Validators: []validator.String{stringvalidator.LengthBetween(1, spec.MaxNameLength)},
+					fmt.Sprintf("1 to %d characters, without control, bidirectional-control or invisible characters, in Unicode NFC.", spec.MaxNameLength),
+				Validators: []validator.String{stringRule{"Invalid Cluster Name", spec.NameProblem}},
 			},
 			"cloud": schema.StringAttribute{
 				Required: true,
@@ -94,6 +94,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 					"When unset, the region where the instance is cheapest under `pricing_model` is chosen (ties by region code) " +
 					"and recomputed whenever `cloud` or the hardware changes. When set, the instance must be offered there: " +
 					"otherwise the error names the regions that have it.",
+				Validators: []validator.String{notEmpty{"give a region code of cloud such as \"us-east-1\", or omit region for the cheapest one"}},
 			},
 			"accelerator": schema.StringAttribute{
 				Required: true,
@@ -120,7 +121,7 @@ func (r *clusterSpecResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "How compute is bought: `on_demand` (default), `spot`, `reserved_1y` or `reserved_3y` " +
 					"(the cloud's 1-/3-year commitment, priced per effective hour). The cloud must sell the instance that way: " +
 					"otherwise the error names the pricing models available.",
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(pricingModels...)},
+				Validators: []validator.String{oneOf(pricingModels)},
 			},
 			"storage": storageAttribute(),
 			"labels": schema.MapAttribute{
@@ -194,7 +195,10 @@ func (r *clusterSpecResource) ModifyPlan(ctx context.Context, req resource.Modif
 	// region of the prior state, which must be recomputed when the cloud changes.
 	plan.Region = cfg.Region
 
-	if r.data != nil && !r.data.catalogKnown(&resp.Diagnostics) {
+	if r.data != nil && !r.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts) {
+		return
+	}
+	if r.data != nil && !req.State.Raw.IsNull() && !r.data.catalogUnchanged(ctx, req.Private, &resp.Diagnostics) {
 		return
 	}
 	if r.data == nil || !plan.inputsKnown(ctx) {
@@ -247,7 +251,12 @@ func (r *clusterSpecResource) render(req spec.Request, m *clusterSpecModel, diag
 		})
 	}
 	m.ID = types.StringValue(req.Name)
-	m.Region = types.StringValue(rend.Placement.Region)
+	if m.Region.IsNull() || m.Region.IsUnknown() {
+		// A region the configuration sets stays as written ("US-EAST-1"
+		// matches us-east-1: names match in any case), or Terraform would
+		// see a planned value that is not the configured one.
+		m.Region = types.StringValue(rend.Placement.Region)
+	}
 	m.InstanceType = types.StringValue(rend.Placement.InstanceType)
 	m.HourlyCostUSD = float64Value(diags, "hourly_cost_usd", numfmt.Price(rend.Placement.HourlyUSD))
 	m.MonthlyCostUSD = float64Value(diags, "monthly_cost_usd", numfmt.USD(rend.Placement.MonthlyUSD))
@@ -273,15 +282,22 @@ func (r *clusterSpecResource) warnPriceAge(req spec.Request, p spec.Placement, d
 func (r *clusterSpecResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	// Everything was computed in ModifyPlan: the planned values are the state.
 	resp.State.Raw = req.Plan.Raw.Copy()
+	resp.Diagnostics.Append(forgetCatalog(ctx, resp.Private)...)
 }
 
-func (r *clusterSpecResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+func (r *clusterSpecResource) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
 	// A logical resource: nothing outside Terraform can change it, so the
 	// state is kept as it is (the framework copies it to the response).
+	// The refresh records the catalog the plan is made with
+	// (catalog_change.go).
+	if r.data != nil && !r.data.CatalogFileUnknown {
+		resp.Diagnostics.Append(r.data.recordCatalog(ctx, resp.Private)...)
+	}
 }
 
 func (r *clusterSpecResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.State.Raw = req.Plan.Raw.Copy()
+	resp.Diagnostics.Append(forgetCatalog(ctx, resp.Private)...)
 }
 
 func (r *clusterSpecResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
@@ -297,7 +313,7 @@ func (r *clusterSpecResource) ImportState(ctx context.Context, req resource.Impo
 		resp.Diagnostics.AddError("Provider Not Configured", "The gpu provider must be configured before importing a gpu_cluster_spec.")
 		return
 	}
-	if !r.data.catalogKnown(&resp.Diagnostics) {
+	if !r.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts) {
 		return
 	}
 	cloud, region, js, err := splitImportID(req.ID)
@@ -347,6 +363,18 @@ func splitImportID(id string) (cloud, region, js string, err error) {
 	if id == "" {
 		return "", "", "", errors.New("the import ID is empty")
 	}
+	if !utf8.ValidString(id) {
+		// Terraform's own gRPC client refuses such an ID before the
+		// provider sees it; another client might not.
+		bad := len(id)
+		for i, r := range id {
+			if r == utf8.RuneError {
+				bad = i
+				break
+			}
+		}
+		return "", "", "", fmt.Errorf("the import ID is not valid UTF-8 (an invalid byte at byte %d): give the spec JSON as text", bad)
+	}
 	if strings.HasPrefix(id, "{") {
 		return "", "", id, nil
 	}
@@ -363,11 +391,17 @@ func splitImportID(id string) (cloud, region, js string, err error) {
 	return cloud, region, strings.TrimSpace(rest), nil
 }
 
+// truncate keeps the first n characters of s (not bytes: a character is
+// never cut in two).
 func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
+	i := 0
+	for at := range s {
+		if i == n {
+			return s[:at] + "…"
+		}
+		i++
 	}
-	return s[:n] + "…"
+	return s
 }
 
 type clusterSpecModel struct {

@@ -545,7 +545,7 @@ func TestAccClusterSpec_badInput(t *testing.T) {
   accelerator = "H100"
   gpus_per_node = 8
   pricing_model = "monthly"`),
-				ExpectError: regexp.MustCompile(`(?s)pricing_model.*value must be one of`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Value.*pricing_model = "monthly"; allowed: "on_demand", "spot"`),
 			},
 			{
 				Config: good,

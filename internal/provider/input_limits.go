@@ -140,6 +140,9 @@ const maxNumberDigits = 40
 // formatBig renders a number as catalog.FormatNumber does, also beyond
 // float64: "8.5", "1,000,000", "1 × 10^400", "5 × 10^-324".
 func formatBig(f *big.Float) string {
+	if f.IsInf() { // 1/0 in HCL
+		return catalog.FormatNumber(math.Inf(f.Sign()))
+	}
 	if v, acc := f.Float64(); !math.IsInf(v, 0) && (v != 0 || acc == big.Exact) {
 		if a := math.Abs(v); a == 0 || (a >= 1e-4 && a < 1e15) {
 			if v == math.Trunc(v) && !f.IsInt() {
@@ -242,10 +245,17 @@ func (t limitedFloat64Type) ValueFromTerraform(ctx context.Context, in tftypes.V
 	if err != nil || f == nil {
 		return t.Float64Type.ValueFromTerraform(ctx, in)
 	}
-	if v, acc := f.Float64(); math.IsInf(v, 0) || (v == 0 && acc != big.Exact) {
+	v, acc := f.Float64()
+	if math.IsInf(v, 0) || (v == 0 && acc != big.Exact) {
 		return types.Float64Value(rejectedFloat64), nil // Validate reports it
 	}
-	return t.Float64Type.ValueFromTerraform(ctx, in)
+	// The nearest float64: a number no float64 holds exactly (1/3, 0.1 +
+	// 0.2, 1e-320) would otherwise fail wherever the value is read into a
+	// float64 (a map's ElementsAs) with the framework's "Value Conversion
+	// Error ... cannot store 0.3333333333 in float64". Only data sources
+	// and the provider take float inputs, and Terraform compares neither
+	// with the configuration.
+	return types.Float64Value(v), nil
 }
 
 func (t limitedFloat64Type) Validate(_ context.Context, in tftypes.Value, p path.Path) diag.Diagnostics {

@@ -45,8 +45,10 @@ const (
 )
 
 // maxListProblems bounds the diagnostics of one list: the rest are counted
-// in one more.
-const maxListProblems = 5
+// in one more. With that count they fill the handful an answer shows for
+// one attribute (maxDiagnosticsPerAttribute: the object input's problems
+// beyond it are counted by Summarizing).
+const maxListProblems = maxDiagnosticsPerAttribute - 1
 
 // keyTable is a key table whatever the Go type it reads into.
 type keyTable interface {
@@ -71,6 +73,7 @@ type key[T any] struct {
 	required bool
 	doc      string // what it means, with an example
 	def      string // its default, as the docs state it ("`4096`"); "" for none
+	blank    string // a string key: what to write instead of "" or "  ", when more than its allowed values
 	is       valueOf[T]
 }
 
@@ -241,9 +244,41 @@ func (t *objectKeys[T]) readInto(dst *T, v tftypes.Value, p path.Path, r *object
 		if outer == "" {
 			r.top = k.name
 		}
-		k.is.read(dst, kv, p.AtName(k.name), r)
+		if blank, ok := blankString(kv); ok && k.is.kind == kindString {
+			r.reject("", "Empty Value", k.blankProblem(p.AtName(k.name), blank))
+		} else {
+			k.is.read(dst, kv, p.AtName(k.name), r)
+		}
 		r.top = outer
 	}
+}
+
+// blankString is v when it is a string given empty or blank ("", "  ").
+func blankString(v tftypes.Value) (string, bool) {
+	if !v.IsKnown() || !v.Type().Is(tftypes.String) {
+		return "", false
+	}
+	s, ok := stringOf(v)
+	return s, ok && strings.TrimSpace(s) == ""
+}
+
+// blankProblem says that the string key at p is empty or blank, a value
+// that would otherwise read as unset, and what to write instead.
+func (k *key[T]) blankProblem(p path.Path, s string) string {
+	give := "give a value"
+	switch {
+	case k.blank != "":
+		return fmt.Sprintf("%s = %s is %s: %s.", p, catalog.QuoteName(s), blankOrEmpty(s), k.blank)
+	case k.is.enum != nil:
+		give = "give one of " + catalog.QuoteList(k.is.enum)
+	}
+	if !k.required {
+		give += ", or leave " + k.name + " out (or null)"
+		if k.def != "" {
+			give += " for its default"
+		}
+	}
+	return fmt.Sprintf("%s = %s is %s: %s.", p, catalog.QuoteName(s), blankOrEmpty(s), give)
 }
 
 // reportUnknownKeys reports each key of attrs the table does not have.
@@ -310,11 +345,11 @@ func (is valueOf[T]) stringAt(v tftypes.Value, p path.Path, r *objectRead) (stri
 // checkName is the problem with the string s at what, or "".
 func (is valueOf[T]) checkName(what, s string) string {
 	switch {
-	case strings.TrimSpace(s) == "":
-		return fmt.Sprintf("%s = %q is empty: give a value, or leave the attribute out (or null) for its default.", what, s)
+	case strings.TrimSpace(s) == "": // a list element (a blank key is reported by blankProblem)
+		return fmt.Sprintf("%s = %s is %s: give a value or remove the element.", what, catalog.QuoteName(s), blankOrEmpty(s))
 	case is.enum != nil && canonical(is.enum, s) == "":
-		return fmt.Sprintf("%s = %q is not one of %s (any case). Closest: %q.", what, s, catalog.QuoteList(is.enum),
-			catalog.Closest(s, is.enum, 1)[0])
+		return fmt.Sprintf("%s = %s is not one of %s (any case). Closest: %q.", what, catalog.QuoteName(s), catalog.QuoteList(is.enum),
+			catalog.Closest(catalog.NameKey(s), is.enum, 1)[0])
 	}
 	return ""
 }
@@ -367,6 +402,17 @@ func (is valueOf[T]) checkKnownElements(v tftypes.Value, p path.Path, r *objectR
 	}
 }
 
+// duplicateDetail says that the list at p gives one value twice, at
+// elements j and i, written a and b: names match in any case, so "aws"
+// and "AWS" are one name given twice.
+func duplicateDetail(p path.Path, a, b string, j, i int) string {
+	if a == b {
+		return fmt.Sprintf("%s lists %s twice (elements %d and %d): list each value once.", p, catalog.QuoteName(a), j, i)
+	}
+	return fmt.Sprintf("%s lists %s and %s (elements %d and %d), one name: names match in any case. List each value once.",
+		p, catalog.QuoteName(a), catalog.QuoteName(b), j, i)
+}
+
 // problem is one diagnostic of a list element.
 type problem struct{ summary, detail string }
 
@@ -375,7 +421,11 @@ type problem struct{ summary, detail string }
 func (is valueOf[T]) elements(elems []tftypes.Value, p path.Path) ([]string, []problem) {
 	var out []string
 	var problems []problem
-	first := map[string]int{}
+	type seen struct {
+		index   int
+		written string
+	}
+	first := map[string]seen{}
 	for i, e := range elems {
 		s, ok := stringOf(e)
 		var pr *problem
@@ -392,12 +442,11 @@ func (is valueOf[T]) elements(elems []tftypes.Value, p path.Path) ([]string, []p
 				break
 			}
 			c := canonical(is.enum, s)
-			if j, dup := first[strings.ToLower(c)]; dup {
-				pr = &problem{"Duplicate List Element", fmt.Sprintf("%s lists %s twice (elements %d and %d): list each value once.",
-					p, strconv.Quote(c), j, i)}
+			if f, dup := first[catalog.NameKey(c)]; dup {
+				pr = &problem{"Duplicate List Element", duplicateDetail(p, f.written, c, f.index, i)}
 				break
 			}
-			first[strings.ToLower(c)] = i
+			first[catalog.NameKey(c)] = seen{i, c}
 			out = append(out, c)
 		}
 		if pr != nil {
@@ -411,14 +460,15 @@ func (is valueOf[T]) elements(elems []tftypes.Value, p path.Path) ([]string, []p
 	return out, problems
 }
 
-// canonical is s as enum lists it (any case), s itself without an enum,
+// canonical is s as enum lists it (any case, surrounding spaces ignored:
+// catalog.NameKey, as the pure packages read it), s itself without an enum,
 // and "" when enum does not have it.
 func canonical(enum []string, s string) string {
 	if enum == nil {
 		return s
 	}
 	for _, e := range enum {
-		if strings.EqualFold(e, s) {
+		if catalog.NameKey(e) == catalog.NameKey(s) {
 			return e
 		}
 	}

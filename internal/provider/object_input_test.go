@@ -84,7 +84,7 @@ func objectMistakes() []badConfig {
 		{name: "string for the object", config: fmt.Sprintf(badRecommend, `constraints = "gdpr"`),
 			want: `constraints must be an object such as \{ clouds = … \}, got the string "gdpr"\.`},
 		{name: "empty string", config: est(serve + `, precision = ""`),
-			want: `Invalid Value.*workload.precision = "" is empty: give a value, or leave the attribute out \(or null\) for its default\.`},
+			want: `Empty Value.*workload.precision = "" is empty: give one of "fp32", .*, or leave precision out \(or null\) for its default\.`},
 		{name: "enum in a list", config: fmt.Sprintf(badRecommend, `constraints = { compliance = ["GDPR", "hipa"] }`),
 			want: `constraints.compliance\[1\] = "hipa" is not one of .* \(any case\)\. Closest: "hipaa"\.`},
 		{name: "enum twice in another case", config: fmt.Sprintf(badRecommend, `constraints = { pricing_models = ["spot", "SPOT"] }`),
@@ -96,7 +96,7 @@ func objectMistakes() []badConfig {
 			want: `workload.speculative_decoding.method is required: `},
 		{name: "many bad list elements summarised", config: fmt.Sprintf(badRecommend,
 			`constraints = { pricing_models = ["a", "b", "c", "d", "e", "f", "g", "h"] }`),
-			errors: maxListProblems + 1, want: `constraints.pricing_models has 3 more invalid elements like the ones above\.`},
+			errors: maxListProblems + 1, want: fmt.Sprintf(`constraints.pricing_models has %d more invalid elements like the ones above\.`, 8-maxListProblems)},
 	}
 }
 

@@ -147,11 +147,13 @@ func stringSet(ctx context.Context, l types.List, attrName, what string, unknown
 	var vals []string
 	diags.Append(l.ElementsAs(ctx, &vals, false)...)
 	set := make(map[string]bool, len(vals))
+	unknowns := 0
 	for i, v := range vals {
 		n, ok := normalize(v)
 		if !ok {
+			at := fmt.Sprintf("%s[%d]", attrName, i)
 			diags.AddAttributeError(path.Root(attrName).AtListIndex(i), "Unknown "+strings.ToUpper(what[:1])+what[1:],
-				unknown(fmt.Sprintf("%s[%d]", attrName, i), v))
+				lazyDetail(&unknowns, at, func() string { return unknown(at, v) }))
 			continue
 		}
 		set[n] = true
@@ -165,7 +167,7 @@ func (d *offersDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
-	if !d.data.catalogKnown(&resp.Diagnostics) {
+	if !d.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts) {
 		return
 	}
 	cat := d.data.Catalog

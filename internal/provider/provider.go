@@ -12,9 +12,11 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -59,6 +61,15 @@ type providerData struct {
 	// (it depends on a value computed during apply): Catalog is then the
 	// built-in one, which must not price anything (catalogKnown).
 	CatalogFileUnknown bool
+	// CatalogFile and CatalogDigest are the catalog_file as configured and
+	// the SHA-256 of what was read from it ("" without one): a plan
+	// records the digest, so that apply can tell the file changed since
+	// (gpu_cluster_spec, catalog_change.go).
+	CatalogFile, CatalogDigest string
+	// unknown holds the other provider arguments that change answers and
+	// were not known at plan (argClouds, argDiscounts, argCarbonPrice):
+	// the objects that read them report it (catalogKnown).
+	unknown map[string]bool
 	// Clouds is the default allow-list (nil = every cloud in the catalog).
 	Clouds []string
 	// Discounts maps cloud -> fraction off list price.
@@ -93,19 +104,53 @@ func (d *providerData) Planner() (*planner.Planner, error) {
 	return d.planner, d.plannerErr
 }
 
-// catalogKnown reports an error, and returns false, when catalog_file was
-// not known at plan: prices and offers must be known at plan, and the
-// built-in catalog used instead would plan other figures than apply.
-func (d *providerData) catalogKnown(diags *diag.Diagnostics) bool {
-	if !d.CatalogFileUnknown {
-		return true
+// Provider arguments that change answers, by name: an object that reads
+// one passes it to catalogKnown.
+const (
+	argClouds      = "clouds"
+	argDiscounts   = "discounts"
+	argCarbonPrice = "carbon_price_usd_per_tonne"
+)
+
+// catalogKnown reports an error, and returns false, when catalog_file, or
+// one of the other provider arguments the caller reads (uses), was not
+// known at plan: prices, offers and allow-lists must be known at plan, so
+// that the plan shows the figures apply will use; nothing stands in for
+// the missing value (the built-in catalog, no discount, every cloud).
+func (d *providerData) catalogKnown(diags *diag.Diagnostics, uses ...string) bool {
+	var missing []string
+	if d.CatalogFileUnknown {
+		missing = append(missing, "catalog_file")
 	}
-	diags.AddError("Catalog File Not Known At Plan",
-		"The provider's catalog_file is not known until apply: it depends on a value computed during apply. "+
-			"Offers, prices and accelerators come from the catalog and must be known at plan, so that the plan shows "+
-			"the figures apply will use; the built-in catalog is not used in its place. Set the provider's catalog_file to "+
-			"a path known before apply (a literal, a variable or \"${path.module}/prices.yaml\"), or create the file first "+
-			"(in another configuration, or with terraform apply -target).")
+	for _, name := range uses {
+		if d.unknown[name] {
+			missing = append(missing, name)
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return true
+	case 1:
+		if missing[0] == "catalog_file" {
+			diags.AddError("Catalog File Not Known At Plan",
+				"The provider's catalog_file is not known until apply: it depends on a value computed during apply. "+
+					"Offers, prices and accelerators come from the catalog and must be known at plan, so that the plan shows "+
+					"the figures apply will use; the built-in catalog is not used in its place. Set the provider's catalog_file to "+
+					"a path known before apply (a literal, a variable or \"${path.module}/prices.yaml\"), or create the file first "+
+					"(in another configuration, or with terraform apply -target).")
+			return false
+		}
+	}
+	names, verb, they := "The provider's "+missing[0]+" is", "depends", "it"
+	if len(missing) > 1 {
+		names = "The provider's " + strings.Join(missing[:len(missing)-1], ", ") + " and " + missing[len(missing)-1] + " are"
+		verb, they = "depend", "they"
+	}
+	diags.AddError("Provider Configuration Not Known At Plan", fmt.Sprintf("%s not known until apply: %s %s on a value computed "+
+		"during apply. This data source or resource plans its figures with %s, and nothing stands in for an unknown value (the "+
+		"built-in catalog, no discount, no carbon price, every cloud), which would plan figures apply does not use. Set %s from "+
+		"literals, variables or values known before apply, or create what %s %s on first (in another configuration, or with "+
+		"terraform apply -target).", names, they, verb, itThem(they), itThem(they), they, verb))
 	return false
 }
 
@@ -154,6 +199,8 @@ func (p *gpuProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					"A relative path is resolved against the directory Terraform runs in (the root module), not the module that sets it: " +
 					"in a child module use `\"${path.module}/prices.yaml\"`. " +
 					"See the [catalog overlay guide](guides/catalog-overlay.md).",
+				Validators: []validator.String{notEmpty{"give the path of a .json, .yaml or .yml catalog file, or omit catalog_file " +
+					"for the built-in catalog"}},
 			},
 			"clouds": schema.ListAttribute{
 				Optional:    true,
@@ -217,32 +264,53 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		// provider functions never read the file.
 		data.CatalogFileUnknown = true
 	case !cfg.CatalogFile.IsNull():
-		if cat = overlayCatalog(cat, cfg.CatalogFile.ValueString(), &resp.Diagnostics); cat == nil {
+		data.CatalogFile = cfg.CatalogFile.ValueString()
+		if cat, data.CatalogDigest = overlayCatalog(cat, data.CatalogFile, &resp.Diagnostics); cat == nil {
 			return
 		}
 	}
 	data.Catalog = cat
 
-	if !cfg.Clouds.IsNull() && !cfg.Clouds.IsUnknown() {
+	data.unknown = unknownArguments(map[string]attr.Value{
+		argClouds: cfg.Clouds, argDiscounts: cfg.Discounts, argCarbonPrice: cfg.CarbonPriceUSDPerTonne,
+	})
+	if !cfg.Clouds.IsNull() && !data.unknown[argClouds] {
 		resp.Diagnostics.Append(cfg.Clouds.ElementsAs(ctx, &data.Clouds, false)...)
+		unknowns := 0
 		for i, c := range data.Clouds {
-			if _, ok := cat.Cloud(c); !ok && !data.CatalogFileUnknown {
+			if cl, ok := cat.Cloud(c); ok {
+				data.Clouds[i] = cl.ID // names match in any case
+			} else if !data.CatalogFileUnknown {
+				at := fmt.Sprintf("clouds[%d]", i)
 				resp.Diagnostics.AddAttributeError(path.Root("clouds").AtListIndex(i), "Unknown Cloud",
-					cat.UnknownCloud(fmt.Sprintf("clouds[%d]", i), c))
+					lazyDetail(&unknowns, at, func() string { return cat.UnknownCloud(at, c) }))
 			}
 		}
 	}
-	if !cfg.Discounts.IsNull() && !cfg.Discounts.IsUnknown() {
+	if !cfg.Discounts.IsNull() && !data.unknown[argDiscounts] {
 		resp.Diagnostics.Append(cfg.Discounts.ElementsAs(ctx, &data.Discounts, false)...)
+		unknowns := 0
 		for _, c := range slices.Sorted(maps.Keys(data.Discounts)) {
-			if _, ok := cat.Cloud(c); !ok && !data.CatalogFileUnknown {
+			if cl, ok := cat.Cloud(c); ok && cl.ID != c {
+				// Names match in any case: the key as the catalog spells it,
+				// once.
+				if _, dup := data.Discounts[cl.ID]; dup {
+					resp.Diagnostics.AddAttributeError(path.Root("discounts").AtMapKey(c), "Duplicate Cloud",
+						fmt.Sprintf("discounts has the keys %q and %q, one cloud (names match in any case): give each cloud once.", cl.ID, c))
+				}
+				data.Discounts[cl.ID] = data.Discounts[c]
+				delete(data.Discounts, c)
+			} else if !ok && !data.CatalogFileUnknown {
+				at := fmt.Sprintf("discounts[%q]", c)
 				resp.Diagnostics.AddAttributeError(path.Root("discounts").AtMapKey(c), "Unknown Cloud",
-					fmt.Sprintf("discounts has the key %q, which is not a cloud in the catalog. Closest: %s.",
-						c, catalog.QuoteList(catalog.Closest(c, cat.CloudIDs(), 3))))
+					lazyDetail(&unknowns, at, func() string {
+						return fmt.Sprintf("discounts has the key %q, which is not a cloud in the catalog. Closest: %s.",
+							c, catalog.QuoteList(catalog.Closest(c, cat.CloudIDs(), 3)))
+					}))
 			}
 		}
 	}
-	if !cfg.CarbonPriceUSDPerTonne.IsNull() {
+	if !cfg.CarbonPriceUSDPerTonne.IsNull() && !data.unknown[argCarbonPrice] {
 		data.CarbonPriceUSDPerTonne = cfg.CarbonPriceUSDPerTonne.ValueFloat64()
 	}
 	days, err := catalog.PriceAgeWarningDays()
@@ -267,9 +335,45 @@ func (p *gpuProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	resp.ResourceData = data
 }
 
-// overlayCatalog applies the catalog_file at file to cat; nil, with the
-// error on catalog_file, when the file is rejected.
-func overlayCatalog(cat *catalog.Catalog, file string, diags *diag.Diagnostics) *catalog.Catalog {
+// unknownArguments returns the names of the values not wholly known: an
+// unknown value, or a list or map with an unknown element.
+func unknownArguments(args map[string]attr.Value) map[string]bool {
+	out := map[string]bool{}
+	for name, v := range args {
+		if !whollyKnown(v) {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// whollyKnown reports whether v and every element of a list or map in it
+// are known.
+func whollyKnown(v attr.Value) bool {
+	if v.IsUnknown() {
+		return false
+	}
+	var elems []attr.Value
+	switch c := v.(type) {
+	case types.List:
+		elems = c.Elements()
+	case types.Map:
+		for _, e := range c.Elements() {
+			elems = append(elems, e)
+		}
+	}
+	for _, e := range elems {
+		if !whollyKnown(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// overlayCatalog applies the catalog_file at file to cat and returns the
+// digest of what it read; nil, with the error on catalog_file, when the
+// file is rejected.
+func overlayCatalog(cat *catalog.Catalog, file string, diags *diag.Diagnostics) (*catalog.Catalog, string) {
 	res, err := overlay.Apply(cat, file, overlay.Options{})
 	if err != nil {
 		where := fmt.Sprintf("%q", file)
@@ -279,12 +383,12 @@ func overlayCatalog(cat *catalog.Catalog, file string, diags *diag.Diagnostics) 
 		}
 		diags.AddAttributeError(path.Root("catalog_file"), "Invalid Catalog File",
 			fmt.Sprintf("The catalog file %s was rejected as a whole; nothing from it was applied.\n\n%s", where, err))
-		return nil
+		return nil, ""
 	}
 	for _, w := range res.Warnings {
 		diags.AddAttributeWarning(path.Root("catalog_file"), "Catalog File Adjusted", w.String())
 	}
-	return res.Catalog
+	return res.Catalog, res.Digest
 }
 
 func (p *gpuProvider) Resources(_ context.Context) []func() resource.Resource {
@@ -312,4 +416,12 @@ func (p *gpuProvider) Functions(_ context.Context) []func() function.Function {
 		NewVRAMRequiredGBFunction,
 		NewTrainingHoursFunction,
 	}
+}
+
+// itThem is the object form of a pronoun: "it" or "them".
+func itThem(they string) string {
+	if they == "they" {
+		return "them"
+	}
+	return "it"
 }

@@ -26,6 +26,13 @@ import (
 // values (others null) and a clock fixed at now.
 func configureWith(t testing.TB, now time.Time, values map[string]tftypes.Value) diag.Diagnostics {
 	t.Helper()
+	_, diags := configure(t, now, values)
+	return diags
+}
+
+// configure is configureWith that also returns the provider data.
+func configure(t testing.TB, now time.Time, values map[string]tftypes.Value) (*providerData, diag.Diagnostics) {
+	t.Helper()
 	ctx := context.Background()
 	p := &gpuProvider{version: "test", now: func() time.Time { return now }, builtin: catalog.Builtin}
 	var sresp provider.SchemaResponse
@@ -45,7 +52,8 @@ func configureWith(t testing.TB, now time.Time, values map[string]tftypes.Value)
 	req := provider.ConfigureRequest{Config: tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(objType, vals)}}
 	var resp provider.ConfigureResponse
 	p.Configure(ctx, req, &resp)
-	return resp.Diagnostics
+	data, _ := resp.DataSourceData.(*providerData)
+	return data, resp.Diagnostics
 }
 
 // TestConfigureCatalogAge: prices older than 90 days (price_age.json) warn
@@ -121,6 +129,48 @@ func TestPriceAgeOncePerPlan(t *testing.T) {
 	if len(ws) != 1 || ws[0].Summary() != "Prices Older Than 90 Days" || !strings.Contains(ws[0].Detail(),
 		"The reserved_1y price of aws p5.48xlarge in us-east-1, which decided this gpu_recommendation's best candidate, is dated 2025-11-30, 368 days ago, more than 90 days") {
 		t.Fatalf("warnings %v, want the first one only", ws)
+	}
+}
+
+// TestConfigureUnknownArguments: a provider argument that changes answers
+// and is not known at plan (wholly: an unknown element of a list or map
+// counts) is an error in each object that reads it, never a default (every
+// cloud, no discount, no carbon price) nor a Value Conversion Error; one
+// it does not read is no error there.
+func TestConfigureUnknownArguments(t *testing.T) {
+	unknownList := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{
+		tftypes.NewValue(tftypes.String, "aws"), tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})
+	unknownMapValue := tftypes.NewValue(tftypes.Map{ElementType: tftypes.Number}, map[string]tftypes.Value{
+		"aws": tftypes.NewValue(tftypes.Number, big.NewFloat(0.1)), "gcp": tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)})
+	for _, tc := range []struct {
+		name   string
+		values map[string]tftypes.Value
+		unread []string // arguments a reader of the others does not see
+		want   string   // the argument named in the error
+	}{
+		{"clouds with an unknown element", map[string]tftypes.Value{"clouds": unknownList}, []string{argDiscounts, argCarbonPrice}, "clouds"},
+		{"discounts with an unknown value", map[string]tftypes.Value{"discounts": unknownMapValue}, []string{argClouds, argCarbonPrice}, "discounts"},
+		{"carbon price unknown", map[string]tftypes.Value{"carbon_price_usd_per_tonne": tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)},
+			[]string{argClouds, argDiscounts}, "carbon_price_usd_per_tonne"},
+		{"catalog_file unknown", map[string]tftypes.Value{"catalog_file": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}, nil, "catalog_file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, diags := configure(t, time.Now(), tc.values)
+			if diags.HasError() || data == nil {
+				t.Fatalf("Configure: %v", diags)
+			}
+			var reads diag.Diagnostics
+			if data.catalogKnown(&reads, argClouds, argDiscounts, argCarbonPrice) || reads.ErrorsCount() != 1 ||
+				!strings.Contains(reads.Errors()[0].Detail(), tc.want+" is not known until apply") {
+				t.Errorf("a reader of every argument: %v", reads)
+			}
+			if len(tc.unread) > 0 {
+				var others diag.Diagnostics
+				if !data.catalogKnown(&others, tc.unread...) || others.HasError() {
+					t.Errorf("a reader of %v only: %v", tc.unread, others)
+				}
+			}
+		})
 	}
 }
 

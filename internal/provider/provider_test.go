@@ -17,7 +17,9 @@ import (
 // Terraform binary, which `make terraform` builds and `make test` passes
 // through TF_ACC_TERRAFORM_PATH.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"gpu": providerserver.NewProtocol6WithError(New("test")()),
+	"gpu": func() (tfprotov6.ProviderServer, error) {
+		return Summarizing(providerserver.NewProtocol6(New("test")())()), nil
+	},
 }
 
 func TestMain(m *testing.M) {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -172,12 +171,12 @@ func (d *recommendationDataSource) Schema(_ context.Context, _ datasource.Schema
 				"explanation ends with the limits applied.", constraintsKeys()),
 			"objective": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "What the ranking minimises: `cost` (default), `time`, `carbon` or `balanced`.",
-				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive(planner.ObjectiveNames()...)}},
+				Validators:          []validator.String{oneOf(planner.ObjectiveNames())}},
 			"distinct_by": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Which candidates count as one row of the answer: `instance_type` (default: one candidate per cloud and " +
 					"instance type, at its best region, node count and pricing model, like an optimizer table), `region` (one per cloud, " +
 					"instance type and region: to compare regions) or `deployment` (every node count and pricing model of every offer).",
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(planner.DistinctByValues...)}},
+				Validators: []validator.String{oneOf(planner.DistinctByValues)}},
 			"top": intInput(fmt.Sprintf("How many candidates to return. Default %d.", planner.DefaultTop), topLimit()),
 			"compare": schema.BoolAttribute{Optional: true,
 				MarkdownDescription: "When `true`, `comparison` lists the best candidate of every cloud × pricing model pair the " +
@@ -252,7 +251,7 @@ func (d *recommendationDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
-	if !d.data.catalogKnown(&resp.Diagnostics) {
+	if !d.data.catalogKnown(&resp.Diagnostics, argClouds, argDiscounts, argCarbonPrice) {
 		return
 	}
 	in, ok := readWorkload(ctx, m.Workload, &resp.Diagnostics)

@@ -437,7 +437,7 @@ func TestAccRecommendation_badInput(t *testing.T) {
     model_parameters_b = 8
   }`, "", "", `Missing Workload Attribute.*workload.tokens_per_second is not set`},
 		{"negative budget", "", recLoRA70B, `max_total_cost_usd = -5`, "", `Invalid Number.*constraints.max_total_cost_usd must be more than 0 and at most 1 × 10\^15 USD, got -5\.`},
-		{"bad objective", "", recLoRA70B, "", `objective = "cheap"`, `Invalid Attribute Value Match.*objective`},
+		{"bad objective", "", recLoRA70B, "", `objective = "cheap"`, `Invalid Value[\s\S]*objective = "cheap"`},
 		{"top out of range", "", recLoRA70B, "", `top = 0`, `Invalid Number.*top must be a whole number from 1 to 100 candidates, got 0\.`},
 	}
 	for _, tc := range cases {

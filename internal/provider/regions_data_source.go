@@ -119,7 +119,7 @@ func (d *regionsDataSource) Configure(_ context.Context, req datasource.Configur
 func (d *regionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m regionsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || d.data == nil || !d.data.catalogKnown(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || d.data == nil || !d.data.catalogKnown(&resp.Diagnostics, argClouds) {
 		return
 	}
 	f := browse.RegionFilter{AllowedClouds: d.data.Clouds}

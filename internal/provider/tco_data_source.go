@@ -176,7 +176,7 @@ func (d *tcoDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	if resp.Diagnostics.HasError() || d.data == nil {
 		return
 	}
-	if !d.data.catalogKnown(&resp.Diagnostics) {
+	if !d.data.catalogKnown(&resp.Diagnostics, argDiscounts, argCarbonPrice) {
 		return
 	}
 	f := m.toFleet(ctx, d.data, &resp.Diagnostics)

@@ -52,7 +52,8 @@ func workloadKeys(recommendation bool) *objectKeys[perf.Workload] {
 			"(parameters, active parameters and experts of a mixture of experts, layers, width, KV heads or MLA ranks, native " +
 			"precision) sizes the workload, and the size and architecture attributes below become optional overrides. " +
 			"Presets: " + modelPresetList() + ". An unknown name is an error that lists the closest presets; for another " +
-			"model omit `model` and set `model_parameters_b`.", is: text(nil, func(w *W) *string { return &w.Model })},
+			"model omit `model` and set `model_parameters_b`.", is: text(nil, func(w *W) *string { return &w.Model }),
+			blank: "name a model preset such as \"llama-3.1-70b\", or leave model out (or null) and set model_parameters_b"},
 		{name: "model_parameters_b", doc: "Total model parameters in billions, for example `70` for Llama 3 70B or `46.7` for " +
 			"Mixtral 8x7B. Required without `model`; with it, an override of the preset's count.",
 			is: number(params, func(w *W) *float64 { return &w.ModelParametersB })},
@@ -156,7 +157,8 @@ func speculativeKeys() *objectKeys[perf.SpeculativeDecoding] {
 	return &objectKeys[S]{keys: []key[S]{
 		{name: "method", required: true, doc: "`mtp`: the model's multi-token-prediction head (DeepSeek-V3/R1, GLM, Qwen3.5, " +
 			"MiniMax) or an EAGLE-style one-layer head, run once per draft token; `draft_model`: a separate small model of " +
-			"`draft_model_parameters_b`.", is: text(perf.SpeculativeMethods, func(s *S) *string { return &s.Method })},
+			"`draft_model_parameters_b`.", is: text(perf.SpeculativeMethods, func(s *S) *string { return &s.Method }),
+			blank: "give one of " + catalog.QuoteList(perf.SpeculativeMethods) + ", or leave speculative_decoding out (or null) to turn it off"},
 		{name: "acceptance_rate", doc: "Probability that a draft token is accepted (given the previous one was) (sources in the " +
 			"catalog's SOURCES.md).", def: mtp.rate + " for `mtp`, " + draft.rate + " for `draft_model`",
 			is: number(limitOf(catalog.LimitFraction).exclusive(), func(s *S) *float64 { return &s.AcceptanceRate })},

@@ -195,7 +195,7 @@ func retryAfter(v string, now time.Time) time.Duration {
 		return time.Duration(min(s, int64(24*time.Hour/time.Second))) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now).Round(time.Second)
+		return min(t.Sub(now).Round(time.Second), 24*time.Hour) // a day at most, like delay-seconds
 	}
 	return 0
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog/pricelist"
+	"github.com/gpuplan/terraform-provider-gpu/internal/safefile"
 )
 
 // fetcher gets answers from the network, a recording (--replay) or the
@@ -201,23 +202,39 @@ type replayer struct {
 	entries map[string]manifestEntry
 }
 
-func newReplayer(dir string) (*replayer, error) {
-	data, err := os.ReadFile(filepath.Join(dir, manifestFile))
+// newReplayer reads the recording's manifest, a regular file of at most
+// maxBytes (internal/safefile: a FIFO or a device is refused at once).
+func newReplayer(dir string, maxBytes int64) (*replayer, error) {
+	path := filepath.Join(dir, manifestFile)
+	data, err := safefile.ReadFile(path, maxBytes)
 	if err != nil {
-		return nil, fmt.Errorf("--replay %s: %w (a recording made with --record has a %s)", dir, err, manifestFile)
+		return nil, fmt.Errorf("--replay %s: %s: %w (a recording made with --record has one)", dir, path, err)
 	}
-	var m manifest
-	if err := json.Unmarshal(data, &m); err != nil {
+	entries, err := parseManifest(data)
+	if err != nil {
 		return nil, fmt.Errorf("--replay %s: %s: %w", dir, manifestFile, err)
 	}
-	rp := &replayer{dir: dir, entries: map[string]manifestEntry{}}
+	return &replayer{dir: dir, entries: entries}, nil
+}
+
+// parseManifest reads a manifest: its answers by name, each name safe
+// (checkName) and given once.
+func parseManifest(data []byte) (map[string]manifestEntry, error) {
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	entries := make(map[string]manifestEntry, len(m.Responses))
 	for _, e := range m.Responses {
 		if err := checkName(e.Name); err != nil {
-			return nil, fmt.Errorf("--replay %s: %s: %w", dir, manifestFile, err)
+			return nil, err
 		}
-		rp.entries[e.Name] = e
+		if _, dup := entries[e.Name]; dup {
+			return nil, fmt.Errorf("refresh: %q is listed twice", e.Name)
+		}
+		entries[e.Name] = e
 	}
-	return rp, nil
+	return entries, nil
 }
 
 // clouds lists the clouds the recording has answers of.
@@ -240,16 +257,15 @@ func (rp *replayer) open(rq *request) (*response, error) {
 		return nil, fmt.Errorf("--replay %s: the recording has no answer %s (recorded with other clouds, regions or a catalog of other instance types?)", rp.dir, rq.name)
 	}
 	path := filepath.Join(rp.dir, filepath.FromSlash(e.Name))
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("--replay: %w", err)
+	// A regular file of at most the recorded size (internal/safefile): a
+	// FIFO or a device put in a recording is refused at once.
+	limit := rq.limit
+	if limit <= 0 {
+		limit = max(e.Bytes, 0) + 1 // one byte more: verifiedBody says the answer changed
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("--replay: %s is not a regular file", path)
-	}
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, limit)
 	if err != nil {
-		return nil, fmt.Errorf("--replay: %w", err)
+		return nil, fmt.Errorf("--replay: %s %w", path, err)
 	}
 	return &response{body: &verifiedBody{f: f, e: e, path: path, h: sha256.New()}, date: e.Date}, nil
 }
@@ -257,7 +273,7 @@ func (rp *replayer) open(rq *request) (*response, error) {
 // verifiedBody reads a recorded answer and fails at its end when it is not
 // the answer the manifest recorded (changed or truncated).
 type verifiedBody struct {
-	f    *os.File
+	f    io.ReadCloser
 	e    manifestEntry
 	path string
 	h    hash.Hash

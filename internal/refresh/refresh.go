@@ -236,7 +236,7 @@ func (o *Options) newRun() (*run, error) {
 		}
 	}
 	if o.Replay != "" {
-		if f.replay, err = newReplayer(o.Replay); err != nil {
+		if f.replay, err = newReplayer(o.Replay, p.MaxPageBytes); err != nil {
 			return nil, err
 		}
 	}

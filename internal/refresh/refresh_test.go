@@ -307,7 +307,7 @@ func TestOptions(t *testing.T) {
 		{refresh.Options{Out: "p.yaml", Clouds: []string{"gcp"}}, `needs an API key: --gcp-api-key or GCP_API_KEY`},
 		{refresh.Options{Out: "p.yaml", Clouds: []string{"lambda"}}, `needs an API key: --lambda-api-key or LAMBDA_API_KEY`},
 		{refresh.Options{Out: "p.yaml", Record: "a", Replay: "b"}, `--record and --replay exclude each other`},
-		{refresh.Options{Out: "p.yaml", Replay: "testdata/none"}, `--replay testdata/none: open testdata/none/manifest.json: no such file`},
+		{refresh.Options{Out: "p.yaml", Replay: "testdata/none"}, `--replay testdata/none: testdata/none/manifest.json: no such file`},
 	} {
 		tc.o.Catalog = &catalog.Catalog{}
 		if _, err := refresh.Run(context.Background(), tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -185,7 +186,7 @@ func parseCluster(sp object) (Cluster, error) {
 		return c, err
 	}
 	if _, present := sp.get("gpuMemoryGB"); present && !(c.GPUMemoryGB > 0) {
-		return c, fieldErr("spec.gpuMemoryGB", "must be a number > 0 (the memory of one GPU in GB), got %v", c.GPUMemoryGB)
+		return c, fieldErr("spec.gpuMemoryGB", "must be a number > 0 (the memory of one GPU in GB), got %s", catalog.FormatNumber(c.GPUMemoryGB))
 	}
 	ic, err := sp.obj(p, "interconnect", false)
 	if err != nil {
@@ -240,18 +241,23 @@ func parseCluster(sp object) (Cluster, error) {
 }
 
 func checkName(field, name string) *FieldError {
-	if strings.TrimSpace(name) == "" {
-		return fieldErr(field, "must not be empty")
-	}
-	if len(name) > MaxNameLength {
-		return fieldErr(field, "must be at most %d characters, got %d", MaxNameLength, len(name))
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) {
-			return fieldErr(field, "must not contain control characters")
-		}
+	if problem := NameProblem(name); problem != "" {
+		return fieldErr(field, "%s", problem)
 	}
 	return nil
+}
+
+// NameProblem says what is wrong with a cluster name, or "" when nothing
+// is: 1 to MaxNameLength characters (counted as characters, not bytes),
+// and catalog.NameProblem's rules for text that shows in plan output.
+func NameProblem(name string) string {
+	if strings.TrimSpace(name) == "" {
+		return "must not be empty"
+	}
+	if n := utf8.RuneCountInString(name); n > MaxNameLength {
+		return fmt.Sprintf("must be at most %d characters, got %d", MaxNameLength, n)
+	}
+	return catalog.NameProblem(name)
 }
 
 func checkLabelKey(field, k string) *FieldError {
@@ -259,9 +265,12 @@ func checkLabelKey(field, k string) *FieldError {
 		return fieldErr(field, "label keys must not be empty")
 	}
 	for _, r := range k {
-		if unicode.IsControl(r) || unicode.IsSpace(r) {
-			return fieldErr(field+"."+k, "label keys must not contain spaces or control characters")
+		if unicode.IsSpace(r) {
+			return fieldErr(field+"."+k, "label keys must not contain spaces")
 		}
+	}
+	if problem := catalog.NameProblem(k); problem != "" {
+		return fieldErr(field+"."+strconv.QuoteToASCII(k), "the label key %s", problem)
 	}
 	return nil
 }

@@ -251,9 +251,11 @@ func InstanceType(cat *catalog.Catalog, cloud, accelerator string, gpusPerNode i
 	if err != nil {
 		return "", err
 	}
-	if _, err := resolveCloud(cat, cloud); err != nil {
+	cl, err := resolveCloud(cat, cloud)
+	if err != nil {
 		return "", err
 	}
+	cloud = cl.ID // names match in any case
 	if err := checkCommon(gpusPerNode, catalog.OnDemand); err != nil {
 		return "", err
 	}
@@ -417,6 +419,11 @@ func place(cat *catalog.Catalog, cloud, region string, acc *catalog.Accelerator,
 	cl, err := resolveCloud(cat, cloud)
 	if err != nil {
 		return nil, err
+	}
+	// Names match in any case: from here on, the catalog's spelling.
+	cloud = cl.ID
+	if r, ok := cat.Region(cloud, region); ok && region != "" {
+		region = r.ID
 	}
 	sized, err := sizedOffers(cat, cloud, acc, gpus)
 	if err != nil {

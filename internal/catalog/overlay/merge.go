@@ -4,6 +4,7 @@
 package overlay
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -207,6 +208,18 @@ func setPrices(o *catalog.Offer, ov *overlayOffer, info catalog.PriceInfo) {
 	syncReservedDerived(o)
 }
 
+// noteZeroPrices warns about each price the entry sets to 0 that o, the
+// built-in offer it overrides, sells at: the pricing model is removed,
+// which the file may mean, but the file should say so knowingly.
+func (r *run) noteZeroPrices(o *catalog.Offer, ov *overlayOffer, e entry) {
+	for _, pf := range priceFields(ov) {
+		if was := *pf.get(o); pf.given != nil && *pf.given == 0 && was > 0 {
+			r.warn(lineOf(e.node, pf.name), e.String(), pf.name, "0 means not sold: the built-in %s of %s USD/h is removed "+
+				"(omit %s to keep it)", pf.name, catalog.FormatNumber(was), pf.name)
+		}
+	}
+}
+
 // syncReservedDerived sets Offer.ReservedDerived from the reserved prices'
 // bases.
 func syncReservedDerived(o *catalog.Offer) {
@@ -256,6 +269,9 @@ func (r *run) mergeOffer(ov *overlayOffer, prev *catalog.Offer, e entry) (*catal
 	}
 	if exists && ov.OnDemandUSD != nil {
 		r.rescale(&o, ov, e, info)
+	}
+	if exists {
+		r.noteZeroPrices(&o, ov, e)
 	}
 	setPrices(&o, ov, info)
 	if ov.Source != nil {
@@ -407,6 +423,7 @@ func (r *run) applyOffers(base *catalog.Catalog, list *section) {
 				}
 			}
 			i = pos[bo]
+			e.overrides = true
 		}
 		var prev *catalog.Offer
 		if i >= 0 {
@@ -415,6 +432,14 @@ func (r *run) applyOffers(base *catalog.Catalog, list *section) {
 		o, err := r.mergeOffer(&ov, prev, e)
 		if err == nil {
 			err = r.cur.ValidateOffer(o)
+			if same := base.OffersOf(ov.Cloud, ov.InstanceType); len(same) > 0 && same[0].InstanceType != ov.InstanceType {
+				// Names match in any case: one instance type, one spelling.
+				fe := &catalog.FieldError{Field: "instance_type", Msg: fmt.Sprintf("%q is written %q in the catalog: names match in "+
+					"any case, so write it as the catalog does", ov.InstanceType, same[0].InstanceType)}
+				var fes catalog.FieldErrors
+				errors.As(err, &fes)
+				err = append(fes, fe)
+			}
 		}
 		r.entryProblems(e, d.errs, err)
 		switch {

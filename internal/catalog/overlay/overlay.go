@@ -18,6 +18,8 @@
 package overlay
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -45,6 +47,9 @@ type Options struct {
 type Result struct {
 	Catalog  *catalog.Catalog
 	Warnings []Finding
+	// Digest is the SHA-256 of the bytes read, in hex: what a plan records
+	// to tell, at apply, that the file changed since (package provider).
+	Digest string
 }
 
 // Apply returns base with the catalog file at path applied. The file is
@@ -66,7 +71,13 @@ func Apply(base *catalog.Catalog, path string, opts Options) (*Result, error) {
 	} else if len(data) > MaxBytes {
 		return nil, fileError(path, &safefile.TooLargeError{Max: MaxBytes})
 	}
-	return apply(base, path, data, streamMinBytes)
+	res, err := apply(base, path, data, streamMinBytes)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	res.Digest = hex.EncodeToString(sum[:])
+	return res, nil
 }
 
 // apply reads data by the format of name's extension; YAML files of at

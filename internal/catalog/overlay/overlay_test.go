@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -180,6 +181,25 @@ func TestOverlayErrors(t *testing.T) {
 		{"unknown extension", "c.txt", "{}", 0, "", "", "unknown catalog file format"},
 		{"yaml number beyond float64", "c.yaml", p5 + "    on_demand_usd: 1e400\n", 5, "offers[0] (aws/p5.48xlarge/us-east-1)", "on_demand_usd",
 			"must be a finite number from 0.0001 to 1,000,000 USD/h, got 1 × 10^400"},
+		// Issue 23: names that would spoof plan output, tiers out of order,
+		// a problem of a built-in field the entry never set, one spelling.
+		{"bidi override in a name", "c.yaml", "clouds:\n  - id: myc\n    name: \"My\\u202eCloud\"\n    pue: 1.2\n", 3,
+			"clouds[0] (myc)", "name", "contains U+202E, a bidirectional control character"},
+		{"control character in an id", "c.yaml", "clouds:\n  - id: \"my\\tc\"\n    pue: 1.2\n", 2,
+			`clouds[0] ("my\tc")`, "id", "contains the control character U+0009"},
+		{"zero-width space in an instance type", "c.yaml", strings.Replace(newOffer, "x1", "\"x\\u200b1\"", 1) + "    on_demand_usd: 10\n", 3,
+			`offers[0] (aws/"x\u200b1"/us-east-1)`, "instance_type", "contains U+200B, an invisible formatting character"},
+		{"name not in NFC", "c.yaml", "clouds:\n  - id: \"cafe\\u0301\"\n    pue: 1.2\n", 2,
+			"clouds[0] (cafe\u0301)", "id", `is not in Unicode normalization form C (NFC): write it as "caf\u00e9"`},
+		{"unlimited egress tier first", "c.yaml", "clouds:\n  - id: onprem\n    pue: 1.2\n    egress_tiers:\n      - {up_to_gb: 0, usd_per_gb: 0.05}\n" +
+			"      - {up_to_gb: 10240, usd_per_gb: 0.09}\n", 5, "clouds[0] (onprem)", "egress_tiers[0].up_to_gb", "0 (unlimited) is for the last tier only"},
+		{"egress tiers not increasing", "c.yaml", "clouds:\n  - id: onprem\n    pue: 1.2\n    egress_tiers:\n      - {up_to_gb: 10240, usd_per_gb: 0.09}\n" +
+			"      - {up_to_gb: 100, usd_per_gb: 0.07}\n      - {up_to_gb: 0, usd_per_gb: 0.05}\n", 6, "clouds[0] (onprem)", "egress_tiers[1].up_to_gb",
+			"100 GB is not above the tier before (10,240 GB)"},
+		{"instance type in another case", "c.yaml", strings.Replace(p5, "p5.48xlarge", "P5.48XLARGE", 1) + "    on_demand_usd: 50\n", 3,
+			"offers[0] (aws/P5.48XLARGE/us-east-1)", "instance_type", `"P5.48XLARGE" is written "p5.48xlarge" in the catalog`},
+		{"region in another case", "c.yaml", "regions:\n  - cloud: aws\n    id: US-EAST-1\n    country: US\n    geography: us\n", 3,
+			"regions[0] (aws/US-EAST-1)", "id", `"US-EAST-1" is written "us-east-1" in the catalog`},
 		{"json number for a string", "c.json", `{"offers":[{"cloud":"aws","instance_type":8,"region":"us-east-1"}]}`, 1,
 			"offers[0] (aws/8/us-east-1)", "instance_type", "must be a string, got a number (\"8\")"},
 	} {
@@ -658,5 +678,49 @@ func TestOverlayExcerpts(t *testing.T) {
 	}
 	if strings.Contains(msg, strings.Repeat("x", 41)) || !strings.Contains(msg, strings.Repeat("x", 37)+"...") {
 		t.Errorf("long names not cut to 40 characters: %s", msg)
+	}
+}
+
+// A price set to 0 on a built-in offer removes that pricing model: the
+// file may mean it, so it applies, with a note naming the price removed.
+func TestOverlayZeroPriceNote(t *testing.T) {
+	base := builtin(t)
+	built, _ := base.Offer("aws", "p5.48xlarge", "us-east-1")
+	if built.SpotUSD == 0 {
+		t.Skip("the built-in p5.48xlarge in us-east-1 has no spot price")
+	}
+	c, warns, err := applyBytes(base, "c.yaml", []byte(p5+"    spot_usd: 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := c.Offer("aws", "p5.48xlarge", "us-east-1")
+	if _, sold := o.Price(catalog.Spot); sold {
+		t.Errorf("spot still sold at %v after spot_usd: 0", o.SpotUSD)
+	}
+	want := fmt.Sprintf("0 means not sold: the built-in spot_usd of %s USD/h is removed", catalog.FormatNumber(built.SpotUSD))
+	if len(warns) != 1 || warns[0].Field != "spot_usd" || warns[0].Line != 5 || !strings.Contains(warns[0].Msg, want) {
+		t.Errorf("warnings %v, want one on spot_usd, line 5, containing %q", warns, want)
+	}
+	// A new offer's 0 is the same as leaving the price out: no note.
+	_, warns, err = applyBytes(base, "c.yaml", []byte("offers:\n  - cloud: aws\n    instance_type: x1\n    region: us-east-1\n"+
+		"    accelerator: H100\n    gpus: 8\n    on_demand_usd: 30\n    spot_usd: 0\n"))
+	if err != nil || len(warns) != 0 {
+		t.Errorf("new offer with spot_usd: 0: %v, warnings %v", err, warns)
+	}
+}
+
+// A problem of a built-in field an override leaves out is reported on the
+// entry, as the built-in value's, not on a field the file never wrote.
+func TestOverlayBuiltInFieldNotSet(t *testing.T) {
+	base := builtin(t)
+	p5, _ := base.Offer("aws", "p5.48xlarge", "us-east-1")
+	odd := *p5 // a base offer whose reserved price is above its on-demand one
+	odd.InstanceType, odd.Reserved1YUSD = "odd.48xlarge", p5.OnDemandUSD*2
+	base = base.With(base.Accelerators, base.Clouds, base.Regions, append(slices.Clone(base.Offers), &odd))
+	_, _, err := applyBytes(base, "c.yaml", []byte("offers:\n  - cloud: aws\n    instance_type: odd.48xlarge\n    region: us-east-1\n    vcpus: 8\n"))
+	ps := problems(t, err)
+	if len(ps) != 1 || ps[0].Field != "" || ps[0].Line != 2 ||
+		!strings.Contains(ps[0].Msg, "the built-in reserved_1y_usd, which this entry does not set, ") {
+		t.Errorf("problems %v, want one on the entry (line 2, no field) naming the built-in reserved_1y_usd", ps)
 	}
 }

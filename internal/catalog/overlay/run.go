@@ -217,6 +217,9 @@ type entry struct {
 	index   int // -1 for a section that is a mapping (discounts)
 	node    *yaml.Node
 	idKeys  []string
+	// overrides is set when the entry names a built-in entry, whose
+	// fields it does not give it keeps.
+	overrides bool
 }
 
 // String names the entry from its identity fields: "offers[2] (onprem/dgx-h100/dc1)".
@@ -276,11 +279,28 @@ func (r *run) entryProblems(e entry, decodeErrs []decodeProblem, err error) {
 			if unread[fe.Field] || (fe.Field == "" && len(unread) > 0) {
 				continue
 			}
+			if e.overrides && fe.Field != "" && !sets(e.node, fe.Field) {
+				// A built-in value this entry overrides around: the problem
+				// is the entry's, in what it sets, not a field it never wrote.
+				r.problem(e.node.Line, name, "", "the built-in %s, which this entry does not set, %s: change what the "+
+					"entry sets, or set %s too", fe.Field, fe.Msg, fe.Field)
+				continue
+			}
 			r.problem(lineOf(e.node, fe.Field), name, fe.Field, "%s", fe.Msg)
 		}
 	case err != nil && len(unread) == 0:
 		r.problem(e.node.Line, name, "", "%v", err)
 	}
+}
+
+// sets reports whether the entry n gives the top-level field of path
+// ("spot.notice_seconds" is given by "spot", "egress_tiers[1].usd_per_gb"
+// by "egress_tiers").
+func sets(n *yaml.Node, path string) bool {
+	top, _, _ := strings.Cut(path, ".")
+	top, _, _ = strings.Cut(top, "[")
+	v, _ := lookup(n, top)
+	return v != nil
 }
 
 // duplicate reports an entry whose key (its identity) an earlier entry of

@@ -39,6 +39,7 @@ func applySection[T any](r *run, list *section, s []*T, sec sectionType[T], seen
 		if sec.base != nil {
 			if b := sec.base(e.node); b != nil {
 				*v = *b // slices, maps and pointers the entry gives are replaced, never written through
+				e.overrides = true
 			}
 		}
 		d := decoder{budget: r.budget, section: sec.name}

@@ -103,7 +103,7 @@ func ReadAWS(file string, in io.Reader, k Known) (*Result, error) {
 		return nil, err
 	}
 	if r.offerCode != awsOfferCode {
-		return nil, &FileError{File: file, Msg: fmt.Sprintf("offerCode %q: not the %s offer file (download the AmazonEC2 offer)", r.offerCode, awsOfferCode)}
+		return nil, &FileError{File: file, Msg: fmt.Sprintf("offerCode %s: not the %s offer file (download the AmazonEC2 offer)", quoteClip(r.offerCode), awsOfferCode)}
 	}
 	r.collect()
 	return r.res, nil

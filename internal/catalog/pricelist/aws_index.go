@@ -55,11 +55,11 @@ func ReadAWSRegionIndex(file string, in io.Reader) (*AWSRegionIndex, error) {
 	x := &AWSRegionIndex{PublicationDate: doc.PublicationDate, Paths: map[string]string{}}
 	for key, r := range doc.Regions {
 		if r.RegionCode == "" || r.CurrentVersionURL == "" {
-			return nil, &FileError{File: file, Msg: fmt.Sprintf("region %q: without regionCode or currentVersionUrl: has the index's format changed?", key)}
+			return nil, &FileError{File: file, Msg: fmt.Sprintf("region %s: without regionCode or currentVersionUrl: has the index's format changed?", quoteClip(key))}
 		}
 		u, err := url.Parse(r.CurrentVersionURL)
 		if err != nil || u.Scheme != "" || u.Host != "" || !strings.HasPrefix(u.Path, "/") || strings.Contains(u.Path, "..") {
-			return nil, &FileError{File: file, Msg: fmt.Sprintf("region %s: currentVersionUrl %q is not a path on the price-list host", r.RegionCode, r.CurrentVersionURL)}
+			return nil, &FileError{File: file, Msg: fmt.Sprintf("region %s: currentVersionUrl %s is not a path on the price-list host", quoteClip(r.RegionCode), quoteClip(r.CurrentVersionURL))}
 		}
 		x.Paths[r.RegionCode] = u.Path
 	}

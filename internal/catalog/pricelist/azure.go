@@ -153,7 +153,7 @@ func azureItemCheck(page string, item int, it *azureItem) error {
 			item, strings.Join(missing, ", "))}
 	}
 	if it.CurrencyCode != azureUSD {
-		return &FileError{File: page, Msg: fmt.Sprintf("item %d (%s): prices in %s; download with currencyCode='USD'", item, it.ArmSkuName, it.CurrencyCode)}
+		return &FileError{File: page, Msg: fmt.Sprintf("item %d (%s): prices in %s; download with currencyCode='USD'", item, clipText(it.ArmSkuName), clipText(it.CurrencyCode))}
 	}
 	return nil
 }

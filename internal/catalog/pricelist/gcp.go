@@ -80,16 +80,16 @@ type gcpMoney struct {
 // not an integer, is an error naming the page and SKU.
 func gcpUnitPrice(page, sku string, m gcpMoney) (float64, error) {
 	if m.CurrencyCode == "" {
-		return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: a unitPrice without currencyCode: has the API's format changed?", sku)}
+		return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: a unitPrice without currencyCode: has the API's format changed?", clipText(sku))}
 	}
 	if m.CurrencyCode != gcpUSD {
-		return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: prices in %s; list the SKUs with currencyCode=USD", sku, m.CurrencyCode)}
+		return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: prices in %s; list the SKUs with currencyCode=USD", clipText(sku), clipText(m.CurrencyCode))}
 	}
 	var units int64
 	if m.Units != "" {
 		var err error
 		if units, err = strconv.ParseInt(m.Units, 10, 64); err != nil {
-			return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: units %q is not an integer", sku, m.Units)}
+			return 0, &FileError{File: page, Msg: fmt.Sprintf("SKU %s: units %q is not an integer", clipText(sku), clipText(m.Units))}
 		}
 	}
 	if units < 0 || m.Nanos < 0 || m.Nanos >= nanosPerUnit {

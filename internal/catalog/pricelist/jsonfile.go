@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
 // FileError is a problem with a price-list file, naming the file and, for
@@ -111,13 +113,61 @@ func (t *tracker) syntaxError(file string, err error, offset int64) error {
 		if field == "" {
 			field = "value"
 		}
-		return t.fileError(file, te.Offset, fmt.Sprintf("field %q: a JSON %s where %s is expected", field, te.Value, te.Type))
+		// te.Value holds the whole literal ("number 4444…"): a message
+		// quotes a short excerpt of the file, never a 3,000-digit number.
+		return t.fileError(file, te.Offset, fmt.Sprintf("field %s: a JSON %s where %s is expected",
+			catalog.QuoteName(field), clipValue(te.Value), te.Type))
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return t.fileError(file, t.n, "the file ends in the middle of the JSON document (truncated download?)")
 	}
 	fe := t.fileError(file, offset, err.Error())
 	fe.Err = err
 	return fe
+}
+
+// maxKeysShown is how many of a document's top-level fields a message
+// names.
+const maxKeysShown = 10
+
+// describeKeys names a document's top-level fields for a message: plain
+// when they are plain names, else quoted and cut (catalog.QuoteName), at
+// most maxKeysShown of them and a count of the others; a downloaded file's
+// field names are not echoed whole.
+func describeKeys(keys []string) string {
+	shown := make([]string, 0, min(len(keys), maxKeysShown+1))
+	for i, k := range keys {
+		if i == maxKeysShown {
+			shown = append(shown, fmt.Sprintf("and %d more", len(keys)-i))
+			break
+		}
+		if q := catalog.QuoteName(k); plainKey.MatchString(k) && len(q) == len(k)+2 {
+			shown = append(shown, k)
+		} else {
+			shown = append(shown, q)
+		}
+	}
+	return strings.Join(shown, ", ")
+}
+
+// plainKey is a field name shown without quotes.
+var plainKey = regexp.MustCompile(`^[A-Za-z0-9_.$-]+$`)
+
+// quoteClip quotes text of a downloaded file for a message, cut to a
+// short excerpt (catalog.QuoteName).
+func quoteClip(s string) string { return catalog.QuoteName(s) }
+
+// clipValue cuts what encoding/json says of a value ("number 1234…",
+// "string") to its first maxValueRunes characters.
+func clipValue(v string) string {
+	const maxValueRunes = 48
+	n := 0
+	for i := range v {
+		if n == maxValueRunes {
+			return v[:i] + "…"
+		}
+		n++
+	}
+	return v
 }
 
 // offending returns the offset of the character a syntax error complains
@@ -254,7 +304,7 @@ func formatError(file string, want Format, keys []string, data []byte) error {
 	case got != "":
 		msg += fmt.Sprintf("; this file looks like: %s", got)
 	case len(keys) > 0:
-		msg += fmt.Sprintf(" (top-level fields: %s; has the API's format changed?)", strings.Join(keys, ", "))
+		msg += fmt.Sprintf(" (top-level fields: %s; has the API's format changed?)", describeKeys(keys))
 	default:
 		msg += " (not a JSON object)"
 	}

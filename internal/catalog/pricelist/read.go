@@ -75,7 +75,7 @@ func Read(file string, in io.Reader, k Known) (*Result, error) {
 	if format != "" {
 		msg += "; this file is: " + string(format)
 	} else if len(keys) > 0 {
-		msg += fmt.Sprintf(" (top-level fields: %v)", keys)
+		msg += fmt.Sprintf(" (top-level fields: %s)", describeKeys(keys))
 	}
 	return nil, &FileError{File: file, Msg: msg}
 }

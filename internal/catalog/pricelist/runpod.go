@@ -127,7 +127,7 @@ func runpodCheck(file string, gs []runpodGPU) (map[string]runpodGPU, error) {
 		}
 		for _, v := range []*float64{g.SecurePrice, g.CommunityPrice, g.SecureSpotPrice, g.CommunitySpotPrice} {
 			if v != nil && *v < 0 {
-				return nil, &FileError{File: file, Msg: fmt.Sprintf("gpuTypes %q: a negative price %v", g.ID, *v)}
+				return nil, &FileError{File: file, Msg: fmt.Sprintf("gpuTypes %q: a negative price %v", clipText(g.ID), *v)}
 			}
 		}
 		priced = priced || g.SecurePrice != nil || g.CommunityPrice != nil
