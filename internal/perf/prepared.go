@@ -35,33 +35,39 @@ type Prepared struct {
 // it and every later one read (a single estimate builds none).
 type planCache struct {
 	mu    sync.Mutex
-	plans map[[2]int]*trainPlan // nil value: searched once
+	plans map[[2]int]planSlot
 }
 
 // plan returns the plan of hardware x's size, nil on its first search (or
 // for a nil cache).
-func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int) *trainPlan {
+func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int) trainPlan {
 	if pc == nil {
 		return nil
 	}
 	k := [2]int{x.gpus, x.gpn}
 	pc.mu.Lock()
-	p, seen := pc.plans[k]
+	slot, seen := pc.plans[k]
 	if !seen {
 		if pc.plans == nil {
-			pc.plans = map[[2]int]*trainPlan{}
+			pc.plans = map[[2]int]planSlot{}
 		}
-		pc.plans[k] = nil
+		pc.plans[k] = planSlot{}
 	}
 	pc.mu.Unlock()
-	if p != nil || !seen {
-		return p
+	if slot.built || !seen {
+		return slot.plan
 	}
-	p = m.newTrainPlan(c, x, arch, seq)
+	p := m.newTrainPlan(c, x, arch, seq)
 	pc.mu.Lock()
-	pc.plans[k] = p
+	pc.plans[k] = planSlot{plan: p, built: true}
 	pc.mu.Unlock()
 	return p
+}
+
+// planSlot is a size's entry: no plan yet after its first search.
+type planSlot struct {
+	plan  trainPlan
+	built bool
 }
 
 // Prepare validates the workload (see Workload.Validate) and applies its

@@ -8,6 +8,8 @@ import (
 	"iter"
 	"math"
 	"math/bits"
+	"slices"
+	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
@@ -220,7 +222,7 @@ func (m *Model) training(w Workload, x hw, s *shape, pin Parallelism, explain bo
 	batchTokens := m.TrainingBatchTokens(w, x.gpus)
 	c := m.newTrainCtx(&w, &x, &arch, base, work.perToken, work.method, batchTokens)
 	c.moe(s)
-	var plan *trainPlan
+	var plan trainPlan
 	if pin.IsZero() {
 		plan = plans.plan(m, &c, &x, &arch, w.SequenceLength)
 	}
@@ -339,7 +341,7 @@ func (m *Model) TrainingBatchTokens(w Workload, gpus int) float64 {
 // unpinned search of a GPU count and node size searched before) it reads
 // the plan's layouts instead of enumerating them; the layouts, their order
 // and every number are the same.
-func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin Parallelism, plan *trainPlan) (trainResult, bool) {
+func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin Parallelism, plan trainPlan) (trainResult, bool) {
 	s := trainSearch{c: c, pin: pin, tol: m.p.Search.RelativeTolerance, usable: x.usableGB * 1e9}
 	if plan != nil {
 		s.searchPlan(plan)
@@ -380,18 +382,17 @@ func (s *trainSearch) groupCanWin(tp, cp int) bool {
 // searchPlan tries the plan's layouts as the enumeration would yield them
 // under the same bounds: a group skipped whole, the layouts on too few
 // GPUs to win left out.
-func (s *trainSearch) searchPlan(plan *trainPlan) {
-	es := plan.entries
+func (s *trainSearch) searchPlan(es trainPlan) {
 	for i := 0; i < len(es); i++ {
 		e := &es[i]
-		if e.groupEnd > 0 && !s.groupCanWin(e.l.tp, e.l.cp) {
-			i = e.groupEnd - 1
+		if e.groupEnd > 0 && !s.groupCanWin(int(e.tp), int(e.cp)) {
+			i = int(e.groupEnd) - 1
 			continue
 		}
-		if e.used <= s.b.minUsed {
+		if int(e.used) <= s.b.minUsed {
 			continue
 		}
-		s.try(e.l, e.bytes, e.bubble, e.nodes)
+		s.try(e.layout(), e.bytes, e.bubble, int(e.nodes))
 	}
 }
 
@@ -443,35 +444,52 @@ func (s *trainSearch) try(l layout, bytes, bubble float64, nodes int) {
 // global batch) with their memory per GPU, pipeline bubble and node count.
 // The planner estimates one workload on many accelerators and networks of
 // the same size; Prepared keeps a plan per size from its second search on.
-type trainPlan struct{ entries []planEntry }
+type trainPlan []planEntry
 
+// planEntry is one layout of a plan, its degrees and counts held in 32
+// bits (a plan is kept per GPU count and node size of a recommendation).
 type planEntry struct {
-	l      layout
-	used   int // l.gpus()
-	nodes  int
-	bytes  float64
-	bubble float64
+	tp, cp, pp, dp int32
+	used, nodes    int32 // GPUs (tp·cp·pp·dp) and nodes used
 	// groupEnd is, on the first layout of a TP × CP group, the index after
 	// the group's last; 0 on the others.
-	groupEnd int
+	groupEnd int32
+	bytes    float64
+	bubble   float64
 }
 
+func (e *planEntry) layout() layout {
+	return layout{tp: int(e.tp), cp: int(e.cp), pp: int(e.pp), dp: int(e.dp), ep: 1}
+}
+
+// planScratch holds the entries of plans being enumerated; a plan keeps
+// an exact-size copy.
+var planScratch = sync.Pool{New: func() any { return new([]planEntry) }}
+
 // newTrainPlan enumerates the unpinned layouts of hardware x (the search
-// context c holds the workload's memory terms and batch).
-func (m *Model) newTrainPlan(c *trainCtx, x *hw, arch *Arch, seq int) *trainPlan {
+// context c holds the workload's memory terms and batch); nil when a
+// count does not fit in 32 bits.
+func (m *Model) newTrainPlan(c *trainCtx, x *hw, arch *Arch, seq int) trainPlan {
+	if x.gpus > math.MaxInt32 {
+		return nil
+	}
+	buf, _ := planScratch.Get().(*[]planEntry)
+	es := (*buf)[:0]
 	b := layoutBounds{maxDP: max(1, int(c.seqs))}
-	p := &trainPlan{}
 	first := 0
 	for l := range m.trainingLayouts(x, arch, seq, Parallelism{}, &b) {
-		if n := len(p.entries); n > 0 && (l.tp != p.entries[first].l.tp || l.cp != p.entries[first].l.cp) {
-			p.entries[first].groupEnd, first = n, n
+		if n := len(es); n > 0 && (int32(l.tp) != es[first].tp || int32(l.cp) != es[first].cp) {
+			es[first].groupEnd, first = int32(n), n
 		}
-		p.entries = append(p.entries, planEntry{l: l, used: l.gpus(), nodes: (l.gpus() + x.gpn - 1) / x.gpn,
-			bytes: c.mem.bytes(l), bubble: c.bubble(l)})
+		es = append(es, planEntry{tp: int32(l.tp), cp: int32(l.cp), pp: int32(l.pp), dp: int32(l.dp), used: int32(l.gpus()),
+			nodes: int32((l.gpus() + x.gpn - 1) / x.gpn), bytes: c.mem.bytes(l), bubble: c.bubble(l)})
 	}
-	if n := len(p.entries); n > 0 {
-		p.entries[first].groupEnd = n
+	if n := len(es); n > 0 {
+		es[first].groupEnd = int32(n)
 	}
+	p := trainPlan(slices.Clone(es))
+	*buf = es
+	planScratch.Put(buf)
 	return p
 }
 
