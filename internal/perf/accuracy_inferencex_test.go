@@ -177,7 +177,7 @@ func inferencexCase(t testing.TB, m *perf.Model, lookup accLookup, r *ixRow) (re
 		return refCase{}, "deployment not stated (disaggregated blog row without prefill/decode worker counts)"
 	}
 	w := ixWorkload(r, model)
-	p, err := m.Prepare(w, perf.ValidateOptions{})
+	p, err := atDate(t, m, r.raw["date"]).Prepare(w, perf.ValidateOptions{})
 	if err != nil {
 		t.Fatalf("InferenceX %s: %v", r.group(), err)
 	}
@@ -189,7 +189,7 @@ func inferencexCase(t testing.TB, m *perf.Model, lookup accLookup, r *ixRow) (re
 		return refCase{}, fmt.Sprintf("the model says the row's deployment does not fit (%s on %s)", model, a.ID)
 	}
 	lengths := float64(w.InputTokens+w.OutputTokens) / float64(w.OutputTokens)
-	c := refCase{group: "inference", unit: "tok/s/GPU", source: "inferencex", origin: "InferenceX", hw: strings.ToLower(a.Family),
+	c := refCase{group: "inference", unit: "tok/s/GPU", source: "inferencex", origin: "InferenceX", hw: strings.ToLower(a.Family), date: r.raw["date"],
 		family: fmt.Sprintf("%s %s %d/%d", a.ID, r.prec, r.isl, r.osl),
 		name: fmt.Sprintf("InferenceX %s %s %s %d/%d %s %s conc %d %d GPUs", r.model, r.hardware, r.prec, r.isl, r.osl,
 			specLabel(r.spec), servingLabel(r.raw), r.conc, r.gpus),

@@ -7,11 +7,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -51,6 +53,7 @@ type losoCase struct {
 	Published float64 `json:"published"`
 	Predicted float64 `json:"predicted"`
 	Err       float64 `json:"err"`
+	Date      string  `json:"date"`
 }
 
 // losoInputs are the files whose content the stored predictions depend
@@ -114,38 +117,64 @@ func origins(cases []refCase) []string {
 	return out
 }
 
-// runLOSO refits the constants without each source family and predicts
-// that family's cases with them.
+// runLOSO refits the software-vintage gains and the constants without
+// each source family and predicts that family's cases with them; two
+// families are refitted at a time.
 func runLOSO(t *testing.T, lookup accLookup, all []refCase) []refCase {
 	base, err := perf.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
+	series := repeatedResults(t, lookup)
+	orig := origins(all)
+	results := make([][]refCase, len(orig))
+	errs := make([]error, len(orig))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, o := range orig {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], errs[i] = losoFamily(t, base.Params(), series, lookup, all, o)
+		}()
+	}
+	wg.Wait()
 	var out []refCase
-	for _, o := range origins(all) {
-		group := ""
-		for _, c := range all {
-			if c.origin == o {
-				group = c.group
-				break
-			}
+	for i, o := range orig {
+		if errs[i] != nil {
+			t.Fatalf("LOSO %s: %v", o, errs[i])
 		}
-		p := fitConstants(t, base.Params(), lookup, o, group, "both")
-		m, err := perf.WithParams(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, c := range groupCases(t, m, lookup, group) {
-			if c.origin == o {
-				out = append(out, c)
-				n++
-			}
-		}
-		_, med, p90 := absErrStats(out[len(out)-n:], group)
-		t.Logf("LOSO %-22s %4d cases: median %.1f%%, p90 %.1f%%", o, n, med*100, p90*100)
+		out = append(out, results[i]...)
 	}
 	return out
+}
+
+// losoFamily refits without source family o and predicts its cases.
+func losoFamily(t *testing.T, base perf.Params, series []*repeatSeries, lookup accLookup, all []refCase, o string) ([]refCase, error) {
+	group := ""
+	for _, c := range all {
+		if c.origin == o {
+			group = c.group
+			break
+		}
+	}
+	p := fitConstants(t, withVintage(base, series, o), lookup, o, group, "both")
+	m, err := perf.WithParams(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []refCase
+	for _, c := range groupCases(t, m, lookup, group) {
+		if c.origin == o {
+			out = append(out, c)
+		}
+	}
+	_, med, p90 := absErrStats(out, group)
+	t.Logf("LOSO %-22s %4d cases: median %.1f%%, p90 %.1f%% (vintage: serving %+.3f, training %+.3f per year)",
+		o, len(out), med*100, p90*100, p.Vintage.ServingGainPerYear, p.Vintage.TrainingGainPerYear)
+	return out, nil
 }
 
 // losoCasesFor returns the leave-one-source-out cases: computed and
@@ -153,12 +182,12 @@ func runLOSO(t *testing.T, lookup accLookup, all []refCase) []refCase {
 // belong to the current inputs.
 func losoCasesFor(t *testing.T, lookup accLookup, all []refCase) []refCase {
 	hash := inputsHash(t)
-	if *updateReport {
+	if *updateReport && (!*reuseLOSO || !storedLOSOCurrent(hash)) {
 		cases := runLOSO(t, lookup, all)
 		f := losoFile{InputsHash: hash}
 		for _, c := range cases {
 			f.Cases = append(f.Cases, losoCase{Group: c.group, Origin: c.origin, HW: c.hw, Name: c.name, Unit: c.unit,
-				Published: c.published, Predicted: c.predicted, Err: c.err})
+				Published: c.published, Predicted: c.predicted, Err: c.err, Date: c.date})
 		}
 		raw, err := json.MarshalIndent(f, "", " ")
 		if err != nil {
@@ -183,9 +212,25 @@ func losoCasesFor(t *testing.T, lookup accLookup, all []refCase) []refCase {
 	out := make([]refCase, 0, len(f.Cases))
 	for _, c := range f.Cases {
 		out = append(out, refCase{group: c.Group, origin: c.Origin, hw: c.HW, name: c.Name, unit: c.Unit,
-			published: c.Published, predicted: c.Predicted, err: c.Err})
+			published: c.Published, predicted: c.Predicted, err: c.Err, date: c.Date})
 	}
 	return out
+}
+
+// reuseLOSO: with -update-report, keep the stored predictions when they
+// belong to the current inputs (the refit is deterministic) and rewrite
+// only the report, e.g. after a change of its prose.
+var reuseLOSO = flag.Bool("reuse-loso", false, "with -update-report: reuse testdata/accuracy_loso.json when it belongs to the current inputs")
+
+// storedLOSOCurrent reports whether losoPath holds the predictions of the
+// current inputs.
+func storedLOSOCurrent(hash string) bool {
+	raw, err := os.ReadFile(losoPath)
+	if err != nil {
+		return false
+	}
+	var f losoFile
+	return json.Unmarshal(raw, &f) == nil && f.InputsHash == hash
 }
 
 // losoTable is the report's headline: leave-one-source-out error per kind,
@@ -211,6 +256,8 @@ func losoTable(t *testing.T, loso []refCase) string {
 	}
 	b.WriteString("\n### By hardware family\n\n" + keyedTable(loso, "hardware family", func(c refCase) string { return c.hw }))
 	b.WriteString("\n### By source family (each refitted without itself)\n\n" + keyedTable(loso, "source family", func(c refCase) string { return c.origin }))
+	b.WriteString("\n### By result date (a trend in the signed error is software the vintage law misses)\n\n" +
+		keyedTable(loso, "half-year of the result", func(c refCase) string { return halfYear(c.date) }))
 	return b.String()
 }
 
@@ -283,4 +330,15 @@ func acceleratorPhysics(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// halfYear labels a YYYY-MM-DD date by its half-year ("2025 H1").
+func halfYear(date string) string {
+	if len(date) < 7 {
+		return "undated"
+	}
+	if date[5:7] <= "06" {
+		return date[:4] + " H1"
+	}
+	return date[:4] + " H2"
 }

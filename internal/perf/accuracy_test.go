@@ -46,6 +46,7 @@ type refCase struct {
 	unit      string
 	err       float64 // predicted/published − 1 (time error for MFU rows)
 	detail    string  // the model's layout and binding (logged, not in the doc)
+	date      string  // the result's publication date (YYYY-MM-DD): scored with the stack of that date
 }
 
 type skipped struct{ group, reason string }
@@ -105,6 +106,12 @@ var mlperfAccelerator = map[string]string{
 // mlperfInferenceFiles are the MLPerf Inference results compared, v4.0
 // and v4.1 (the shared calibration file) and v5.0.
 var mlperfInferenceFiles = []string{"testdata/calibration/mlperf_inference_v4.0_v4.1.csv", "testdata/calibration/mlperf_inference_v5.0.csv"}
+
+// mlperfTrainingFiles are the MLPerf Training results compared.
+var mlperfTrainingFiles = []string{"testdata/calibration/mlperf_training_v3.1_v4.0.csv", "testdata/calibration/mlperf_training_v4.1_v5.0.csv"}
+
+// trainingBenchmarks are the MLPerf Training benchmarks compared.
+var trainingBenchmarks = map[string]bool{"gpt3": true, "llama2_70b_lora": true, "llama31_405b": true}
 
 // inferencePrecision is the serving precision the submitters used: the
 // v4.1 summary's weight_dtype is wrong for NVIDIA (mlperf_llm_datasets.md
@@ -222,12 +229,14 @@ func inferenceCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, [
 		if r["scenario"] == "Server" {
 			w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = shape.ttftMs, shape.tpotMs
 		}
-		est, err := m.Estimate(w, perf.Hardware{Accelerator: a, GPUs: count, GPUsPerNode: count / nodes})
+		origin := "MLPerf Inference " + r["version"]
+		date := originDate(t, origin)
+		est, err := atDate(t, m, date).Estimate(w, perf.Hardware{Accelerator: a, GPUs: count, GPUsPerNode: count / nodes})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		c := refCase{group: "inference", unit: "tok/s", source: "mlperf", family: a.ID,
-			origin: "MLPerf Inference " + r["version"], hw: strings.ToLower(a.Family),
+		c := refCase{group: "inference", unit: "tok/s", source: "mlperf", family: a.ID, date: date,
+			origin: origin, hw: strings.ToLower(a.Family),
 			name:      fmt.Sprintf("%s %s %s %s %d× %s (%s)", r["version"], r["benchmark"], r["scenario"], r["submitter"], count, a.ID, w.Precision),
 			published: published, predicted: est.TokensPerSecond,
 			detail: fmt.Sprintf("TP=%d PP=%d ×%d batch %d, %s", est.TensorParallel, est.PipelineParallel, est.Replicas, est.Batch, est.Binding)}
@@ -275,7 +284,7 @@ func trainingCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, []
 	}
 	groups := map[string][]trainRow{}
 	var rows []map[string]string
-	for _, f := range []string{"testdata/calibration/mlperf_training_v3.1_v4.0.csv", "testdata/calibration/mlperf_training_v4.1_v5.0.csv"} {
+	for _, f := range mlperfTrainingFiles {
 		rows = append(rows, readCSV(t, f)...)
 	}
 	for _, r := range rows {
@@ -310,13 +319,16 @@ func trainingCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, []
 		if ref < 0 {
 			continue
 		}
+		// Both systems of a ratio ran in the same round: the stack's
+		// vintage cancels, up to the memory-bound share of the step.
+		roundModel := atDate(t, m, originDate(t, "MLPerf Training "+rows[ref].version))
 		speed := func(r trainRow) float64 {
 			w := workloads[r.bench]
 			w.Precision = trainingPrecision(r.a)
 			if r.batchSeqs > 0 {
 				w.GlobalBatchTokens = r.batchSeqs * float64(w.SequenceLength)
 			}
-			est, err := m.Estimate(w, perf.Hardware{Accelerator: r.a, GPUs: r.gpus, GPUsPerNode: r.gpn})
+			est, err := roundModel.Estimate(w, perf.Hardware{Accelerator: r.a, GPUs: r.gpus, GPUsPerNode: r.gpn})
 			if err != nil {
 				t.Fatalf("%s: %v", k, err)
 			}
@@ -340,6 +352,7 @@ func trainingCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, []
 				unit = "time/token ratio"
 			}
 			c := refCase{group: "training", unit: unit, source: "mlperf", origin: "MLPerf Training " + r.version, hw: strings.ToLower(r.a.Family),
+				date: originDate(t, "MLPerf Training "+r.version),
 				name: fmt.Sprintf("%s %s %s %d× %s vs %s %d× %s", r.version, r.bench, r.name, r.gpus, r.a.ID,
 					rows[ref].name, rows[ref].gpus, rows[ref].a.ID),
 				published: r.minutesPerToken() / rows[ref].minutesPerToken(), predicted: refSpeed / s}
@@ -399,7 +412,8 @@ func trainingCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, []
 		}
 		w := r.w
 		w.Precision = "bf16"
-		est, err := m.Estimate(w, perf.Hardware{Accelerator: a, GPUs: r.gpus, GPUsPerNode: r.gpn, NetworkGbps: r.gbps, Fabric: r.fabric})
+		date := originDate(t, r.origin)
+		est, err := atDate(t, m, date).Estimate(w, perf.Hardware{Accelerator: a, GPUs: r.gpus, GPUsPerNode: r.gpn, NetworkGbps: r.gbps, Fabric: r.fabric})
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
@@ -407,7 +421,7 @@ func trainingCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, []
 			skips = append(skips, skipped{"training", "model says it does not fit: " + r.name})
 			continue
 		}
-		c := refCase{group: "training", name: r.name, source: "published", origin: r.origin, hw: strings.ToLower(a.Family)}
+		c := refCase{group: "training", name: r.name, source: "published", origin: r.origin, hw: strings.ToLower(a.Family), date: date}
 		if r.gpuHours > 0 {
 			c.unit, c.published, c.predicted = "GPU-hours", r.gpuHours, est.Hours*float64(r.gpus)
 			c.err = c.predicted/c.published - 1
@@ -498,6 +512,7 @@ func TestAccuracyReport(t *testing.T) {
 	t.Logf("skipped %d rows:\n%s", len(skips), strings.Join(skipLines, "\n"))
 
 	loso := losoCasesFor(t, lookup, cases)
+	trainingGainFit = vintageGain(repeatedResults(t, lookup), "training", "")
 	writeOrCheckPlot(t, loso)
 	doc := reportIntro + fittingText(m.Params()) + losoHeading + losoTable(t, loso) + "\n" + losoPlotText +
 		"## In-sample fit (every source fitted together)\n\n" + summaryTable(t, cases) + "\n" +

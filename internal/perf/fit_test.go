@@ -209,9 +209,14 @@ func TestFitConstants(t *testing.T) {
 	}
 	base, _ := perf.Builtin()
 	lookup := accuracyLookup(t)
-	p := fitConstants(t, base.Params(), lookup, "", "inference", "training", "both")
+	// The software-vintage gains first (from repeated results alone), then
+	// the constants of the reference-date stack with every result scored
+	// at its own date.
+	p := withVintage(base.Params(), repeatedResults(t, lookup), "")
+	t.Logf("software vintage: serving %.4f, training %.4f per year", p.Vintage.ServingGainPerYear, p.Vintage.TrainingGainPerYear)
+	p = fitConstants(t, p, lookup, "", "inference", "training", "both")
 	t.Logf("fitted: inference %.3f training %.3f", fitScore(t, p, lookup, "inference", ""), fitScore(t, p, lookup, "training", ""))
-	out, err := json.MarshalIndent(map[string]any{"families": p.Families, "inference": p.Inference, "training": p.Training, "power": p.Power}, "", " ")
+	out, err := json.MarshalIndent(map[string]any{"families": p.Families, "inference": p.Inference, "training": p.Training, "power": p.Power, "software_vintage": p.Vintage}, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -301,6 +302,7 @@ type Params struct {
 	Goodput               goodputParams           `json:"goodput"`
 	Search                searchParams            `json:"search"`
 	Explanation           explanationParams       `json:"explanation"`
+	Vintage               vintageParams           `json:"software_vintage"`
 }
 
 // Model is the loaded benchmark model. It is immutable and safe for
@@ -310,6 +312,8 @@ type Model struct {
 	// fabrics is p.Fabrics with each fabric's node-count loss factor
 	// precomputed (see newModel).
 	fabrics map[string]fabricInfo
+	// ref is p.Vintage.ReferenceDate, parsed.
+	ref time.Time
 }
 
 // fabricInfo is a fabric: its kind, its parameters and its loss factor per
@@ -327,6 +331,7 @@ const lossTableNodes = 256
 
 func newModel(p Params) *Model {
 	m := &Model{p: p, fabrics: make(map[string]fabricInfo, len(p.Fabrics))}
+	m.ref, _ = p.Vintage.validate() // validated by Params.validate
 	for name, fp := range p.Fabrics {
 		fi := fabricInfo{kind: catalog.Fabric(name), FabricParams: fp, loss: make([]float64, lossTableNodes+1)}
 		for n := 2; n <= lossTableNodes; n++ {
@@ -421,6 +426,9 @@ func (p *Params) validate() error {
 	if s := p.Search; s.DefaultGPUsPerNode < 1 || s.LinearNodes < 1 || s.MaxNodes < s.LinearNodes ||
 		!(s.RelativeTolerance >= 0 && s.RelativeTolerance < 1e-3) {
 		return fmt.Errorf("perf: search needs default_gpus_per_node >= 1, 1 <= linear_nodes <= max_nodes and 0 <= relative_tolerance < 1e-3")
+	}
+	if _, err := p.Vintage.validate(); err != nil {
+		return err
 	}
 	if p.Inference.MaxBatch < 1 || p.Training.GlobalBatchTokens <= 0 {
 		return fmt.Errorf("perf: inference.max_batch and training.global_batch_tokens must be positive")

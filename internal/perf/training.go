@@ -33,11 +33,11 @@ var (
 // the search's bound prunes the rest sooner), CP ∈ {1,2,4,…} while each
 // rank keeps at least training.context_parallel_min_tokens of the
 // sequence, PP up to the layer count, and DP filling all GPUs, the whole
-// nodes, or one node (GPUs beyond the layout stay idle). A degree pinned
-// in pin is used alone, whatever its value. It calls yield for each until
-// yield returns false (an iterator, so enumerating neither allocates nor
-// clears a buffer of every layout). A search narrows the enumeration
-// through b (nil: every layout): see layoutBounds.
+// nodes, one node, or one replica (GPUs beyond the layout stay idle). A
+// degree pinned in pin is used alone, whatever its value. It calls yield
+// for each until yield returns false (an iterator, so enumerating neither
+// allocates nor clears a buffer of every layout). A search narrows the
+// enumeration through b (nil: every layout): see layoutBounds.
 func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism, b *layoutBounds) iter.Seq[layout] {
 	return func(yield func(layout) bool) {
 		minTok := m.p.Training.ContextParallelMinTokens
@@ -48,8 +48,8 @@ func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism, b *
 		if pin.Tensor > 0 {
 			top = pin.Tensor
 		}
-		// DP candidates: every GPU, whole nodes only (a partly filled
-		// node drags the scale-out network in), one node only.
+		// The GPU counts of the DP candidates that do not depend on the
+		// degrees (pipelineLayouts adds one replica's).
 		used := [3]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)}
 		for tp := top; tp >= 1; tp /= 2 {
 			cps := cpDegrees
@@ -107,8 +107,12 @@ func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, used *[3]in
 			// TP are dominated by the layout with a larger TP.
 			continue
 		}
+		// DP candidates (used): every GPU, whole nodes only (a partly
+		// filled node drags the scale-out network in), one node only, or
+		// one replica (no gradient traffic at all: over a slow network a
+		// single deep pipeline beats any data-parallel width).
 		seen := 0
-		for _, u := range used {
+		for _, u := range [4]int{used[0], used[1], used[2], group} {
 			dp := u / group
 			if pin.Data > 0 {
 				dp = pin.Data

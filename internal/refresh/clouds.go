@@ -226,15 +226,20 @@ func (r *run) paged(ctx context.Context, name, first string, add func(page strin
 func rebase(link string, base *url.URL, canonical string) (string, error) {
 	u, err := url.Parse(link)
 	if err != nil {
-		return "", fmt.Errorf("next-page link %q: %w", clip(link), err)
+		// url.Error repeats the whole link: keep only its reason.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return "", fmt.Errorf("next-page link \"%s\": %w", clip(link), err)
 	}
 	c, _ := url.Parse(canonical)
 	if u.Hostname() != base.Hostname() && (c == nil || u.Hostname() != c.Hostname()) {
-		return "", fmt.Errorf("next-page link %q points at another host than the API", clip(link))
+		return "", fmt.Errorf("next-page link \"%s\" points at another host than the API", clip(link))
 	}
 	q, err := url.ParseQuery(u.RawQuery)
 	if err != nil {
-		return "", fmt.Errorf("next-page link %q: %w", clip(link), err)
+		return "", fmt.Errorf("next-page link \"%s\": %w", clip(link), err)
 	}
 	out := *base
 	out.RawQuery = encodeQuery(q)

@@ -224,11 +224,16 @@ func redact(msg string, rq *request) string {
 // characters.
 func clip(s string) string {
 	const n = 200
-	if len(s) > n {
-		s = s[:n] + "…"
+	var b strings.Builder
+	for _, r := range strings.TrimSpace(s) {
+		q := strconv.QuoteRune(r)
+		if b.Len()+len(q)-2 > n {
+			b.WriteString("…")
+			break
+		}
+		b.WriteString(q[1 : len(q)-1])
 	}
-	q := strconv.Quote(strings.TrimSpace(s))
-	return q[1 : len(q)-1]
+	return b.String()
 }
 
 // watchedBody is a response body that fails when no byte arrives for the
