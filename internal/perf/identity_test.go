@@ -162,8 +162,10 @@ func TestPlannedSearchSameAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, gpus := range []int{8, 16, 48, 256, 2048} {
-			for i := range 3 * len(ids) {
+		// Sizes interleaved: a size's plan is built on its second search
+		// while others are searched between.
+		for i := range 3 * len(ids) {
+			for _, gpus := range []int{8, 16, 48, 256, 2048} {
 				a, net := accs[ids[i%len(ids)]], nets[(i+wi)%len(nets)]
 				h := perf.Hardware{Accelerator: a, GPUs: gpus, GPUsPerNode: 8, NetworkGbps: net.NetworkGbps, Fabric: net.Fabric}
 				got, gotErr := shared.Estimate(h)
@@ -173,8 +175,8 @@ func TestPlannedSearchSameAnswer(t *testing.T) {
 				}
 				want, wantErr := fresh.Estimate(h)
 				if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
-					t.Fatalf("workload %d on %d× %s (%v Gbps %s), search %d of the size:\n got %+v %v\nwant %+v %v",
-						wi, gpus, a.ID, net.NetworkGbps, net.Fabric, i+1, got, gotErr, want, wantErr)
+					t.Fatalf("workload %d on %d× %s (%v Gbps %s), round %d:\n got %+v %v\nwant %+v %v",
+						wi, gpus, a.ID, net.NetworkGbps, net.Fabric, i/len(ids)+1, got, gotErr, want, wantErr)
 				}
 			}
 		}

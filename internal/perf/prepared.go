@@ -32,10 +32,13 @@ type Prepared struct {
 
 // planCache holds a prepared workload's layout plans by GPU count and node
 // size: a size's first search enumerates, the second builds the plan that
-// it and every later one read (a single estimate builds none).
+// it and every later one read. A single estimate builds none and
+// allocates nothing here: the first size seen is held inline.
 type planCache struct {
-	mu    sync.Mutex
-	plans map[[2]int]planSlot
+	mu        sync.Mutex
+	first     [2]int // the first size searched, while it has no slot
+	haveFirst bool
+	plans     map[[2]int]planSlot
 }
 
 // plan returns the plan of hardware x's size, nil on its first search (or
@@ -47,7 +50,13 @@ func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int) tra
 	k := [2]int{x.gpus, x.gpn}
 	pc.mu.Lock()
 	slot, seen := pc.plans[k]
-	if !seen {
+	switch {
+	case seen:
+	case pc.haveFirst && pc.first == k:
+		seen, pc.haveFirst = true, false
+	case !pc.haveFirst && pc.plans == nil:
+		pc.first, pc.haveFirst = k, true
+	default:
 		if pc.plans == nil {
 			pc.plans = map[[2]int]planSlot{}
 		}
@@ -59,6 +68,9 @@ func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int) tra
 	}
 	p := m.newTrainPlan(c, x, arch, seq)
 	pc.mu.Lock()
+	if pc.plans == nil {
+		pc.plans = map[[2]int]planSlot{}
+	}
 	pc.plans[k] = planSlot{plan: p, built: true}
 	pc.mu.Unlock()
 	return p
