@@ -6,10 +6,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,6 +128,35 @@ func TestVersionAndRefreshDispatch(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), tc.want) {
 			t.Errorf("%v: %v\n%s\nwant containing %q", tc.args, err, out, tc.want)
+		}
+	}
+}
+
+// TestGarbageCollectorSettings: the plugin collects less often than Go's
+// default but keeps its heap under memoryLimit (a 64 MB catalog_file stays
+// well under 1 GB RSS); GOGC and GOMEMLIMIT set by the user win.
+func TestGarbageCollectorSettings(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	for _, tc := range []struct {
+		gogc, gomemlimit string
+		wantPercent      int
+		wantLimit        int64
+	}{
+		{"", "", gcPercent, memoryLimit},
+		{"50", "", 100, memoryLimit}, // the runtime read GOGC itself; the test process started with 100
+		{"", "2GiB", gcPercent, math.MaxInt64},
+	} {
+		t.Setenv("GOGC", tc.gogc)
+		t.Setenv("GOMEMLIMIT", tc.gomemlimit)
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+		collectGarbageLessOften()
+		if got := debug.SetGCPercent(100); got != tc.wantPercent {
+			t.Errorf("GOGC=%q: GC percent %d, want %d", tc.gogc, got, tc.wantPercent)
+		}
+		if got := debug.SetMemoryLimit(-1); got != tc.wantLimit {
+			t.Errorf("GOMEMLIMIT=%q: memory limit %d, want %d", tc.gomemlimit, got, tc.wantLimit)
 		}
 	}
 }

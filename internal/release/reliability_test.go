@@ -159,6 +159,7 @@ func relRows() []relRow {
 				"    fine_tuning_method = \"\"\n  }\n  accelerator = \"H100\"\n  gpu_count = 8\n}\n",
 			err: "Empty Value", detail: "or leave fine_tuning_method out (or null) for its default"},
 		{defect: "model blank", config: estimate("    model = \"  \"\n"), err: "Empty Value", detail: `workload.model = "  " is blank: name a model preset`},
+		{defect: "model empty", config: estimate("    model = \"\"\n"), err: "Empty Value", detail: `workload.model = "" is empty: name a model preset`},
 		{defect: "catalog_file egress tiers out of order (unlimited first)",
 			config: withCatalog(one()), files: map[string]string{"c.yaml": "clouds:\n  - id: aws\n    egress_tiers:\n" +
 				"      - {up_to_gb: 0, usd_per_gb: 0.05}\n      - {up_to_gb: 10240, usd_per_gb: 0.09}\n"},
@@ -170,6 +171,9 @@ func relRows() []relRow {
 			outputs: map[string]func(any) string{"total": positive}},
 		{defect: "extra_monthly_usd of 1e-320 (was: cannot store 1e-320 in float64)",
 			config:  "data \"gpu_tco\" \"t\" {\n  " + relTCO + "\n  extra_monthly_usd = { x = 1e-320 }\n}\noutput \"total\" { value = data.gpu_tco.t.total_cost_usd }\n",
+			outputs: map[string]func(any) string{"total": positive}},
+		{defect: "discounts of 1e-320 (was: cannot store 1e-320 in float64)",
+			config:  "provider \"gpu\" {\n  discounts = { aws = 1e-320 }\n}\ndata \"gpu_tco\" \"t\" {\n  " + relTCO + "\n}\noutput \"total\" { value = data.gpu_tco.t.total_cost_usd }\n",
 			outputs: map[string]func(any) string{"total": positive}},
 		{defect: "an unknown map value in discounts (was: target type cannot handle unknown values)",
 			config: unknownAtPlan + "provider \"gpu\" {\n  discounts = { aws = 0.1, gcp = length(terraform_data.later.id) }\n}\n" + one(),
@@ -186,6 +190,9 @@ func relRows() []relRow {
 			notIn: "each alone can be met:  "},
 		{defect: "catalog_file empty (was: <cwd> is a directory)", config: "provider \"gpu\" {\n  catalog_file = \"\"\n}\n" + one(),
 			err: "Empty Value", detail: `catalog_file = "" is empty`, notIn: "is a directory"},
+		{defect: "a field the file never set (was: must be more than 0 …, got 0)", config: withCatalog(one()),
+			files: map[string]string{"c.yaml": "accelerators:\n  - id: H100\n    interconnect_kind: pcie\n"},
+			err:   "Invalid Catalog File", detail: `field "memory_bandwidth_tbps": not set, and required here: must be more than 0`, notIn: "got 0"},
 		{defect: "catalog_file YAML 1e400 (was: got a string)", config: withCatalog(one()),
 			files: map[string]string{"c.yaml": "offers:\n  - cloud: aws\n    instance_type: p5.48xlarge\n    region: us-east-1\n    on_demand_usd: 1e400\n"},
 			err:   "Invalid Catalog File", detail: "got 1 × 10^400", notIn: "got a string"},
@@ -334,6 +341,7 @@ func (r *relCLI) check(t *testing.T, row relRow) {
 	if len(errs) == 0 || len(errs) > 1+row.more {
 		t.Fatalf("%d error diagnostics, want 1 (then at most %d): %+v\n%s", len(errs), row.more, errs, tail(out))
 	}
+	t.Logf("%s: %s", errs[0].Summary, errs[0].Detail) // what a user reads (go test -v: the message families)
 	if e := errs[0]; e.Summary != row.err || !strings.Contains(e.Detail, row.detail) {
 		t.Errorf("error %q: %q\nwant %q containing %q", e.Summary, e.Detail, row.err, row.detail)
 	}
@@ -365,6 +373,7 @@ func (r *relCLI) checkOutputs(t *testing.T, dir string, row relRow) {
 		t.Fatal(err)
 	}
 	for name, check := range row.outputs {
+		t.Logf("output %s = %v", name, plan.PlannedValues.Outputs[name].Value)
 		if problem := check(plan.PlannedValues.Outputs[name].Value); problem != "" {
 			t.Errorf("output %s: %s", name, problem)
 		}

@@ -11,8 +11,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -210,4 +213,18 @@ func TestOverlayStreamedLikeWhole(t *testing.T) {
 	// A problem in the first section, after the comments that precede it,
 	// is at the same line either way.
 	sameStreamed(t, base, "big.yaml", []byte(strings.Replace(string(ok), "gcp: 0.1", "gcp: 1.5", 1)))
+	// A chunk that does not parse alone (a quote left open in the last
+	// entry, a flow list run across chunks early on) sends the file to the
+	// whole reading, with the same result; the chunks parsed ahead
+	// (parseAhead) are dropped, no goroutine left behind.
+	before := runtime.NumGoroutine()
+	sameStreamed(t, base, "big.yaml", append(slices.Clip(ok), "  - {cloud: \"onprem\n"...))
+	early := strings.Replace(string(ok), "    instance_type: n100\n", "    instance_type: [n100,\n", 1)
+	sameStreamed(t, base, "big.yaml", []byte(early))
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the readings, %d before", n, before)
+	}
 }

@@ -709,6 +709,35 @@ func TestOverlayZeroPriceNote(t *testing.T) {
 	}
 }
 
+// A field a new or replacing entry never wrote is reported as not set,
+// not as "must be more than 0 …, got 0"; a field written as 0 keeps the
+// rule's words and its line.
+func TestOverlayFieldNeverSet(t *testing.T) {
+	base := builtin(t)
+	_, _, err := applyBytes(base, "c.yaml", []byte("accelerators:\n  - id: H100\n    interconnect_kind: pcie\n    memory_gb: 0\n"))
+	ps := problems(t, err)
+	byField := map[string]overlay.Finding{}
+	for _, p := range ps {
+		byField[p.Field] = p
+	}
+	for field, want := range map[string]string{
+		"memory_bandwidth_tbps": "not set, and required here: must be more than 0 and at most",
+		"nvlink_domain_gpus":    "not set, and required here: must be a whole number from 1 to",
+		"memory_gb":             "must be more than 0 and at most 10,000 GB, got 0",
+	} {
+		p, ok := byField[field]
+		if !ok || !strings.Contains(p.Msg, want) {
+			t.Errorf("%s: %+v, want a problem containing %q", field, p, want)
+		}
+	}
+	if p := byField["memory_bandwidth_tbps"]; p.Line != 2 || strings.Contains(p.Msg, "got 0") {
+		t.Errorf("unset field: %+v, want line 2 (the entry) and no 'got 0'", p)
+	}
+	if p := byField["memory_gb"]; p.Line != 4 {
+		t.Errorf("memory_gb: 0: %+v, want line 4", p)
+	}
+}
+
 // A problem of a built-in field an override leaves out is reported on the
 // entry, as the built-in value's, not on a field the file never wrote.
 func TestOverlayBuiltInFieldNotSet(t *testing.T) {

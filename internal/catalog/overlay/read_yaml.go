@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -113,40 +114,64 @@ func valueSection(key string, line int, v *yaml.Node) section {
 // YAML document. The error is reported; for a chunk of a streamed reading
 // it sets streamErr instead (the file is then read whole).
 func (r *run) parseYAML(text []byte, first int, chunk bool) (*yaml.Node, error) {
-	if n := estimateValues(text); n > maxParseValues {
-		if chunk {
-			r.chunkFailed(errTooMany)
-			return nil, errTooMany
+	if chunk {
+		doc, err := parseChunk(text, first)
+		if err != nil {
+			r.chunkFailed(err)
 		}
+		return doc, err
+	}
+	if n := estimateValues(text); n > maxParseValues {
 		r.tooManyValues(text, first, n)
 		return nil, errTooMany
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(text))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return &yaml.Node{Kind: yaml.DocumentNode, Line: first}, nil
-		}
-		if chunk {
-			r.chunkFailed(err)
-			return nil, err
-		}
+	doc, second, err := decodeOne(text, first)
+	switch {
+	case err != nil:
 		return nil, r.yamlSyntax(err)
+	case second > 0:
+		r.problem(second, "", "", "a catalog file is one YAML document; remove the second \"---\" document")
+		return nil, errSecondDoc
+	}
+	return doc, nil
+}
+
+// parseChunk parses a chunk of a streamed reading, the part of the file
+// from line first on; it reports nothing, so chunks can be parsed on other
+// goroutines (parseAhead).
+func parseChunk(text []byte, first int) (*yaml.Node, error) {
+	if estimateValues(text) > maxParseValues {
+		return nil, errTooMany
+	}
+	doc, second, err := decodeOne(text, first)
+	if err == nil && second > 0 {
+		err = errSecondDoc
+	}
+	return doc, err
+}
+
+// decodeOne decodes the YAML document of text, the part of the file from
+// line first on, its lines numbered as in the file (text of only comments
+// or spaces is an empty document); second is the line of a second
+// document, 0 when there is none.
+func decodeOne(text []byte, first int) (doc *yaml.Node, second int, err error) {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	doc = &yaml.Node{}
+	if err := dec.Decode(doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &yaml.Node{Kind: yaml.DocumentNode, Line: first}, 0, nil
+		}
+		return nil, 0, err
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		if chunk {
-			r.chunkFailed(errSecondDoc)
-			return nil, errSecondDoc
-		}
 		if err != nil {
-			return nil, r.yamlSyntax(err)
+			return nil, 0, err
 		}
-		r.problem(extra.Line+first-1, "", "", "a catalog file is one YAML document; remove the second \"---\" document")
-		return nil, errSecondDoc
+		return nil, extra.Line + first - 1, nil
 	}
-	shiftLines(&doc, first-1)
-	return &doc, nil
+	shiftLines(doc, first-1)
+	return doc, 0, nil
 }
 
 var (
@@ -400,19 +425,20 @@ func (r *run) streamedSections(data []byte, secs []yamlSection) []section {
 }
 
 // listChunks yields the entries of a block list, parsed in chunks of
-// about streamChunkBytes with their lines numbered as in the file.
+// about streamChunkBytes with their lines numbered as in the file. The
+// chunks are parsed ahead on other goroutines (parseAhead) while the
+// entries of the previous ones are applied, in order, here.
 func (r *run) listChunks(data []byte, ys yamlSection) iter.Seq[item] {
 	return func(yield func(item) bool) {
-		for i, c := range ys.chunks {
-			end := ys.end
-			if i+1 < len(ys.chunks) {
-				end = ys.chunks[i+1].start
-			}
-			doc, err := r.parseYAML(data[c.start:end], c.line, true)
-			if err != nil {
+		done := make(chan struct{})
+		defer close(done)
+		for parsed := range parseAhead(done, data, ys) {
+			p := <-parsed
+			if p.err != nil {
+				r.chunkFailed(p.err)
 				return
 			}
-			list := resolve(doc)
+			list := resolve(p.doc)
 			if list.Kind != yaml.SequenceNode {
 				r.chunkFailed(errChunk)
 				return
@@ -425,6 +451,41 @@ func (r *run) listChunks(data []byte, ys yamlSection) iter.Seq[item] {
 			}
 		}
 	}
+}
+
+// parsedChunk is a chunk of a block list as parseChunk left it.
+type parsedChunk struct {
+	doc *yaml.Node
+	err error
+}
+
+// parseAhead parses the chunks of ys on goroutines of their own, at most
+// one per processor ahead of the one being applied, and sends, in the
+// chunks' order, where each one's result will arrive. Closing done stops
+// it: chunks being parsed finish into their buffered channel and are
+// dropped, so memory holds a few chunks whatever the list's length.
+func parseAhead(done <-chan struct{}, data []byte, ys yamlSection) <-chan chan parsedChunk {
+	order := make(chan chan parsedChunk, runtime.GOMAXPROCS(0))
+	go func() {
+		defer close(order)
+		for i, c := range ys.chunks {
+			end := ys.end
+			if i+1 < len(ys.chunks) {
+				end = ys.chunks[i+1].start
+			}
+			result := make(chan parsedChunk, 1)
+			select {
+			case order <- result:
+			case <-done:
+				return
+			}
+			go func(text []byte, line int) {
+				doc, err := parseChunk(text, line)
+				result <- parsedChunk{doc, err}
+			}(data[c.start:end], c.line)
+		}
+	}()
+	return order
 }
 
 var errChunk = errors.New("a chunk of the file does not parse alone as a list")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -286,11 +287,31 @@ func (r *run) entryProblems(e entry, decodeErrs []decodeProblem, err error) {
 					"entry sets, or set %s too", fe.Field, fe.Msg, fe.Field)
 				continue
 			}
+			if rule, zero := unsetRule(fe.Msg); zero && fe.Field != "" && !sets(e.node, fe.Field) {
+				// The zero value of a field the entry never wrote: the
+				// problem is that it is missing, not that it is 0.
+				r.problem(e.node.Line, name, fe.Field, "not set, and required here: %s", rule)
+				continue
+			}
 			r.problem(lineOf(e.node, fe.Field), name, fe.Field, "%s", fe.Msg)
 		}
 	case err != nil && len(unread) == 0:
 		r.problem(e.node.Line, name, "", "%v", err)
 	}
+}
+
+// gotZero ends a validation message about a zero value: ", got 0",
+// ", got \"\"".
+var gotZero = regexp.MustCompile(`, got (0|"")$`)
+
+// unsetRule is a validation message about a zero value without its ", got
+// 0", and whether it was one.
+func unsetRule(msg string) (string, bool) {
+	loc := gotZero.FindStringIndex(msg)
+	if loc == nil {
+		return msg, false
+	}
+	return msg[:loc[0]], true
 }
 
 // sets reports whether the entry n gives the top-level field of path
