@@ -33,6 +33,7 @@ type Rate struct {
 	termHours  float64 // reserved: one term, hours
 	cloud      *catalog.Cloud
 	serverless *catalog.ServerlessOffer
+	spot       *spotRisks // spot: the cloud's precomputed risk factors (nil: computed per bill)
 }
 
 // Usage is what a bill is for.
@@ -89,7 +90,7 @@ func (m *Model) Rate(o *catalog.Offer, cl *catalog.Cloud, pm catalog.PricingMode
 	r := Rate{m: m, listUSD: price, cloud: cl}
 	switch pm {
 	case catalog.Spot:
-		r.rule = ruleSpot
+		r.rule, r.spot = ruleSpot, m.spotRisks(cl)
 	case catalog.Reserved1Y, catalog.Reserved3Y:
 		r.rule, r.termHours = ruleReserved, m.TermMonths[pm]*m.HoursPerMonth
 	case catalog.CapacityBlock:
@@ -115,7 +116,7 @@ func (r *Rate) Bill(u *Usage) Bill {
 	case ruleSpot:
 		if !u.Serving {
 			// A synchronous job stops when any of its instances is interrupted.
-			b.BilledHours = u.Hours * r.m.SpotRiskFactor(r.cloud, int(wholeInstances(u.Instances)))
+			b.BilledHours = u.Hours * r.spotRisk(int(wholeInstances(u.Instances)))
 			b.RunningHours = b.BilledHours
 		}
 	case ruleReserved:

@@ -4,6 +4,7 @@
 package cost_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
@@ -140,4 +141,36 @@ func BenchmarkBill(b *testing.B) {
 			rates[i].Bill(&cost.Usage{Instances: 4, Hours: 120, HorizonHours: 120})
 		}
 	}
+}
+
+// TestSpotBillTable: a spot rate bills a job with its cloud's precomputed
+// risk factors exactly as SpotRiskFactor computes them (the same bits) for
+// every node count, inside and beyond the table, and follows a changed
+// model or cloud instead of keeping stale factors.
+func TestSpotBillTable(t *testing.T) {
+	t.Parallel()
+	m := builtinModel(t)
+	cl, _, _, of := fixtures()
+	check := func(m *cost.Model, cl *catalog.Cloud) {
+		t.Helper()
+		rate, ok := m.Rate(of, cl, catalog.Spot)
+		if !ok {
+			t.Fatal("fixture offer has no spot price")
+		}
+		for n := 1; n <= 1100; n += 1 + n/50 {
+			u := cost.Usage{Instances: float64(n), Hours: 37.5, HorizonHours: 37.5}
+			b := rate.Bill(&u)
+			if want := 37.5 * m.SpotRiskFactor(cl, n); b.BilledHours != want && !(math.IsInf(want, 1) && math.IsInf(b.BilledHours, 1)) {
+				t.Fatalf("%d nodes: billed %v h, want %v", n, b.BilledHours, want)
+			}
+		}
+	}
+	check(m, cl)
+	m2 := *m
+	m2.CheckpointIntervalHours *= 3
+	check(&m2, cl)
+	cl2 := *cl
+	cl2.Spot.InterruptionsPerDay *= 10
+	check(m, &cl2)
+	check(&cost.Model{CheckpointIntervalHours: 1, RestartHours: 0.2, MinCheckpointCompletion: 0.01}, cl) // no cache
 }

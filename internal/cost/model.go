@@ -57,6 +57,10 @@ type Model struct {
 	DefaultWorkload    string
 	FallbackPUE        float64
 	ShareSumTolerance  float64
+
+	// spot memoizes SpotRiskFactor per cloud for the rates (spotRisks);
+	// nil in a Model built by hand, whose rates compute it per bill.
+	spot *spotCache
 }
 
 type numParam struct {
@@ -136,6 +140,7 @@ func ParseModel(raw []byte) (*Model, error) {
 		TermMonths:              map[catalog.PricingModel]float64{},
 		LoadFactor:              map[string]float64{},
 		DefaultWorkload:         mj.DefaultWorkload.Value,
+		spot:                    &spotCache{tables: map[spotKey]*spotRisks{}},
 	}
 	for _, pm := range []catalog.PricingModel{catalog.Reserved1Y, catalog.Reserved3Y} {
 		m.TermMonths[pm] = num("reserved_term_months."+string(pm), mj.ReservedTermMonths[string(pm)], 0)

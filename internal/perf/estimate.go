@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
@@ -433,8 +434,10 @@ func (m *Model) fitsOnly(p *Prepared, x *hw) bool {
 		}
 		return false
 	}
-	for l := range m.trainingLayouts(x, &p.arch, p.w.SequenceLength, Parallelism{}) {
-		if m.trainingBytes(p.w, p.arch, l) <= usable {
+	mem := m.trainMemory(&p.w, &p.arch)
+	b := layoutBounds{group: func(tp, cp int) bool { return mem.mayFit(tp, cp, x.gpus, usable) }}
+	for l := range m.trainingLayouts(x, &p.arch, p.w.SequenceLength, Parallelism{}, &b) {
+		if mem.bytes(l) <= usable {
 			return true
 		}
 	}
@@ -497,10 +500,28 @@ func halfPrecisionPeak(a *catalog.Accelerator) float64 {
 // cluster a plan can ask about (the node-count limit times that). Layout
 // searches double the tensor-parallel degree up to the node size, which
 // must not overflow.
+// hardwareLimits returns the input limits on GPUs per instance and on
+// nodes, looked up once (they are embedded data; every estimate checks
+// its hardware against them).
+func hardwareLimits() (perNode, nodes catalog.Limit, ok bool) {
+	l := hwLimits()
+	return l.perNode, l.nodes, l.ok
+}
+
+var hwLimits = sync.OnceValue(func() (l struct {
+	perNode, nodes catalog.Limit
+	ok             bool
+}) {
+	var okNode, okNodes bool
+	l.perNode, okNode = catalog.InputLimit(catalog.LimitGPUsPerInstance)
+	l.nodes, okNodes = catalog.InputLimit(catalog.LimitNodeCount)
+	l.ok = okNode && okNodes
+	return l
+})
+
 func checkHardwareSize(h Hardware) error {
-	perNode, okNode := catalog.InputLimit(catalog.LimitGPUsPerInstance)
-	nodes, okNodes := catalog.InputLimit(catalog.LimitNodeCount)
-	if !okNode || !okNodes {
+	perNode, nodes, ok := hardwareLimits()
+	if !ok {
 		return errors.New("perf: the input limits failed to load")
 	}
 	if float64(h.GPUsPerNode) > perNode.Max || float64(h.GPUs) > perNode.Max*nodes.Max {

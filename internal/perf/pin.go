@@ -164,7 +164,7 @@ func (m *Model) pinnedEstimate(p *Prepared, x hw, pin Parallelism, explain bool)
 	if p.w.Kind == KindInference {
 		est = m.inferencePinned(p.w, x, &p.shape, p.speculation, pin, explain)
 	} else {
-		est = m.training(p.w, x, &p.shape, pin, explain)
+		est = m.training(p.w, x, &p.shape, pin, explain, nil)
 	}
 	switch {
 	case est.Fits:

@@ -26,6 +26,60 @@ type Prepared struct {
 
 	mu   sync.Mutex
 	accs map[*catalog.Accelerator]*accInfo
+
+	plans planCache
+}
+
+// planCache holds a prepared workload's layout plans by GPU count and node
+// size: a size's first search enumerates, the second builds the plan that
+// it and every later one read. A single estimate builds none and
+// allocates nothing here: the first size seen is held inline.
+type planCache struct {
+	mu        sync.Mutex
+	first     [2]int // the first size searched, while it has no slot
+	haveFirst bool
+	plans     map[[2]int]planSlot
+}
+
+// plan returns the plan of hardware x's size, nil on its first search (or
+// for a nil cache).
+func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int) trainPlan {
+	if pc == nil {
+		return nil
+	}
+	k := [2]int{x.gpus, x.gpn}
+	pc.mu.Lock()
+	slot, seen := pc.plans[k]
+	switch {
+	case seen:
+	case pc.haveFirst && pc.first == k:
+		seen, pc.haveFirst = true, false
+	case !pc.haveFirst && pc.plans == nil:
+		pc.first, pc.haveFirst = k, true
+	default:
+		if pc.plans == nil {
+			pc.plans = map[[2]int]planSlot{}
+		}
+		pc.plans[k] = planSlot{}
+	}
+	pc.mu.Unlock()
+	if slot.built || !seen {
+		return slot.plan
+	}
+	p := m.newTrainPlan(c, x, arch, seq)
+	pc.mu.Lock()
+	if pc.plans == nil {
+		pc.plans = map[[2]int]planSlot{}
+	}
+	pc.plans[k] = planSlot{plan: p, built: true}
+	pc.mu.Unlock()
+	return p
+}
+
+// planSlot is a size's entry: no plan yet after its first search.
+type planSlot struct {
+	plan  trainPlan
+	built bool
 }
 
 // Prepare validates the workload (see Workload.Validate) and applies its
@@ -70,7 +124,7 @@ func (p *Prepared) estimate(h Hardware, explain bool) (Estimate, error) {
 	if p.w.Kind == KindInference {
 		return p.m.inference(p.w, x, &p.shape, p.speculation, explain), nil
 	}
-	return p.m.training(p.w, x, &p.shape, Parallelism{}, explain), nil
+	return p.m.training(p.w, x, &p.shape, Parallelism{}, explain, &p.plans), nil
 }
 
 // MinGPUsToFit is Model.MinGPUsToFit of the prepared workload.

@@ -8,6 +8,8 @@ import (
 	"iter"
 	"math"
 	"math/bits"
+	"slices"
+	"sync"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
@@ -31,11 +33,12 @@ var (
 // the search's bound prunes the rest sooner), CP ∈ {1,2,4,…} while each
 // rank keeps at least training.context_parallel_min_tokens of the
 // sequence, PP up to the layer count, and DP filling all GPUs, the whole
-// nodes, or one node (GPUs beyond the layout stay idle). A degree pinned
-// in pin is used alone, whatever its value. It calls yield for each until
-// yield returns false (an iterator, so enumerating neither allocates nor
-// clears a buffer of every layout).
-func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) iter.Seq[layout] {
+// nodes, one node, or one replica (GPUs beyond the layout stay idle). A
+// degree pinned in pin is used alone, whatever its value. It calls yield
+// for each until yield returns false (an iterator, so enumerating neither
+// allocates nor clears a buffer of every layout). A search narrows the
+// enumeration through b (nil: every layout): see layoutBounds.
+func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism, b *layoutBounds) iter.Seq[layout] {
 	return func(yield func(layout) bool) {
 		minTok := m.p.Training.ContextParallelMinTokens
 		top := 1
@@ -45,6 +48,9 @@ func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) ite
 		if pin.Tensor > 0 {
 			top = pin.Tensor
 		}
+		// The GPU counts of the DP candidates that do not depend on the
+		// degrees (pipelineLayouts adds one replica's).
+		used := [3]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus)}
 		for tp := top; tp >= 1; tp /= 2 {
 			cps := cpDegrees
 			if pin.Context > 0 {
@@ -54,7 +60,10 @@ func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) ite
 				if tp*cp > x.gpus || (cp > 1 && float64(seq)/float64(cp) < minTok && pin.Context == 0) {
 					break
 				}
-				if !pipelineLayouts(x, arch, tp, cp, pin, yield) {
+				if b != nil && b.group != nil && !b.group(tp, cp) {
+					continue
+				}
+				if !pipelineLayouts(x, arch, tp, cp, pin, &used, b, yield) {
 					return
 				}
 			}
@@ -65,15 +74,32 @@ func (m *Model) trainingLayouts(x *hw, arch *Arch, seq int, pin Parallelism) ite
 	}
 }
 
+// layoutBounds narrows a layout enumeration while a search runs; the
+// search updates it between layouts and the enumeration reads it before
+// each TP × CP group and each layout.
+type layoutBounds struct {
+	// group reports whether a layout of the TP × CP group can still win;
+	// false skips the group whole.
+	group func(tp, cp int) bool
+	// maxDP caps an unpinned data-parallel degree (the global batch's
+	// sequences), applied after the DP candidates are told apart.
+	maxDP int
+	// minUsed: layouts on this many GPUs or fewer cannot win; they are not
+	// yielded.
+	minUsed int
+}
+
 // pipelineLayouts yields the pipeline and data-parallel degrees of one
-// TP × CP group; false when yield asked to stop.
-func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, yield func(layout) bool) bool {
+// TP × CP group, DP from the GPU counts used; false when yield asked to
+// stop.
+func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, used *[3]int, b *layoutBounds, yield func(layout) bool) bool {
 	pps := ppDegrees
 	if pin.Pipeline > 0 {
 		pps = []int{pin.Pipeline}
 	}
 	for _, pp := range pps {
-		if tp*cp*pp > x.gpus || pp > arch.Layers {
+		group := tp * cp * pp
+		if group > x.gpus || pp > arch.Layers {
 			break
 		}
 		if pp > 1 && tp < x.gpn && tp*pp > x.gpn && pin.Pipeline == 0 {
@@ -81,20 +107,28 @@ func pipelineLayouts(x *hw, arch *Arch, tp, cp int, pin Parallelism, yield func(
 			// TP are dominated by the layout with a larger TP.
 			continue
 		}
-		// DP candidates: every GPU, whole nodes only (a partly filled
-		// node drags the scale-out network in), one node only, or one
-		// replica (no gradient traffic at all: over a slow network a
+		// DP candidates (used): every GPU, whole nodes only (a partly
+		// filled node drags the scale-out network in), one node only, or
+		// one replica (no gradient traffic at all: over a slow network a
 		// single deep pipeline beats any data-parallel width).
 		seen := 0
-		for _, used := range [4]int{x.gpus, x.gpus / x.gpn * x.gpn, min(x.gpn, x.gpus), tp * cp * pp} {
-			dp := used / (tp * cp * pp)
+		for _, u := range [4]int{used[0], used[1], used[2], group} {
+			dp := u / group
 			if pin.Data > 0 {
 				dp = pin.Data
 			}
-			if dp < 1 || dp == seen || tp*cp*pp*dp > x.gpus {
+			if dp < 1 || dp == seen || group*dp > x.gpus {
 				continue
 			}
 			seen = dp
+			if b != nil {
+				if pin.Data == 0 && b.maxDP > 0 {
+					dp = min(dp, b.maxDP)
+				}
+				if group*dp <= b.minUsed {
+					continue
+				}
+			}
 			if !yield(layout{tp: tp, cp: cp, pp: pp, dp: dp, ep: 1}) {
 				return false
 			}
@@ -159,6 +193,18 @@ func (c *trainMem) bytes(l layout) float64 {
 	return total + c.act/float64(l.tp*l.cp)
 }
 
+// mayFit reports whether a layout of TP degree tp and CP degree cp on at
+// most gpus GPUs may need no more than usable bytes per GPU: false only
+// when even the states spread over all gpus GPUs, without gathered layers,
+// plus the activations exceed it (bytes is never below that bound: each
+// term is non-negative and IEEE division and addition are monotone).
+func (c *trainMem) mayFit(tp, cp, gpus int, usable float64) bool {
+	if !(c.states >= 0 && c.gathered >= 0 && c.act >= 0) {
+		return true
+	}
+	return !(c.states/float64(gpus)+c.act/float64(tp*cp) > usable)
+}
+
 type trainResult struct {
 	l                     layout
 	bytes                 float64
@@ -171,14 +217,20 @@ type trainResult struct {
 	commDominates         bool
 }
 
-func (m *Model) training(w Workload, x hw, s *shape, pin Parallelism, explain bool) Estimate {
+// training estimates a training or fine-tuning workload; plans (nil:
+// none) holds the prepared workload's layout plans.
+func (m *Model) training(w Workload, x hw, s *shape, pin Parallelism, explain bool, plans *planCache) Estimate {
 	arch := s.arch
 	work := m.trainingWork(&w, &arch)
 	base := m.baseMFU(&w, &x, &arch, work.hardware, work.perToken)
 	batchTokens := m.TrainingBatchTokens(w, x.gpus)
 	c := m.newTrainCtx(&w, &x, &arch, base, work.perToken, work.method, batchTokens)
 	c.moe(s)
-	best, found := m.searchTraining(&c, &w, &x, &arch, pin)
+	var plan trainPlan
+	if pin.IsZero() {
+		plan = plans.plan(m, &c, &x, &arch, w.SequenceLength)
+	}
+	best, found := m.searchTraining(&c, &w, &x, &arch, pin, plan)
 	if !found {
 		return m.trainingMiss(&x, &best, explain)
 	}
@@ -289,57 +341,183 @@ func (m *Model) TrainingBatchTokens(w Workload, gpus int) float64 {
 }
 
 // searchTraining returns the fastest layout that fits (found) or, when
-// none fits, the layout with the least memory per GPU.
-func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin Parallelism) (trainResult, bool) {
-	tol := m.p.Search.RelativeTolerance
-	var best, leastShort trainResult
-	haveBest, haveShort := false, false
-	// A data-parallel rank needs at least one sequence of the global batch
-	// (context parallelism splits sequences, so it takes none).
-	maxDP := max(1, int(c.seqs))
-	usable := x.usableGB * 1e9
-	for l := range m.trainingLayouts(x, arch, w.SequenceLength, pin) {
-		if pin.Data == 0 {
-			l.dp = min(l.dp, maxDP)
+// none fits, the layout with the least memory per GPU. With a plan (an
+// unpinned search of a GPU count and node size searched before) it reads
+// the plan's layouts instead of enumerating them; the layouts, their order
+// and every number are the same.
+func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin Parallelism, plan trainPlan) (trainResult, bool) {
+	s := trainSearch{c: c, pin: pin, tol: m.p.Search.RelativeTolerance, usable: x.usableGB * 1e9}
+	if plan != nil {
+		s.searchPlan(plan)
+	} else {
+		// A data-parallel rank needs at least one sequence of the global
+		// batch (context parallelism splits sequences, so it takes none).
+		s.b.maxDP = max(1, int(c.seqs))
+		s.b.group = s.groupCanWin
+		for l := range m.trainingLayouts(x, arch, w.SequenceLength, pin, &s.b) {
+			s.try(l, c.mem.bytes(l), c.bubble(l), (l.gpus()+x.gpn-1)/x.gpn)
 		}
-		// Every factor after the base MFU can only lower it (c.prune):
-		// a layout whose GPUs at the base MFU cannot beat the best so far
-		// is skipped before anything is computed.
-		if haveBest && c.prune && !(float64(l.gpus())*c.maxPerGPU > best.tokensPerS*(1+tol)) {
+	}
+	if !s.haveBest {
+		return s.leastShort, false
+	}
+	return s.best, true
+}
+
+// trainSearch is the state of one layout search: the best layout so far
+// (replaced only by one faster by more than the tolerance, so the first of
+// near-equal layouts in enumeration order wins), the least short one while
+// none fits, and the bounds that narrow the rest of the enumeration.
+type trainSearch struct {
+	c                   *trainCtx
+	pin                 Parallelism
+	tol, usable         float64
+	best, leastShort, r trainResult
+	haveBest, haveShort bool
+	b                   layoutBounds
+}
+
+// groupCanWin: once a layout fits, a TP × CP group none of whose layouts
+// can fit or beat the best so far is skipped (trainCtx.groupCanWin).
+func (s *trainSearch) groupCanWin(tp, cp int) bool {
+	return !s.haveBest || s.c.groupCanWin(tp, cp, s.usable, s.best.tokensPerS*(1+s.tol))
+}
+
+// searchPlan tries the plan's layouts as the enumeration would yield them
+// under the same bounds: a group skipped whole, the layouts on too few
+// GPUs to win left out.
+func (s *trainSearch) searchPlan(es trainPlan) {
+	for i := 0; i < len(es); i++ {
+		e := &es[i]
+		if e.groupEnd > 0 && !s.groupCanWin(int(e.tp), int(e.cp)) {
+			i = int(e.groupEnd) - 1
 			continue
 		}
-		l.ep = c.expertParallel(l, pin)
+		if int(e.used) <= s.b.minUsed {
+			continue
+		}
+		s.try(e.layout(), e.bytes, e.bubble, int(e.nodes))
+	}
+}
+
+// try considers layout l, whose per-GPU memory, pipeline bubble and node
+// count are given.
+func (s *trainSearch) try(l layout, bytes, bubble float64, nodes int) {
+	c := s.c
+	// Every factor after the base MFU can only lower it (c.prune): a
+	// layout whose GPUs at the base MFU cannot beat the best so far is
+	// skipped before anything is computed.
+	if s.haveBest && c.prune && !(float64(l.gpus())*c.maxPerGPU > s.best.tokensPerS*(1+s.tol)) {
+		return
+	}
+	if c.experts > 0 { // a mixture of experts (dense: ep 1, as enumerated)
+		l.ep = c.expertParallel(l, s.pin)
 		if l.ep > 1 && l.dp%l.ep != 0 {
-			continue // a pinned expert degree must divide the data-parallel ranks
-		}
-		// Memory first: a layout that does not fit only competes for the
-		// smallest shortfall, which needs its bytes alone.
-		bytes := c.mem.bytes(l)
-		if !(bytes <= usable) {
-			if !haveShort || bytes < leastShort.bytes {
-				leastShort = trainResult{l: l, bytes: bytes, nodes: (l.gpus() + x.gpn - 1) / x.gpn}
-				haveShort = true
-			}
-			continue
-		}
-		// A layout that cannot beat the best so far is not finished
-		// (trainCtx.layout returns false); it would not have replaced it.
-		bar := math.NaN()
-		if haveBest {
-			bar = best.tokensPerS * (1 + tol)
-		}
-		var r trainResult
-		if !c.layout(l, bytes, bar, &r) {
-			continue
-		}
-		if !haveBest || r.tokensPerS > best.tokensPerS*(1+tol) {
-			best, haveBest = r, true
+			return // a pinned expert degree must divide the data-parallel ranks
 		}
 	}
-	if !haveBest {
-		return leastShort, false
+	// Memory first: a layout that does not fit only competes for the
+	// smallest shortfall, which needs its bytes alone.
+	if !(bytes <= s.usable) {
+		if !s.haveShort || bytes < s.leastShort.bytes {
+			s.leastShort = trainResult{l: l, bytes: bytes, nodes: nodes}
+			s.haveShort = true
+		}
+		return
 	}
-	return best, true
+	// A layout that cannot beat the best so far is not finished
+	// (trainCtx.layout returns false); it would not have replaced it.
+	bar := math.NaN()
+	if s.haveBest {
+		bar = s.best.tokensPerS * (1 + s.tol)
+	}
+	if !c.layout(l, bytes, bubble, nodes, bar, &s.r) {
+		return
+	}
+	if !s.haveBest || s.r.tokensPerS > s.best.tokensPerS*(1+s.tol) {
+		s.best, s.haveBest = s.r, true
+		if c.prune {
+			s.b.minUsed = prunedGPUs(c.maxPerGPU, s.best.tokensPerS*(1+s.tol), c.x.gpus)
+		}
+	}
+}
+
+// trainPlan is what a layout search reads that depends on the workload,
+// the GPU count and the node size only, not on the accelerator or the
+// network: the unpinned layouts in enumeration order (DP capped by the
+// global batch) with their memory per GPU, pipeline bubble and node count.
+// The planner estimates one workload on many accelerators and networks of
+// the same size; Prepared keeps a plan per size from its second search on.
+type trainPlan []planEntry
+
+// planEntry is one layout of a plan, its degrees and counts held in 32
+// bits (a plan is kept per GPU count and node size of a recommendation).
+type planEntry struct {
+	tp, cp, pp, dp int32
+	used, nodes    int32 // GPUs (tp·cp·pp·dp) and nodes used
+	// groupEnd is, on the first layout of a TP × CP group, the index after
+	// the group's last; 0 on the others.
+	groupEnd int32
+	bytes    float64
+	bubble   float64
+}
+
+func (e *planEntry) layout() layout {
+	return layout{tp: int(e.tp), cp: int(e.cp), pp: int(e.pp), dp: int(e.dp), ep: 1}
+}
+
+// planScratch holds the entries of plans being enumerated; a plan keeps
+// an exact-size copy.
+var planScratch = sync.Pool{New: func() any { return new([]planEntry) }}
+
+// newTrainPlan enumerates the unpinned layouts of hardware x (the search
+// context c holds the workload's memory terms and batch); nil when a
+// count does not fit in 32 bits.
+func (m *Model) newTrainPlan(c *trainCtx, x *hw, arch *Arch, seq int) trainPlan {
+	if x.gpus > math.MaxInt32 {
+		return nil
+	}
+	buf, _ := planScratch.Get().(*[]planEntry)
+	es := (*buf)[:0]
+	b := layoutBounds{maxDP: max(1, int(c.seqs))}
+	first := 0
+	for l := range m.trainingLayouts(x, arch, seq, Parallelism{}, &b) {
+		if n := len(es); n > 0 && (int32(l.tp) != es[first].tp || int32(l.cp) != es[first].cp) {
+			es[first].groupEnd, first = int32(n), n
+		}
+		es = append(es, planEntry{tp: int32(l.tp), cp: int32(l.cp), pp: int32(l.pp), dp: int32(l.dp), used: int32(l.gpus()),
+			nodes: int32((l.gpus() + x.gpn - 1) / x.gpn), bytes: c.mem.bytes(l), bubble: c.bubble(l)})
+	}
+	if n := len(es); n > 0 {
+		es[first].groupEnd = int32(n)
+	}
+	p := trainPlan(slices.Clone(es))
+	*buf = es
+	planScratch.Put(buf)
+	return p
+}
+
+// prunedGPUs is the largest GPU count g ≤ limit for which a layout on g
+// GPUs or fewer cannot beat bar at m tokens/s per GPU, that is
+// !(float64(g')·m > bar) for every g' ≤ g (0 when even one GPU may).
+// The product rounds monotonically in g for a finite m > 0; any other m
+// prunes nothing here.
+func prunedGPUs(m, bar float64, limit int) int {
+	if !(m > 0) || math.IsInf(m, 1) {
+		return 0
+	}
+	pruned := func(g int) bool { return !(float64(g)*m > bar) }
+	g := limit
+	if q := bar / m; q >= 0 && q < float64(limit) {
+		g = int(q)
+	}
+	for g < limit && pruned(g+1) {
+		g++
+	}
+	for g > 0 && !pruned(g) {
+		g--
+	}
+	return g
 }
 
 // trainingMiss is the estimate of a workload that fits no layout: the
@@ -515,6 +693,29 @@ func (c *trainCtx) expertParallel(l layout, pin Parallelism) int {
 	return ep
 }
 
+// groupCanWin reports whether a layout of TP degree tp and CP degree cp
+// may fit in usable bytes per GPU (trainMem.mayFit) and exceed bar
+// tokens/s. It says no only when that is certain: when pruning is exact,
+// such a layout runs at most x.gpus GPUs at the base MFU after the TP term (the pipeline
+// bubble, the data-, context- and expert-parallel exposures, the
+// node-count loss and memory pressure only lower it; a hair of margin
+// covers rounding).
+func (c *trainCtx) groupCanWin(tp, cp int, usable, bar float64) bool {
+	if !c.mem.mayFit(tp, cp, c.x.gpus, usable) {
+		return false
+	}
+	if !c.prune {
+		return true
+	}
+	g := float64(c.x.gpus)
+	mfu := c.base
+	if tp > 1 {
+		e, _ := c.tpTerms(tp)
+		mfu /= 1 + e
+	}
+	return !(mfu > 0) || g*c.x.peakFlops*mfu/c.perToken*(1+1e-12) > bar
+}
+
 // tpTerms returns the TP exposure and whether TP communication dominates
 // (trainLayout's tensor-parallel step), memoized per TP degree.
 func (c *trainCtx) tpTerms(tpDeg int) (float64, bool) {
@@ -559,16 +760,29 @@ func (c *trainCtx) nodeLoss(nodes int) float64 {
 	return f
 }
 
-// layout estimates one layout whose per-GPU memory is bytes into r. When
+// bubble is the pipeline bubble of layout l: (p−1)/(v·m) with m
+// micro-batches per DP rank; 0 without pipeline stages.
+func (c *trainCtx) bubble(l layout) float64 {
+	if l.pp <= 1 {
+		return 0
+	}
+	micro := math.Max(1, c.seqs/float64(l.dp))
+	return float64(l.pp-1) / (c.tp.PipelineInterleave * micro)
+}
+
+// layout estimates one layout whose per-GPU memory is bytes, pipeline
+// bubble bubble and node count nodes into r. When
 // pruning is exact and the throughput after the TP and PP terms is already
 // not above bar (NaN = no bar), it stops early and returns false: the
 // finished layout could not exceed bar either.
-func (c *trainCtx) layout(l layout, bytes, bar float64, r *trainResult) bool {
+func (c *trainCtx) layout(l layout, bytes, bubble float64, nodes int, bar float64, r *trainResult) bool {
 	tp, x := c.tp, c.x
-	*r = trainResult{l: l, bytes: bytes}
-	r.fits = r.bytes <= x.usableGB*1e9
-	g := float64(l.gpus())
-	r.nodes = (l.gpus() + x.gpn - 1) / x.gpn
+	// Field by field (every one is set below): the search reuses r.
+	gpus := l.gpus()
+	r.l, r.bytes, r.fits = l, bytes, bytes <= x.usableGB*1e9
+	r.tpExposed, r.dpExposed, r.cpExposed, r.a2aExposed, r.ppBubble, r.commDominates = 0, 0, 0, 0, 0, false
+	g := float64(gpus)
+	r.nodes = nodes
 	mfu := c.base
 
 	// Tensor parallel.
@@ -580,10 +794,8 @@ func (c *trainCtx) layout(l layout, bytes, bar float64, r *trainResult) bool {
 			r.commDominates = true
 		}
 	}
-	// Pipeline bubble: (p−1)/(v·m) with m micro-batches per DP rank.
 	if l.pp > 1 {
-		micro := math.Max(1, c.seqs/float64(l.dp))
-		r.ppBubble = float64(l.pp-1) / (tp.PipelineInterleave * micro)
+		r.ppBubble = bubble
 		mfu /= 1 + r.ppBubble
 	}
 	var loss float64

@@ -14,28 +14,55 @@ import (
 // BenchmarkRecommendTraining: one recommendation over the full built-in
 // catalog for fine-tuning a 70B model with LoRA (target ≤ 1 ms).
 func BenchmarkRecommendTraining(b *testing.B) {
-	p, _ := builtin(b)
-	req := request(b, llama70BLoRA, planner.Constraints{}, planner.ObjectiveCost)
-	benchRecommend(b, p, req)
+	benchRecommend(b, llama70BLoRA, planner.Constraints{}, false)
 }
 
 // BenchmarkRecommendInference: serving a 70B model at 20,000 tok/s under a
 // 50 ms time-per-output-token limit (target ≤ 2 ms).
 func BenchmarkRecommendInference(b *testing.B) {
-	p, _ := builtin(b)
-	req := request(b, serve70B, planner.Constraints{}, planner.ObjectiveCost)
-	benchRecommend(b, p, req)
+	benchRecommend(b, serve70B, planner.Constraints{}, false)
+}
+
+// BenchmarkRecommendTrainingWithTradeOffs: the training recommendation
+// with its trade-offs (the deadlines tried), as gpu_recommendation runs it.
+func BenchmarkRecommendTrainingWithTradeOffs(b *testing.B) {
+	benchRecommend(b, llama70BLoRA, planner.Constraints{DeadlineHours: 100}, true)
+}
+
+// BenchmarkRecommendInferenceWithTradeOffs: the serving recommendation
+// with its trade-offs (the latency limits tried, each prepared again and
+// searched for its cheapest, and the serverless break-even), as
+// gpu_recommendation runs it.
+func BenchmarkRecommendInferenceWithTradeOffs(b *testing.B) {
+	benchRecommend(b, serve70B, planner.Constraints{}, true)
 }
 
 // benchRecommend runs the benchmark and also reports the process CPU time
 // per recommendation (cpu-ns/op), which a loaded shared machine inflates
-// far less than wall-clock ns/op.
-func benchRecommend(b *testing.B, p *planner.Planner, req planner.Request) {
+// far less than wall-clock ns/op. Each recommendation prepares its
+// workload, as a data source's Read does: what a prepared workload
+// memoizes (per accelerator, per GPU count) is not carried from one
+// recommendation to the next. tradeOffs asks for the trade-offs too.
+func benchRecommend(b *testing.B, w perf.Workload, c planner.Constraints, tradeOffs bool) {
+	p, m := builtin(b)
+	relimit := func(ttft, tpot float64) (planner.Estimator, error) {
+		w := w
+		w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
+		return m.Prepare(w, perf.ValidateOptions{})
+	}
 	b.ReportAllocs()
 	var before syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	n := 0
 	for b.Loop() {
+		prep, err := m.Prepare(w, perf.ValidateOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		req := planner.Request{Estimator: prep, Constraints: c, Objective: planner.ObjectiveCost, TradeOffs: tradeOffs}
+		if tradeOffs {
+			req.Relimit = relimit
+		}
 		if _, err := p.Recommend(req); err != nil {
 			b.Fatal(err)
 		}
@@ -45,29 +72,4 @@ func benchRecommend(b *testing.B, p *planner.Planner, req planner.Request) {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 	cpu := syscall.TimevalToNsec(after.Utime) - syscall.TimevalToNsec(before.Utime)
 	b.ReportMetric(float64(cpu)/float64(max(n, 1)), "cpu-ns/op")
-}
-
-// BenchmarkRecommendTrainingWithTradeOffs: the training recommendation
-// with its trade-offs (the deadlines tried), as gpu_recommendation runs it.
-func BenchmarkRecommendTrainingWithTradeOffs(b *testing.B) {
-	p, _ := builtin(b)
-	req := request(b, llama70BLoRA, planner.Constraints{DeadlineHours: 100}, planner.ObjectiveCost)
-	req.TradeOffs = true
-	benchRecommend(b, p, req)
-}
-
-// BenchmarkRecommendInferenceWithTradeOffs: the serving recommendation
-// with its trade-offs (the latency limits tried, each prepared again, and
-// the serverless break-even), as gpu_recommendation runs it.
-func BenchmarkRecommendInferenceWithTradeOffs(b *testing.B) {
-	p, m := builtin(b)
-	req := request(b, serve70B, planner.Constraints{}, planner.ObjectiveCost)
-	w := req.Estimator.Workload()
-	relimit := func(ttft, tpot float64) (planner.Estimator, error) {
-		w := w
-		w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
-		return m.Prepare(w, perf.ValidateOptions{})
-	}
-	req.TradeOffs, req.Relimit = true, relimit
-	benchRecommend(b, p, req)
 }

@@ -107,10 +107,10 @@ func (r *run) perNodeMonth() []float64 {
 	}
 	for i := range r.p.offers {
 		oi := &r.p.offers[i]
-		if r.reasons[i] != "" {
+		if r.verdicts[i].reason != "" {
 			continue
 		}
-		discount := r.req.Discounts[oi.o.Cloud]
+		discount := r.discounts[oi.cloudIx]
 		for _, s := range oi.soldSlot {
 			if !r.f.pricingModels[s] {
 				continue
@@ -142,7 +142,7 @@ func (r *run) minFitNodes(g int) int {
 func (r *run) groupCheapest(g int) float64 {
 	best := math.Inf(1)
 	for _, i := range r.p.members[g] {
-		if r.reasons[i] == "" {
+		if r.verdicts[i].reason == "" {
 			r.eachWithinLimits(&r.p.offers[i], &r.groups[g], func(c priced) {
 				if c.co2Known || r.req.CarbonPriceUSDPerTonne == 0 {
 					best = math.Min(best, c.cost+c.carbon)

@@ -65,18 +65,26 @@ func (r *run) allowedModels(oi *offerInfo) int {
 	return n
 }
 
-// scan runs the filters over every offer. Phase 1 finds the hardware
-// groups some offer needs; phase 2 evaluates their physics, in parallel
-// over families; phase 3 prices and filters every candidate in tie-break
-// order.
+// verdict is an offer's offer-level filter result: the reason it fails
+// ("" when it passes) and the pricing models the constraints allow.
+type verdict struct {
+	reason  string
+	allowed int
+}
+
+// scan runs the filters over every offer. Phase 1 applies the
+// offer-level filters once and finds the hardware groups some offer
+// needs; phase 2 evaluates their physics, in parallel over families;
+// phase 3 prices and filters every candidate in tie-break order.
 func (r *run) scan() {
-	r.reasons = r.reasons[:0]
 	for i := range r.p.offers {
-		oi := &r.p.offers[i]
-		reason := r.offerReason(oi)
-		r.reasons = append(r.reasons, reason)
-		if !r.needed[oi.group] && (reason == "" || reason == ReasonSoftwareStacks) && r.allowedModels(oi) > 0 {
-			r.needed[oi.group] = true
+		oi, v := &r.p.offers[i], &r.verdicts[i]
+		v.reason, v.allowed = r.offerReason(oi), 0
+		// An offer only constraints.software_stacks removes is priced as
+		// a left-out candidate: its group's physics are needed too.
+		if v.reason == "" || v.reason == ReasonSoftwareStacks {
+			v.allowed = r.allowedModels(oi)
+			r.needed[oi.group] = r.needed[oi.group] || v.allowed > 0
 		}
 	}
 	if r.req.cheapestOnly {
@@ -85,16 +93,16 @@ func (r *run) scan() {
 		r.physicsAll()
 	}
 	for i := range r.p.offers {
-		oi := &r.p.offers[i]
-		if reason := r.reasons[i]; reason != "" {
-			r.reject(reason, len(oi.sold))
-			if g := &r.groups[oi.group]; reason == ReasonSoftwareStacks && len(g.options) > 0 && r.allowedModels(oi) > 0 {
+		oi, v := &r.p.offers[i], &r.verdicts[i]
+		if v.reason != "" {
+			r.reject(v.reason, len(oi.sold))
+			if g := &r.groups[oi.group]; v.reason == ReasonSoftwareStacks && len(g.options) > 0 && v.allowed > 0 {
 				r.evaluateLeftOut(oi, g)
 			}
 			continue
 		}
 		// Pricing models first: they are an offer-level filter too.
-		allowed := r.allowedModels(oi)
+		allowed := v.allowed
 		if d := len(oi.sold) - allowed; d > 0 {
 			r.reject(ReasonPricingModels, d)
 		}
@@ -118,7 +126,7 @@ func (r *run) scan() {
 func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	var furthest [catalog.NumPricingModels]int // by slot
 	var kept [catalog.NumPricingModels]bool
-	discount := r.req.Discounts[oi.o.Cloud]
+	u := r.usage(0, 0, r.discounts[oi.cloudIx])
 	var slots [catalog.NumPricingModels]int // the allowed slots of the offer, in sold order
 	n := 0
 	for _, s := range oi.soldSlot {
@@ -127,10 +135,11 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 			n++
 		}
 	}
+	var c priced
 	for i := range g.options {
 		opt := &g.options[i]
 		for _, s := range slots[:n] {
-			c := r.price(oi, opt, s, discount)
+			r.price(&c, oi, opt, s, &u)
 			reason := r.limitFailure(oi, opt, &c)
 			if r.req.TradeOffs && r.keepTradeOff(&c, reason) {
 				r.tradeCands = append(r.tradeCands, c)
@@ -170,14 +179,15 @@ func (r *run) evaluateLeftOut(oi *offerInfo, g *groupResult) {
 // offer and calls fn on those within every limit (by value: a pointer
 // would move every priced candidate to the heap); it counts nothing.
 func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, fn func(c priced)) {
-	discount := r.req.Discounts[oi.o.Cloud]
+	u := r.usage(0, 0, r.discounts[oi.cloudIx])
+	var c priced
 	for i := range g.options {
 		opt := &g.options[i]
 		for _, s := range oi.soldSlot {
 			if !r.f.pricingModels[s] {
 				continue
 			}
-			if c := r.price(oi, opt, s, discount); r.withinLimits(oi, opt, &c) {
+			if r.price(&c, oi, opt, s, &u); r.withinLimits(oi, opt, &c) {
 				fn(c)
 			}
 		}
@@ -187,7 +197,7 @@ func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, fn func(c priced))
 // pricedFailure is the reason index of a candidate the cost model could
 // not price (spot that never finishes, a non-finite figure), or -1.
 func (r *run) pricedFailure(c *priced) int {
-	if c.pm == catalog.Spot && !r.inference && math.IsInf(c.hours, 1) {
+	if c.slot == slotSpot && !r.inference && math.IsInf(c.hours, 1) {
 		return reasonIndex(ReasonSpotNeverFinishes)
 	}
 	if !finite(c.cost) || !finite(c.hours) || !finite(c.co2) {

@@ -73,7 +73,8 @@ type offerInfo struct {
 	group     int // index into Planner.groups
 	// stack is the index of the accelerator's software stack in
 	// Planner.stacks.Stacks, -1 when unknown (no constraint allows it).
-	stack int
+	stack   int
+	cloudIx int // index into Planner.cloudIDs (the run's discount)
 	// sold lists the pricing models the offer is sold under, canonical
 	// order, and soldSlot the slot (Index) of each.
 	sold      []catalog.PricingModel
@@ -112,6 +113,9 @@ type Planner struct {
 	members [][]int
 	// families is the number of distinct (accelerator, GPUs per node).
 	families int
+	// cloudIDs lists the offers' clouds (offerInfo.cloudIx), so the price
+	// loop reads a run's discount by index, not by name.
+	cloudIDs []string
 
 	regionIDs, geoIDs, countryIDs []string
 	regionClouds                  map[string][]string // region ID (catalog.NameKey) -> clouds having it
@@ -178,6 +182,7 @@ func (p *Planner) addOffers() {
 		}
 	}
 	p.groupOffers()
+	p.indexClouds()
 	// Tie-break order: cloud, region, instance type (stable). The offers are
 	// permuted once rather than sorted in place: an offerInfo is large.
 	order := make([]int, len(p.offers))
@@ -232,6 +237,21 @@ func (p *Planner) groupOffers() {
 		oi.group = g
 	}
 	p.families = len(familyOf)
+}
+
+// indexClouds gives each offer the index of its cloud in p.cloudIDs.
+func (p *Planner) indexClouds() {
+	ix := map[string]int{}
+	for i := range p.offers {
+		oi := &p.offers[i]
+		k, ok := ix[oi.o.Cloud]
+		if !ok {
+			k = len(p.cloudIDs)
+			ix[oi.o.Cloud] = k
+			p.cloudIDs = append(p.cloudIDs, oi.o.Cloud)
+		}
+		oi.cloudIx = k
+	}
 }
 
 // newOfferInfo resolves an offer and precomputes its filters and pricing

@@ -16,7 +16,7 @@ import (
 type priced struct {
 	offer    *offerInfo
 	opt      *option
-	pm       catalog.PricingModel
+	slot     int // pricing model (catalog.AllPricingModels index)
 	co2Known bool
 	spare    int     // spare serving units (inference on spot), of opt.unit nodes each
 	hourly   float64 // all nodes, after discount
@@ -39,31 +39,43 @@ type priced struct {
 // only) bills each worker its billed share of the horizon at the
 // workload's duty cycle; dedicated instances are billed around the clock
 // whatever the duty cycle. discount is the cloud's fraction off list.
-func (r *run) price(oi *offerInfo, opt *option, slot int, discount float64) priced {
-	pm := catalog.AllPricingModels[slot]
+// u is the offer's usage (usage: the run's, with the cloud's discount);
+// price sets its instances and job hours.
+func (r *run) price(c *priced, oi *offerInfo, opt *option, slot int, u *cost.Usage) {
 	spare := 0
 	if r.inference && slot == slotSpot {
 		var err error
 		spare, err = r.p.cost.SpotServingSpares(oi.cloud, opt.units, opt.unit, r.p.policy.SpotServingMinSpareUnits)
 		if err != nil {
-			return priced{offer: oi, opt: opt, pm: pm, cost: math.NaN()} // rejected as estimate_failed
+			*c = priced{offer: oi, opt: opt, slot: slot, cost: math.NaN()} // rejected as estimate_failed
+			return
 		}
 	}
 	nodes := float64(opt.nodes + spare*opt.unit)
-	u := r.usage(nodes, opt.est.Hours, discount)
-	b := oi.rates[slot].Bill(&u)
-	c := priced{offer: oi, opt: opt, pm: pm, spare: spare, hourly: b.HourlyUSD * b.Instances, hours: b.RunningHours}
+	u.Instances = nodes
+	if !r.inference {
+		u.Hours, u.HorizonHours = opt.est.Hours, opt.est.Hours
+	}
+	b := oi.rates[slot].Bill(u)
 	energy := nodes * b.RunningHours * oi.kwhPerHour[r.kind]
-	c.co2 = energy * oi.kgPerKWh
-	c.co2Known = energy > 0 && oi.kgPerKWh > 0
+	// Field by field: the hot loop reuses c.
+	c.offer, c.opt, c.slot, c.spare, c.score = oi, opt, slot, spare, 0
+	c.hourly, c.hours, c.cost = b.HourlyUSD*b.Instances, b.RunningHours, b.USD
+	c.co2, c.co2Known = energy*oi.kgPerKWh, energy > 0 && oi.kgPerKWh > 0
 	c.carbon = c.co2 / 1000 * r.req.CarbonPriceUSDPerTonne
-	c.cost = b.USD
 	if r.inference {
 		c.hours = r.hoursPerMonth
 		c.cost /= r.horizonMonths
 		c.co2 /= r.horizonMonths
 		c.carbon /= r.horizonMonths
 	}
+}
+
+// priceAt prices one candidate outside the hot loop (a value of its own).
+func (r *run) priceAt(oi *offerInfo, opt *option, slot int) priced {
+	u := r.usage(0, 0, r.discounts[oi.cloudIx])
+	var c priced
+	r.price(&c, oi, opt, slot, &u)
 	return c
 }
 
@@ -85,7 +97,8 @@ func (r *run) candidate(c *priced) Candidate {
 	spareNodes := c.spare * opt.unit
 	spareReps := c.spare * opt.unitReplicas
 	nodes := opt.nodes + spareNodes
-	payAsYouGo := c.pm == catalog.OnDemand || c.pm == catalog.Spot
+	pm := catalog.AllPricingModels[c.slot]
+	payAsYouGo := pm == catalog.OnDemand || pm == catalog.Spot
 	var serving *ServingLayout
 	if d := opt.est.Serving; r.inference && d != nil {
 		n := opt.units + c.spare // serving units, each sized by est
@@ -95,7 +108,7 @@ func (r *run) candidate(c *priced) Candidate {
 	return Candidate{
 		Cloud: oi.o.Cloud, Region: oi.o.Region, Country: oi.country, InstanceType: oi.o.InstanceType, Accelerator: oi.accel.ID,
 		SoftwareStack: r.p.stacks.Of(oi.accel),
-		GPUsPerNode:   oi.o.GPUs, GPUFraction: oi.fraction, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: c.pm,
+		GPUsPerNode:   oi.o.GPUs, GPUFraction: oi.fraction, Nodes: nodes, TotalGPUs: nodes * oi.o.GPUs, PricingModel: pm,
 		HourlyCostUSD:    c.hourly,
 		EstimatedHours:   c.hours,
 		EstimatedCostUSD: c.cost,
@@ -113,7 +126,7 @@ func (r *run) candidate(c *priced) Candidate {
 		Score:            c.score,
 		// Reservations and capacity blocks are capacity arranged with the cloud.
 		BeyondTypicalQuota: payAsYouGo && nodes*oi.o.GPUs > r.p.policy.TypicalRegionQuotaGPUs,
-		BeyondSpotCapacity: c.pm == catalog.Spot && nodes*oi.o.GPUs > r.p.policy.TypicalRegionSpotCapacityGPUs,
+		BeyondSpotCapacity: c.slot == slotSpot && nodes*oi.o.GPUs > r.p.policy.TypicalRegionSpotCapacityGPUs,
 		Serving:            serving,
 		binding:            opt.est.Binding,
 		offer:              oi,

@@ -63,16 +63,34 @@ func (r *run) carbonCost(c *priced, bests *axisBests) float64 {
 // rawScore is the value a streaming objective's score rounds (score is
 // non-decreasing in it): +Inf for unknown carbon under the carbon objective.
 func (r *run) rawScore(c *priced) float64 {
-	switch r.req.Objective {
-	case ObjectiveTime:
+	switch r.rawAxis {
+	case axisTime:
 		return r.timeOf(c)
-	case ObjectiveCarbon:
+	case axisCarbon:
 		if !c.co2Known {
 			return math.Inf(1)
 		}
 		return c.co2
 	}
 	return c.cost + c.carbon
+}
+
+// The raw axis a streaming objective ranks by (run.rawAxis).
+const (
+	axisCost = iota
+	axisTime
+	axisCarbon
+)
+
+// rawAxisOf is the raw axis of an objective.
+func rawAxisOf(o Objective) int {
+	switch o {
+	case ObjectiveTime:
+		return axisTime
+	case ObjectiveCarbon:
+		return axisCarbon
+	}
+	return axisCost
 }
 
 // timeOf is the time axis: hours for jobs, time per output token for serving.
@@ -95,18 +113,20 @@ func (r *run) ratio(v, best float64) float64 {
 // it into the top N exactly as rankAll would.
 func (r *run) offerTop(c *priced) {
 	// Every streaming score is a non-decreasing rounding of one raw value
-	// (rawScore); a full top N rejects a candidate whose raw value is not
-	// below the last one's without rounding it.
-	raw := r.rawScore(c)
-	if n := len(r.top); n > 0 && n >= r.req.Top && raw > r.rawScore(&r.top[n-1]) {
-		// Rounding may still tie it with the last: only then do the
-		// tie-breaks decide.
+	// (rawScore); a full top N rejects a candidate whose raw value is above
+	// the last one's (topBar) once its rounded score is too.
+	if n := len(r.top); n > 0 && n >= r.req.Top && r.rawScore(c) > r.topBar {
+		// Rounding may still tie it with the last (an equal raw value
+		// always does): only then do the tie-breaks decide.
 		if c.score = r.score(c, nil); c.score > r.top[n-1].score {
 			return
 		}
 	}
 	c.score = r.score(c, nil)
 	r.top = r.insertTop(r.top, c)
+	if n := len(r.top); n > 0 && n >= r.req.Top {
+		r.topBar = r.rawScore(&r.top[n-1])
+	}
 }
 
 // before reports whether a ranks before b: a lower score, then, on equal

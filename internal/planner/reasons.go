@@ -109,8 +109,8 @@ var Reasons = [...]string{
 // like Reasons.
 type reasonCounts [len(Reasons)]int
 
-// reasonIndex maps a reason to its position in Reasons (an unknown reason
-// counts as estimate_failed).
+// reasonIndex maps a reason to its position in Reasons (the last, for a
+// string that is no reason).
 func reasonIndex(r string) int {
 	if i, ok := reasonIndexes[r]; ok {
 		return i
@@ -118,12 +118,12 @@ func reasonIndex(r string) int {
 	return len(Reasons) - 1
 }
 
-// reasonIndexes indexes Reasons: the hot loop counts a rejection per
-// offer, and a map lookup costs less than a scan of thirty strings.
+// reasonIndexes maps each reason to its position in Reasons: scan counts
+// thousands of rejected offers per recommendation.
 var reasonIndexes = func() map[string]int {
 	m := make(map[string]int, len(Reasons))
-	for i, x := range Reasons {
-		m[x] = i
+	for i := len(Reasons) - 1; i >= 0; i-- { // the first of equal strings wins, as a scan would
+		m[Reasons[i]] = i
 	}
 	return m
 }()

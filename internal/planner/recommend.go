@@ -20,8 +20,12 @@ type run struct {
 	// groups holds the physics verdict per hardware group (indexed like
 	// Planner.groups); needed marks the groups some offer passing the
 	// offer-level filters uses.
-	groups    []groupResult
-	needed    []bool
+	groups []groupResult
+	needed []bool
+	// verdicts holds each offer's offer-level filter result (scan's first
+	// pass), discounts the request's discount per cloud (Planner.cloudIDs).
+	verdicts  []verdict
+	discounts []float64
 	workers   []worker
 	inference bool
 	// moe: the workload is a mixture of experts (fewer active parameters
@@ -31,10 +35,7 @@ type run struct {
 	unitsOnly bool
 	// groupCost and sortScratch are scratch for unitSearch.
 	groupCost, sortScratch []float64
-	// reasons holds each offer's offer-level rejection reason ("" = it
-	// passes), by offer index (scan).
-	reasons []string
-	kind    int // kindSlot of the workload
+	kind                   int // kindSlot of the workload
 	// hoursPerMonth and horizonMonths price inference: over the policy's
 	// horizon, reported per month.
 	hoursPerMonth, horizonMonths float64
@@ -50,8 +51,12 @@ type run struct {
 	// all, because its scores need the best value of each axis first.
 	streaming bool
 	all, top  []priced
-	feasible  int
-	rejected  reasonCounts
+	// rawAxis is the streaming objective's raw axis (rawScore); topBar the
+	// raw value of the last of a full top N.
+	rawAxis  int
+	topBar   float64
+	feasible int
+	rejected reasonCounts
 	// physicallyOK counts the (offer, pricing model) pairs that passed
 	// physics; when nothing is feasible, it tells a numeric limit binds.
 	physicallyOK int
@@ -121,15 +126,16 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 
 // reset prepares a pooled run for a request, keeping its buffers.
 func (r *run) reset(p *Planner, req *Request) {
-	all, top, groups, workers, needed, groupCost, reasons := r.all[:0], r.top[:0], r.groups[:0], r.workers, r.needed, r.groupCost, r.reasons
-	tradeCands := r.tradeCands[:0]
+	all, top, groups, workers, needed, groupCost := r.all[:0], r.top[:0], r.groups[:0], r.workers, r.needed, r.groupCost
+	verdicts, discounts, tradeCands := r.verdicts, r.discounts[:0], r.tradeCands[:0]
 	w := req.Estimator.Workload()
-	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers, groupCost: groupCost, reasons: reasons, tradeCands: tradeCands,
+	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers, groupCost: groupCost, verdicts: verdicts, tradeCands: tradeCands,
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
 		moe: w.ActiveParametersB > 0 && w.ActiveParametersB < w.ModelParametersB,
 		// Balanced scores and the cost objective with a carbon price (an
 		// unknown CO2e counts as the worst known) need every candidate.
 		streaming:     req.Objective != ObjectiveBalanced && !(req.Objective == ObjectiveCost && req.CarbonPriceUSDPerTonne > 0),
+		rawAxis:       rawAxisOf(req.Objective),
 		hoursPerMonth: p.hoursPerMonth, horizonMonths: p.policy.InferenceHorizonMonths, dutyCycle: w.DutyCycle}
 	r.use = cost.Usage{DutyCycle: r.dutyCycle, Serving: r.inference}
 	if r.inference {
@@ -145,4 +151,12 @@ func (r *run) reset(p *Planner, req *Request) {
 		r.groups[i] = groupResult{options: r.groups[i].options[:0]}
 		r.needed[i] = false
 	}
+	if cap(r.verdicts) < len(p.offers) {
+		r.verdicts = make([]verdict, len(p.offers))
+	}
+	r.verdicts = r.verdicts[:len(p.offers)]
+	for _, c := range p.cloudIDs {
+		discounts = append(discounts, req.Discounts[c])
+	}
+	r.discounts = discounts
 }

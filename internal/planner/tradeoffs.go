@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
 )
 
@@ -267,7 +266,7 @@ func (r *run) keepTradeOff(c *priced, reason int) bool {
 // it), a dedicated one the same at any duty cycle. nil unless both kinds
 // are feasible.
 func (r *run) breakEven() *BreakEven {
-	sides := r.cheapestEach(2, func(c *priced, k int) bool { return (c.pm == catalog.Serverless) == (k == 0) })
+	sides := r.cheapestEach(2, func(c *priced, k int) bool { return (c.slot == slotServerless) == (k == 0) })
 	cheapest, dedicated := sides[0], sides[1]
 	if cheapest == nil || dedicated == nil {
 		return nil
@@ -277,7 +276,7 @@ func (r *run) breakEven() *BreakEven {
 	duty := 0.0
 	for i := range r.tradeCands {
 		c := &r.tradeCands[i]
-		if c.pm != catalog.Serverless {
+		if c.slot != slotServerless {
 			continue
 		}
 		d := r.p.serverlessBreakEven(c, r.dutyCycle, target)

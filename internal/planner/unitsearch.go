@@ -57,7 +57,7 @@ func (r *run) unitSearch(n int) {
 		}
 		r.workers[r.p.groups[b.g].family%n].group(b.g)
 		if c := cheapest[b.g]; c.oi != nil && len(r.groups[b.g].options) > 0 {
-			if p := r.price(c.oi, &r.groups[b.g].options[0], c.slot, r.req.Discounts[c.oi.o.Cloud]); r.pricedFailure(&p) < 0 {
+			if p := r.priceAt(c.oi, &r.groups[b.g].options[0], c.slot); r.pricedFailure(&p) < 0 {
 				costs[b.g] = math.Min(costs[b.g], p.cost+p.carbon)
 			}
 		}
@@ -122,10 +122,10 @@ func (r *run) groupCosts() (costs, perNode []float64, cheapest []offerSlot) {
 	cheapest = make([]offerSlot, n)
 	for i := range r.p.offers {
 		oi := &r.p.offers[i]
-		if r.reasons[i] != "" || len(r.groups[oi.group].options) == 0 || oi.serverless != nil {
+		if r.verdicts[i].reason != "" || len(r.groups[oi.group].options) == 0 || oi.serverless != nil {
 			continue
 		}
-		keep := 1 - r.req.Discounts[oi.o.Cloud]
+		keep := 1 - r.discounts[oi.cloudIx]
 		for _, s := range oi.soldSlot {
 			if v := oi.nodeMonthUSD[s] * keep; r.f.pricingModels[s] && v < perNode[oi.group] {
 				perNode[oi.group], cheapest[oi.group] = v, offerSlot{oi, s}
@@ -134,7 +134,7 @@ func (r *run) groupCosts() (costs, perNode []float64, cheapest []offerSlot) {
 	}
 	for g := range costs {
 		if c := cheapest[g]; c.oi != nil {
-			p := r.price(c.oi, &r.groups[g].options[0], c.slot, r.req.Discounts[c.oi.o.Cloud])
+			p := r.priceAt(c.oi, &r.groups[g].options[0], c.slot)
 			if r.pricedFailure(&p) < 0 {
 				costs[g] = p.cost + p.carbon
 			}
