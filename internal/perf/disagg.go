@@ -62,32 +62,48 @@ func (c *servingCtx) bestDisaggregated(floor float64) (best disaggPerf, ok bool)
 		}
 		return best, ok
 	}
-	pf, found := c.prefillWorker()
-	if !found {
-		return best, false
-	}
+	var buf [maxServingLayouts]prefillPool
+	// decode[i]: the decode side of splitBound for layout i, computed once
+	// for all the prefill layouts tried (0: not yet; -1: does not fit).
+	var decode [maxServingLayouts]float64
 	tol := c.m.p.Search.RelativeTolerance
-	for _, l := range c.layouts {
-		if l.gpus()+pf.l.gpus() > x.gpus || c.m.minBytesPerGPU(c.w, c.s, l, c.kvBytes) > x.usableGB*1e9 {
-			continue
-		}
-		if c.splitBound(l, pf) <= math.Max(floor, best.tps)*(1+tol) {
-			continue // cannot beat what is already found
-		}
-		if d, good := c.split(l, pf); good && (!ok || d.tps > best.tps*(1+tol)) {
-			best, ok = d, true
-			best.units = 1
+	for _, pf := range c.prefillWorkers(buf[:0]) {
+		for i, l := range c.layouts {
+			if l.gpus()+pf.l.gpus() > x.gpus {
+				continue
+			}
+			if decode[i] == 0 {
+				decode[i] = -1
+				if c.m.minBytesPerGPU(c.w, c.s, l, c.kvBytes) <= x.usableGB*1e9 {
+					decode[i] = c.decodeBound(l)
+				}
+			}
+			if decode[i] < 0 || c.splitBound(decode[i], pf) <= math.Max(floor, best.tps)*(1+tol) {
+				continue // does not fit, or cannot beat what is already found
+			}
+			if d, good := c.split(l, pf); good && (!ok || d.tps > best.tps*(1+tol)) {
+				best, ok = d, true
+				best.units = 1
+			}
 		}
 	}
 	return best, ok
 }
 
-// prefillWorker picks the prefill layout with the highest prompt rate per
-// GPU among those that fit and meet the time-to-first-token target with
-// their KV transfer (the fastest prefill when none does).
-func (c *servingCtx) prefillWorker() (prefillPool, bool) {
-	var best, fastest prefillPool
-	bestRate, found := 0.0, false
+// prefillWorkers appends to buf the prefill layouts to try, by prompt
+// rate per GPU, highest first: those that fit and meet the
+// time-to-first-token target unloaded with their KV transfer, or the
+// fastest prefill when none does. Every one that meets it is tried, not
+// only the densest: a request's first token also waits for the first
+// step of its decode worker, which grows with the decode batch, so a
+// slow, dense prefill layout leaves the decode workers little of the
+// limit and a small batch; the best split can then be on a faster
+// prefill layout, or one with fewer GPUs that splits the GPUs more
+// finely (with the densest alone, a looser limit could sustain less
+// than a tighter one did: TestPropertyLooserLimitsNotLower).
+func (c *servingCtx) prefillWorkers(buf []prefillPool) []prefillPool {
+	var fastest prefillPool
+	found := false
 	// The unloaded p99 of the prompt and its transfer within the limit.
 	target := c.m.latencyTargets(c.w, c.sp.on).ttft / c.m.p.Inference.Latency.TTFTP99OverMeanUnloaded
 	for _, l := range c.layouts {
@@ -99,16 +115,25 @@ func (c *servingCtx) prefillWorker() (prefillPool, bool) {
 			fastest = p
 		}
 		found = true
-		rate := 1 / (p.prefill * float64(l.gpus()))
-		if (target <= 0 || p.prefill+p.transfer <= target) && rate > bestRate {
-			best, bestRate = p, rate
+		if target <= 0 || p.prefill+p.transfer <= target {
+			buf = append(buf, p)
 		}
 	}
-	if bestRate == 0 {
-		best = fastest
+	if len(buf) == 0 && found {
+		return append(buf, fastest)
 	}
-	return best, found
+	// Highest prompt rate per GPU first (insertion sort: a few layouts;
+	// equal rates keep the layouts' order).
+	for i := 1; i < len(buf); i++ {
+		for j := i; j > 0 && buf[j].perGPUTime() < buf[j-1].perGPUTime(); j-- {
+			buf[j], buf[j-1] = buf[j-1], buf[j]
+		}
+	}
+	return buf
 }
+
+// perGPUTime is the GPU-seconds of one prompt on the worker.
+func (p *prefillPool) perGPUTime() float64 { return p.prefill * float64(p.l.gpus()) }
 
 // kvTransfer is the time to move one prompt's KV cache from a prefill to
 // a decode worker: over the scale-up link when the deployment fits one
@@ -164,17 +189,22 @@ func (c *servingCtx) split(l servingLayout, pf prefillPool) (disaggPerf, bool) {
 }
 
 // splitBound is an upper bound on the output tokens/s of any split with
-// decode workers of layout l: decode at the largest batch memory and the
-// engine allow, with no latency limit, on the GPUs the prefill workers
-// leave, and the GPU budget shared at the two pools' best per-GPU rates
-// (T/decode rate + T/prefill rate ≤ GPUs).
-func (c *servingCtx) splitBound(l servingLayout, pf prefillPool) float64 {
+// decode workers whose decodeBound is decode and prefill workers pf: the
+// GPU budget shared at the two pools' best per-GPU rates (T/decode rate +
+// T/prefill rate ≤ GPUs).
+func (c *servingCtx) splitBound(decode float64, pf prefillPool) float64 {
+	prefill := float64(c.w.OutputTokens) / (pf.prefill * float64(pf.l.gpus()))
+	return float64(c.x.gpus) / (1/decode + 1/prefill)
+}
+
+// decodeBound is the output tokens/s per GPU of decode workers of layout
+// l at the largest batch memory and the engine allow, with no latency
+// limit.
+func (c *servingCtx) decodeBound(l servingLayout) float64 {
 	st := c.stepFor(l)
 	bMem, engine := c.m.batchCapacity(c.w, c.s, c.x, l, c.kvBytes)
 	b := float64(max(c.w.BeamWidth, min(bMem, engine)))
-	decode := b / float64(c.w.BeamWidth) * st.speculation.perStep / st.step(b).total() / float64(l.gpus())
-	prefill := float64(c.w.OutputTokens) / (pf.prefill * float64(pf.l.gpus()))
-	return float64(c.x.gpus) / (1/decode + 1/prefill)
+	return b / float64(c.w.BeamWidth) * st.speculation.perStep / st.step(b).total() / float64(l.gpus())
 }
 
 // balancedPrefillWorkers is the prefill-worker counts around the balance

@@ -246,3 +246,49 @@ func TestPropertyFP4NotMoreMemory(t *testing.T) {
 		}
 	}
 }
+
+// Both latency limits loosened together (as gpu_recommendation's
+// trade-off rows loosen them) never lower the throughput the GPUs
+// sustain, on single and multi-node hardware, where disaggregated
+// prefill and decode compete with aggregated replicas: a split that met
+// the tighter limits meets the looser ones.
+func TestPropertyLooserLimitsNotLower(t *testing.T) {
+	m := model(t)
+	workloads := []perf.Workload{
+		{Kind: "inference", ModelParametersB: 8},
+		{Kind: "inference", ModelParametersB: 70},
+		{Kind: "inference", ModelParametersB: 70, Precision: "fp8", InputTokens: 4096},
+		{Kind: "inference", Model: "llama-3.1-405b", Precision: "fp8"},
+		{Kind: "inference", Model: "mixtral-8x7b"},
+		{Kind: "inference", Model: "deepseek-r1", Precision: "fp8"},
+	}
+	limits := [][2]float64{{200, 20}, {500, 50}, {1000, 30}, {3000, 100}}
+	for _, id := range []string{"H100", "A100-80GB", "MI300X", "L40S", "B200"} {
+		a := acc(t, id)
+		for _, w := range workloads {
+			if a.PeakTFLOPS[m.WithDefaults(w, perf.ValidateOptions{}).Precision] == 0 {
+				continue
+			}
+			for _, gpus := range []int{8, 16, 32, 104} {
+				for _, base := range limits {
+					prev, prevF := -1.0, 0.0
+					for _, f := range []float64{0.5, 0.75, 1, 1.5, 2, 3} {
+						w := w
+						w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = base[0]*f, base[1]*f
+						e, err := m.Estimate(w, perf.Hardware{Accelerator: a, GPUs: gpus, GPUsPerNode: 8})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if e.Fits && e.TokensPerSecond < prev*(1-1e-9) {
+							t.Errorf("%s %vB on %d× %s: limits %v×%v give %.0f tok/s (%s) < %.0f at %v×", w.Model, w.ModelParametersB, gpus, id,
+								base, f, e.TokensPerSecond, e.ServingLayout, prev, prevF)
+						}
+						if e.Fits {
+							prev, prevF = e.TokensPerSecond, f
+						}
+					}
+				}
+			}
+		}
+	}
+}

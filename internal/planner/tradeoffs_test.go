@@ -209,3 +209,62 @@ func TestGoldenTradeOffs(t *testing.T) {
 	}
 	checkGolden(t, "tradeoffs.golden", b.String())
 }
+
+// TestTradeOffsLooserNeverDearerBuiltin: over the built-in catalog, for
+// dense models from 8B to 405B at tight and loose limits, restricted to
+// one accelerator or not, a trade-off row at looser latency limits never
+// costs more than the row at tighter ones (multi-node deployments, where
+// disaggregated prefill and decode compete, included).
+func TestTradeOffsLooserNeverDearerBuiltin(t *testing.T) {
+	p, m := builtin(t)
+	pairs := 0
+	for _, acc := range []string{"", "MI300X", "A100-80GB", "H100", "B200", "L40S"} {
+		for _, params := range []float64{8, 32, 70, 405} {
+			for _, tps := range []float64{2000, 20000, 100000} {
+				for _, lim := range [][2]float64{{200, 20}, {500, 50}, {10000, 30}} {
+					w := perf.Workload{Kind: "inference", ModelParametersB: params, TokensPerSecond: tps,
+						MaxTimeToFirstTokenMs: lim[0], MaxTimePerOutputTokenMs: lim[1]}
+					c := planner.Constraints{}
+					if acc != "" {
+						c.Accelerators = []string{acc}
+					}
+					if acc == "MI300X" {
+						c.SoftwareStacks = []string{"rocm"}
+					}
+					prep, err := m.Prepare(w, perf.ValidateOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					relimit := func(ttft, tpot float64) (planner.Estimator, error) {
+						w := w
+						w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
+						return m.Prepare(w, perf.ValidateOptions{})
+					}
+					r, err := p.Recommend(planner.Request{Estimator: prep, Constraints: c, TradeOffs: true, Relimit: relimit})
+					if err != nil {
+						continue // nothing meets the limits on this accelerator
+					}
+					var prev *planner.TradeOff
+					for i := range r.TradeOffs.Rows {
+						row := &r.TradeOffs.Rows[i]
+						if row.Best == nil {
+							continue
+						}
+						if prev != nil {
+							pairs++
+							if row.Best.EstimatedCostUSD > prev.Best.EstimatedCostUSD*(1+1e-9) {
+								t.Errorf("%q %vB at %v tok/s, limits %v: ×%v costs $%.0f (%s %s ×%d) > $%.0f at ×%v (%s %s ×%d)",
+									acc, params, tps, lim, row.Factor, row.Best.EstimatedCostUSD, row.Best.Cloud, row.Best.InstanceType,
+									row.Best.Nodes, prev.Best.EstimatedCostUSD, prev.Factor, prev.Best.Cloud, prev.Best.InstanceType, prev.Best.Nodes)
+							}
+						}
+						prev = row
+					}
+				}
+			}
+		}
+	}
+	if pairs < 200 {
+		t.Errorf("only %d pairs of rows compared", pairs)
+	}
+}
