@@ -112,8 +112,8 @@ The serving mechanisms (each a unit test with hand-derived numbers):
 - **Mixture of experts.** Every expert's weights are in memory; a decode step reads the experts its tokens
   touch (1 − (1 − k/E)^tokens of them per layer) and computes with the active parameters. Grouped expert
   GEMMs with m tokens per expert run at m / (m + %.3g · m_ridge) of the family's efficiency, m_ridge being
-  the roofline ridge (sustained FLOP/s × bytes per weight / 2 × achieved HBM bytes/s): few tokens per expert
-  leave the weight loads exposed. Prefill batches %s tokens.
+  the roofline ridge of the peak (peak FLOP/s × bytes per weight / 2 × achieved HBM bytes/s): few tokens per
+  expert leave the weight loads exposed. Prefill batches %s tokens.
 - **Engine limits.** A tensor-parallel replica batches at most %d sequences and a rank of data-parallel
   attention %d (TensorRT-LLM, SGLang and vLLM limits); beyond them, and beyond `+"`max_concurrency`"+`,
   requests queue. Disaggregated prefill/decode is searched only where the vendor's stack runs it (NVIDIA
