@@ -165,12 +165,17 @@ type inferenceParams struct {
 	// ExpertParallel: the all-to-all of expert parallelism.
 	ExpertParallel expertParallelParams `json:"expert_parallel"`
 	// ExpertGEMMRidgeFactor sets the efficiency of grouped expert GEMMs
-	// with m tokens per expert: m / (m + factor·m_ridge), where m_ridge =
-	// sustained FLOP/s × bytes per expert weight / (2 × achieved HBM
-	// bytes/s) is the roofline ridge, the tokens at which multiplying an
-	// expert's weights takes as long as loading them. A factor of 1 is a
-	// GEMM that loads and multiplies without overlap; more, one that
-	// also loses time to routing, permutation and expert load imbalance.
+	// with m tokens per expert: m / (m + factor·m_ridge) of the family's
+	// sustained rate, where m_ridge = peak FLOP/s × bytes per expert
+	// weight / (2 × achieved HBM bytes/s) is the roofline ridge of the
+	// peak, the tokens at which multiplying an expert's weights at the
+	// peak takes as long as loading them. At few tokens per expert the
+	// GEMM then takes its math plus factor / (the family's decode
+	// efficiency) times the load of the weights it touches: a factor
+	// equal to that efficiency is a GEMM that loads and multiplies
+	// without overlap; more, one that also loses time to routing,
+	// permutation and expert load imbalance. (A ridge of the sustained
+	// rate fitted worse: make fit score 0.337 against 0.323, 2026-12-03.)
 	ExpertGEMMRidgeFactor float64 `json:"expert_gemm_ridge_factor"`
 	// Latency: the 99th percentile of each latency over its mean.
 	Latency latencyParams `json:"latency"`

@@ -51,8 +51,10 @@ type shape struct {
 
 	// Attention-score FLOPs over all layers: decode, per generated token
 	// and context token (full-attention and sliding-window layers);
-	// prefill, per squared prompt token (causal).
+	// prefill, per squared prompt token (causal); sparse prefill, per
+	// (query, selected key) pair.
 	attnDecodeFull, attnDecodeWindow, attnPrefill float64
+	attnPrefillSparse                             float64
 	indexDecode                                   float64 // indexer FLOPs per token and context token
 }
 
@@ -178,6 +180,10 @@ func (s *shape) attentionFlops(p *catalog.ModelPreset, scale float64) {
 	s.attnPrefill = (full + window) * heads * (qkPrefill + vPrefill)
 	if sa := p.SparseAttention; sa != nil {
 		s.indexDecode = float64(p.Layers) * scale * 2 * float64(sa.IndexHeads*sa.IndexHeadDim)
+		// A prompt longer than the top-k attends to the selected keys
+		// in MLA's MQA (absorbed) mode, as decode does: a dense
+		// expanded kernel cannot skip the unselected keys.
+		s.attnPrefillSparse = s.attnDecodeFull + s.attnDecodeWindow
 	}
 }
 
@@ -219,13 +225,20 @@ func (s *shape) attnDecodeFlops(ctx float64) float64 {
 	return f
 }
 
-// attnPrefillFlops is the attention-score FLOPs of a prompt of in tokens.
+// attnPrefillFlops is the attention-score FLOPs of a prompt of in tokens:
+// causal, so attnPrefill (half a pair's FLOPs) per squared token, plus
+// the sparse-attention indexer's scores over every earlier token. Sparse
+// attention with a prompt longer than its top-k k runs on the selected
+// keys in MQA mode (attnPrefillSparse per pair): the first k queries
+// attend to every earlier token, the other in − k to k each, k²/2 +
+// (in − k)·k pairs (DeepSeek-V3.2 report §2.1; SGLang's NSA backend runs
+// dense MHA only for prompts within the top-k).
 func (s *shape) attnPrefillFlops(in float64) float64 {
-	pairs := in * in
-	if s.sparseTopK > 0 && in > float64(s.sparseTopK) {
-		pairs = in * float64(s.sparseTopK)
+	index := s.indexDecode * in * in / 2
+	if k := float64(s.sparseTopK); k > 0 && in > k {
+		return s.attnPrefillSparse*(k*k/2+(in-k)*k) + index
 	}
-	return s.attnPrefill*pairs + s.indexDecode*in*in/2
+	return s.attnPrefill*in*in + index
 }
 
 // expertsTouched is the expected share of the routed experts that tokens
