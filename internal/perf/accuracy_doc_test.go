@@ -257,7 +257,11 @@ the tail):
   MTP, March 2026) SGLang prefilled 3,201 tokens/s per GPU and TensorRT-LLM 7,254 (the model: 8,494);
   SGLang's FP4 8k/1k prefill on B200 and GB200 reaches 0.96 to 1.18 of the model, TensorRT-LLM's FP4 1k/1k
   and 8k/1k 1.09 to 1.6, while TensorRT-LLM's H100 16-GPU expert-parallel prefill worker (two nodes,
-  all-to-all over the NIC) reaches 0.11 to 0.38 at both 1k and 8k prompts. A fixed cost per prompt does
+  all-to-all over the NIC) reaches 0.11 to 0.38 at both 1k and 8k prompts. The model's rate for that
+  worker (3,441 input tokens/s per GPU at 1k, 2,937 at 8k) is itself below what DeepSeek's own H800
+  service reports (deepseek-ai/open-infra-index, February 2025: 73.7k input tokens/s per 8-GPU prefill
+  node including a 56.3 % cache-hit share, about 4,000 computed tokens/s per GPU, with expert parallelism
+  across 4 nodes): the physics allows the rate, that engine did not reach it. A fixed cost per prompt does
   not fit them either (it would have to be 8 ms on GB200, 40 ms on H100 at 1k prompts and 250 ms at 8k),
   and the fit already holds inference.prefill_overhead_ms at 0. Predicting the 18 saturated rows at 128 or
   more requests exactly would move the leave-one-source-out inference error only from 14.2 % / 36.5 % to
