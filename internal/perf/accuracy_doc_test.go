@@ -100,8 +100,10 @@ generation, mostly one model) do not outvote every MLPerf round. HBM efficiencie
 the values bandwidth microbenchmarks reach, so single-stream latency stays physical; so are the priors that
 no calibration row constrains (tensor-parallel overlap %.2g, the context-parallel ring's traffic and overlap,
 the MoE training all-to-all, the fine-tuning batch of %s tokens; each in SOURCES.md). The p99/mean ratios of
-the latency limits are not fitted to throughput: they are the medians of the InferenceX rows that report
-both (time per output token %.3g, %.3g with MTP; time to first token %.3g), checked by a test. No constant
+the latency limits are not fitted to throughput: for time per output token they are the medians of the
+InferenceX rows that report both (%.3g, %.3g with MTP), checked by a test; a time to first token's p99 is
+%.3g × its mean at one request in flight (the median of the InferenceX rows at one request in flight) plus the 99th-percentile M/D/1 wait for
+prefill at the replica's request rate (the median over all rows, %.3g, is a closed-loop artefact, not used). No constant
 is per row, per submitter or per framework.
 
 The serving mechanisms (each a unit test with hand-derived numbers):
@@ -149,7 +151,7 @@ tensor parallelism, and the KV-cache element size (FP8 for FP8/FP4 serving, 16-b
 weight-only quantisation).
 
 `, p.Training.TPCommOverlap, catalog.FormatNumber(p.Training.FineTuneBatchTokens),
-		lat.TPOTP99OverMean, lat.TPOTP99OverMeanSpeculative, lat.TTFTP99OverMean,
+		lat.TPOTP99OverMean, lat.TPOTP99OverMeanSpeculative, lat.TTFTP99OverMeanUnloaded, lat.TTFTP99OverMean,
 		ip.ExpertGEMMRidgeFactor, catalog.FormatNumber(ip.PrefillBatchTokens),
 		ip.MaxBatch, ip.Engines["default"].MaxBatchPerDPRank, ip.Disaggregation.MinNodes,
 		catalog.FormatNumber(p.Training.ContextParallelMinTokens), p.Training.FP4GEMMTimeShare,
@@ -213,10 +215,10 @@ the tail):
   even so the 13 L40S gpt-j rows stay 21–30 % low while Fujitsu's L40S llama2-70b goes to +84…+112 %:
   the L40S results contradict it (an L2-resident prompt, read once for all beams, would explain both,
   and the data cannot tell which GPU caches what), so it is not adopted. A separate dense prefill
-  efficiency has six MLPerf rows of evidence, too few to fit; on 8× H200 the 405B Server scenario is
-  infeasible in the model (the 6 s p99 time-to-first-token limit over the fitted p99/mean ratio of 4.96,
-  a queueing ratio from short-prompt InferenceX runs, leaves 1.2 s for a 9.4k-token prefill), where
-  NVIDIA ran 291 tokens/s.
+  efficiency has six MLPerf rows of evidence, too few to fit. On 8× H200 the 405B Server scenario is
+  predicted at 106 tokens/s where NVIDIA ran 291 (−63.5 %): at the fitted Hopper
+  prefill efficiency one 9,429-token prompt takes about 1.5 s (2 × 405 B × 9,429 FLOPs at 0.327 of
+  8 × 1,979 TFLOPS), and the M/D/1 wait for prefill within the 6 s p99 limit holds a batch of 4.
 - **The per-step overhead without InferenceX.** Left out, InferenceX is predicted with constants refitted
   on MLPerf alone, whose rows (high-batch, compute-bound) use the fixed per-layer step time as an
   efficiency: it moves from 74.1 to 108 µs per layer (137 µs before the refit of this round), which puts
