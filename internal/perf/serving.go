@@ -188,7 +188,7 @@ func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
 	st := &rp.st
 	rp.batch = b
 	rp.parts = st.step(float64(b))
-	_, rp.iteration, rp.ttft, rp.ttft99 = c.latencyLoad(st, b, pf)
+	_, rp.iteration, rp.ttft, rp.ttft99 = c.latencyLoad(st, b, pf, false)
 	rp.tpot = rp.iteration / st.speculation.perStep
 	perReplica := float64(b) / float64(c.w.BeamWidth)
 	rp.requests = perReplica * float64(rp.replicas)
@@ -208,8 +208,9 @@ func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
 // mean and 99th-percentile times to first token. Aggregated replicas
 // interleave the prompts of joining requests with decoding; decode
 // workers only decode, and a request's first token waits for its prefill
-// worker and the KV transfer.
-func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, it, ttft, ttft99 float64) {
+// worker and the KV transfer. A search that reads the load only (loadOnly)
+// skips the times to first token when no limit bounds them.
+func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool, loadOnly bool) (load, it, ttft, ttft99 float64) {
 	if pf == nil {
 		it = st.iteration(float64(b))
 		ttft = st.prefill + it
@@ -220,7 +221,9 @@ func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, i
 	if t := st.limits; t.tpot > 0 {
 		load = it / st.speculation.perStep / t.tpot
 	}
-	ttft, ttft99 = c.ttftP99(st, b, pf, it, ttft)
+	if t := st.limits; t.ttft > 0 || !loadOnly {
+		ttft, ttft99 = c.ttftP99(st, b, pf, it, ttft)
+	}
 	if t := st.limits; t.ttft > 0 {
 		load = math.Max(load, ttft99/t.ttft)
 	}
@@ -287,12 +290,12 @@ func mdOneWait99(rho, s float64) float64 {
 // in requests; the answer is the exact largest batch either way.
 func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) int {
 	beam := c.w.BeamWidth
-	hiLoad, _, _, _ := c.latencyLoad(&rp.st, bMax, pf)
+	hiLoad, _, _, _ := c.latencyLoad(&rp.st, bMax, pf, true)
 	if hiLoad <= 1 {
 		return bMax
 	}
 	rp.latencyBound, rp.kvBound = true, false
-	loLoad, _, _, _ := c.latencyLoad(&rp.st, beam, pf)
+	loLoad, _, _, _ := c.latencyLoad(&rp.st, beam, pf, true)
 	if loLoad > 1 {
 		rp.latencyImpossible = true
 		return beam
@@ -302,7 +305,7 @@ func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) in
 	for hi-lo > 1 {
 		guess := float64(lo) + (1-loLoad)/(hiLoad-loLoad)*float64(hi-lo)
 		mid := min(hi-1, max(lo+1, int(guess)))
-		load, _, _, _ := c.latencyLoad(&rp.st, mid*beam, pf)
+		load, _, _, _ := c.latencyLoad(&rp.st, mid*beam, pf, true)
 		if load <= 1 {
 			lo, loLoad = mid, load
 			if side < 0 {
