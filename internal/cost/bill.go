@@ -108,6 +108,17 @@ func (m *Model) ServerlessRate(s *catalog.ServerlessOffer, cl *catalog.Cloud) Ra
 // ListUSD is the list price of one instance (worker) for one hour.
 func (r *Rate) ListUSD() float64 { return r.listUSD }
 
+// UsageOnly reports whether Bill's Instances, BilledHours and
+// RunningHours depend on the usage and the pricing model alone, not on
+// the offer or its cloud: on-demand, reserved and capacity-block rates
+// (spot rework depends on the cloud's interruption rate, serverless
+// billing on the offer). Bill's USD is then InstanceHours × HourlyUSD,
+// multiplied in that order, for every offer sold that way, so a caller
+// may bound the bills of many offers from one (the planner's pruning).
+func (r *Rate) UsageOnly() bool {
+	return r.rule == ruleHourly || r.rule == ruleReserved || r.rule == ruleCapacityBlock
+}
+
 // Bill bills a use at this rate. It allocates nothing. A spot job that
 // never finishes (SpotRiskFactor +Inf) bills +Inf: callers check.
 func (r *Rate) Bill(u *Usage) Bill {

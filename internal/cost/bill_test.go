@@ -108,6 +108,45 @@ func checkBill(t *testing.T, b cost.Bill, hourly, instances, billed, running, us
 	approx6(t, "instance-hours", b.InstanceHours(), instances*billed)
 }
 
+// TestBillUsageOnly: a rate that says its bill depends on the usage alone
+// bills another offer of another cloud at another price the same
+// instances, billed and running hours, its USD exactly instance-hours ×
+// hourly; spot and serverless rates do not say so.
+func TestBillUsageOnly(t *testing.T) {
+	t.Parallel()
+	m := builtinModel(t)
+	cl, _, _, of := fixtures()
+	of.CapacityBlockUSD = 30
+	cl2 := *cl
+	cl2.ID, cl2.Spot.InterruptionsPerDay = "other", 5
+	of2 := *of
+	of2.Cloud, of2.OnDemandUSD, of2.SpotUSD, of2.Reserved1YUSD, of2.Reserved3YUSD, of2.CapacityBlockUSD = "other", 41.3, 7.7, 30.1, 19.9, 33.3
+	uses := []cost.Usage{{Instances: 3, Hours: 500, HorizonHours: 500}, {Instances: 2.5, Hours: 4745, HorizonHours: 9490, Discount: 0.1},
+		{Instances: 70, Hours: 5000, HorizonHours: 5000, Serving: true}, {Instances: 1, Hours: 0.3, HorizonHours: 0.3, Discount: 0.35}}
+	for _, pm := range catalog.InstancePricingModels {
+		r1, _ := m.Rate(of, cl, pm)
+		r2, _ := m.Rate(&of2, &cl2, pm)
+		if want := pm != catalog.Spot; r1.UsageOnly() != want {
+			t.Errorf("%s: UsageOnly %v, want %v", pm, r1.UsageOnly(), want)
+		}
+		if !r1.UsageOnly() {
+			continue
+		}
+		for _, u := range uses {
+			b1, b2 := r1.Bill(&u), r2.Bill(&u)
+			if b1.Instances != b2.Instances || b1.BilledHours != b2.BilledHours || b1.RunningHours != b2.RunningHours {
+				t.Errorf("%s %+v: %+v and %+v bill different hours", pm, u, b1, b2)
+			}
+			if b := b2; b.USD != b.InstanceHours()*b.HourlyUSD || b.HourlyUSD != r2.ListUSD()*(1-u.Discount) {
+				t.Errorf("%s %+v: USD %v is not instance-hours × hourly", pm, u, b.USD)
+			}
+		}
+	}
+	if r := m.ServerlessRate(serverlessFixture(), cl); r.UsageOnly() {
+		t.Error("a serverless rate says its bill depends on the usage alone")
+	}
+}
+
 // TestBillAllocatesNothing: the planner bills every candidate in its inner
 // loop.
 func TestBillAllocatesNothing(t *testing.T) {

@@ -77,6 +77,7 @@ type verdict struct {
 // needs; phase 2 evaluates their physics, in parallel over families;
 // phase 3 prices and filters every candidate in tie-break order.
 func (r *run) scan() {
+	r.prune = r.pruneOn()
 	for i := range r.p.offers {
 		oi, v := &r.p.offers[i], &r.verdicts[i]
 		v.reason, v.allowed = r.offerReason(oi), 0
@@ -135,10 +136,12 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 			n++
 		}
 	}
+	var buf [catalog.NumPricingModels]int
+	billed := r.dropLosers(oi, g, slots[:n], buf[:0], &kept)
 	var c priced
 	for i := range g.options {
 		opt := &g.options[i]
-		for _, s := range slots[:n] {
+		for _, s := range billed {
 			r.price(&c, oi, opt, s, &u)
 			reason := r.limitFailure(oi, opt, &c)
 			if r.req.TradeOffs && r.keepTradeOff(&c, reason) {

@@ -1,0 +1,7 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+// Exhaustive makes a request bill every candidate (no pruning).
+func Exhaustive(r *Request) { r.exhaustive = true }

@@ -1,0 +1,112 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner
+
+import (
+	"math"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
+	"github.com/gpuplan/terraform-provider-gpu/internal/numfmt"
+)
+
+// Pruning: under the cost objective, once the top N is full, an offer's
+// pricing model all of whose candidates would score above the last kept
+// one is not billed candidate by candidate. Its rate must bill by the
+// usage alone (cost.Rate.UsageOnly: on-demand, reserved, capacity
+// block), so each candidate's bill is exactly K × hourly, K the
+// instance-hours of its node count, the same for every offer of the
+// group; with K's least value over the group's node counts, the least
+// bill of the offer under that model is one product, and IEEE
+// multiplication and division by a positive number, adding a
+// non-negative carbon cost and rounding to cents are all monotone. Such
+// candidates would be feasible (no numeric limit is set, every bill and
+// CO2e finite: bounded by K's and the energy's largest values), so they
+// are counted as evaluate counts them; none would enter the top N
+// (offerTop drops a score above the last), and nothing else reads them
+// (no trade-offs).
+
+// slotBound is what a group's node counts bill under one pricing model:
+// the least and largest instance-hours (cost.Bill.InstanceHours) and
+// the largest node-hours drawing power; gen is the run that computed it.
+type slotBound struct {
+	kMin, kMax, energyMax float64
+	ok                    bool // every figure finite and non-negative
+	gen                   uint32
+}
+
+// pruneOn reports whether the run may prune (scan asks, once the filters
+// are compiled).
+func (r *run) pruneOn() bool {
+	return !r.req.exhaustive && r.streaming && r.rawAxis == axisCost && !r.req.TradeOffs && !r.f.limited && r.req.CarbonPriceUSDPerTonne == 0 &&
+		(!r.inference || r.horizonMonths > 0)
+}
+
+// dropLosers appends to out the pricing models of slots except those of
+// the offer none of whose candidates can enter the full top N, which it
+// marks kept, counting their candidates feasible, as evaluate would.
+func (r *run) dropLosers(oi *offerInfo, g *groupResult, slots, out []int, kept *[catalog.NumPricingModels]bool) []int {
+	n := len(r.top)
+	if !r.prune || n == 0 || n < r.req.Top {
+		return append(out, slots...)
+	}
+	bar := r.top[n-1].score
+	for _, s := range slots {
+		if r.loses(oi, g, s, bar) {
+			kept[s] = true
+			r.feasible += len(g.options)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// loses reports whether every candidate of the offer under pricing model
+// slot is feasible and scores above bar.
+func (r *run) loses(oi *offerInfo, g *groupResult, slot int, bar float64) bool {
+	rate := &oi.rates[slot]
+	if !rate.UsageOnly() {
+		return false
+	}
+	b := r.slotBound(oi, g, slot, rate)
+	if !b.ok {
+		return false
+	}
+	hourly := rate.ListUSD() * (1 - r.discounts[oi.cloudIx])
+	if !(hourly >= 0) {
+		return false
+	}
+	least, most, co2 := b.kMin*hourly, b.kMax*hourly, b.energyMax*oi.kwhPerHour[r.kind]*oi.kgPerKWh
+	if r.inference {
+		least, most, co2 = least/r.horizonMonths, most/r.horizonMonths, co2/r.horizonMonths
+	}
+	return finite(most) && finite(co2) && numfmt.USD(least) > bar
+}
+
+// slotBound returns the bound of the offer's group under pricing model
+// slot, computed with the offer's rate at the run's first offer of the
+// group sold that way (every offer's would give the same figures).
+func (r *run) slotBound(oi *offerInfo, g *groupResult, slot int, rate *cost.Rate) *slotBound {
+	b := &r.bounds[oi.group*catalog.NumPricingModels+slot]
+	if b.gen == r.gen {
+		return b
+	}
+	*b = slotBound{kMin: math.Inf(1), ok: len(g.options) > 0, gen: r.gen}
+	u := r.usage(0, 0, 0)
+	for i := range g.options {
+		opt := &g.options[i]
+		u.Instances = float64(opt.nodes)
+		if !r.inference {
+			u.Hours, u.HorizonHours = opt.est.Hours, opt.est.Hours
+		}
+		bill := rate.Bill(&u)
+		k, e := bill.InstanceHours(), u.Instances*bill.RunningHours
+		if !(k >= 0 && e >= 0 && finite(k) && finite(e)) {
+			b.ok = false
+		}
+		b.kMin, b.kMax, b.energyMax = math.Min(b.kMin, k), math.Max(b.kMax, k), math.Max(b.energyMax, e)
+	}
+	return b
+}

@@ -1,0 +1,44 @@
+// Copyright (c) gpuplan contributors
+// SPDX-License-Identifier: MPL-2.0
+
+package planner_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
+)
+
+// TestPruningKeepsAnswers: the cost objective's pruning (candidates that
+// cannot enter the top N go unbilled) changes no answer, counts included:
+// every identity case, at a top of 1 and 3 (the smaller the top N, the
+// more is pruned), against the same request billing every candidate.
+func TestPruningKeepsAnswers(t *testing.T) {
+	p, m := builtin(t)
+	_, pol := models(t)
+	for _, tc := range identityCases {
+		prep, err := m.Prepare(tc.w, pol.WorkloadOptions())
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for _, top := range []int{1, 3} {
+			var got, want strings.Builder
+			for i, b := range []*strings.Builder{&got, &want} {
+				req := planner.Request{Estimator: prep, Constraints: tc.c, Objective: tc.obj}
+				if tc.req != nil {
+					tc.req(&req)
+				}
+				req.Top = top
+				if i == 1 {
+					planner.Exhaustive(&req)
+				}
+				res, err := p.Recommend(req)
+				writeExact(b, res, err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("%s, top %d: pruned\n%s\nbilling every candidate\n%s", tc.name, top, got.String(), want.String())
+			}
+		}
+	}
+}
