@@ -23,6 +23,7 @@ type servingCtx struct {
 	sp      speculation
 	kvBytes float64
 	layouts []servingLayout
+	waits   *waitMemo // nil: none
 	// steps caches the step model of each layout evaluated (the
 	// aggregated and disaggregated searches share them).
 	steps  [maxServingLayouts + 2]cachedStep
@@ -73,8 +74,9 @@ type replicaPerf struct {
 // inference estimates serving on the hardware: the best aggregated
 // replica layout and, with enough GPUs, the best disaggregated split;
 // the disaggregated one is kept when it sustains more.
-func (m *Model) inference(w Workload, x hw, s *shape, sp speculation, explain bool) Estimate {
-	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision)}
+// waits (nil: none) memoizes the prefill waits.
+func (m *Model) inference(w Workload, x hw, s *shape, sp speculation, explain bool, waits *waitMemo) Estimate {
+	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision), waits: waits}
 	var buf [maxServingLayouts]servingLayout
 	c.layouts = m.servingLayouts(&x, s, buf[:0])
 	agg, smallest, ok := c.bestAggregated()
@@ -252,7 +254,7 @@ func (c *servingCtx) ttftP99(st *stepModel, b int, pf *prefillPool, it, service 
 	if !(rho < 1) {
 		return math.Inf(1), math.Inf(1)
 	}
-	return service + rho*st.prefill/(2*(1-rho)), u*service + mdOneWait99(rho, st.prefill)
+	return service + rho*st.prefill/(2*(1-rho)), u*service + c.waits.wait99(rho, st.prefill)
 }
 
 // mdOneWait99 is the 99th-percentile wait of an M/D/1 queue at load rho
