@@ -52,7 +52,32 @@ func (r *run) offerReason(oi *offerInfo) string {
 	return ""
 }
 
-func (r *run) reject(reason string, n int) { r.rejected[reasonIndex(reason)] += n }
+func (r *run) reject(reason string, n int) { r.rejected[r.reasonIx(reason)] += n }
+
+// reasonIx is reasonIndex through the run's few most recent reasons: scan
+// rejects thousands of offers for a handful of reasons (the reasons are
+// the package's constants, which compare by pointer first).
+func (r *run) reasonIx(reason string) int {
+	rc := &r.reasonCache
+	for i := range rc.n {
+		if rc.reasons[i] == reason {
+			return rc.ix[i]
+		}
+	}
+	ix := reasonIndex(reason)
+	k := rc.next % len(rc.reasons)
+	rc.reasons[k], rc.ix[k] = reason, ix
+	rc.next++
+	rc.n = min(rc.n+1, len(rc.reasons))
+	return ix
+}
+
+// reasonCache holds a run's most recent reasons and their indexes.
+type reasonCache struct {
+	reasons [4]string
+	ix      [4]int
+	n, next int
+}
 
 // allowedModels counts the offer's pricing models the constraints allow.
 func (r *run) allowedModels(oi *offerInfo) int {

@@ -58,6 +58,8 @@ type run struct {
 	topBar   float64
 	feasible int
 	rejected reasonCounts
+	// reasonCache speeds up reasonIndex for reject.
+	reasonCache reasonCache
 	// physicallyOK counts the (offer, pricing model) pairs that passed
 	// physics; when nothing is feasible, it tells a numeric limit binds.
 	physicallyOK int
