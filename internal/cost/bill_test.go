@@ -108,11 +108,12 @@ func checkBill(t *testing.T, b cost.Bill, hourly, instances, billed, running, us
 	approx6(t, "instance-hours", b.InstanceHours(), instances*billed)
 }
 
-// TestBillUsageOnly: a rate that says its bill depends on the usage alone
-// bills another offer of another cloud at another price the same
-// instances, billed and running hours, its USD exactly instance-hours ×
-// hourly; spot and serverless rates do not say so.
-func TestBillUsageOnly(t *testing.T) {
+// TestBillsLike: rates that say they bill alike (another offer of the
+// same pricing model at another price; for spot, of the same cloud) bill
+// the same instances, billed and running hours for every usage, USD
+// exactly instance-hours × hourly; a spot rate of another cloud, another
+// pricing model and a serverless rate do not say so.
+func TestBillsLike(t *testing.T) {
 	t.Parallel()
 	m := builtinModel(t)
 	cl, _, _, of := fixtures()
@@ -120,17 +121,14 @@ func TestBillUsageOnly(t *testing.T) {
 	cl2 := *cl
 	cl2.ID, cl2.Spot.InterruptionsPerDay = "other", 5
 	of2 := *of
-	of2.Cloud, of2.OnDemandUSD, of2.SpotUSD, of2.Reserved1YUSD, of2.Reserved3YUSD, of2.CapacityBlockUSD = "other", 41.3, 7.7, 30.1, 19.9, 33.3
+	of2.Region, of2.OnDemandUSD, of2.SpotUSD, of2.Reserved1YUSD, of2.Reserved3YUSD, of2.CapacityBlockUSD = "us-test-2", 41.3, 7.7, 30.1, 19.9, 33.3
 	uses := []cost.Usage{{Instances: 3, Hours: 500, HorizonHours: 500}, {Instances: 2.5, Hours: 4745, HorizonHours: 9490, Discount: 0.1},
 		{Instances: 70, Hours: 5000, HorizonHours: 5000, Serving: true}, {Instances: 1, Hours: 0.3, HorizonHours: 0.3, Discount: 0.35}}
 	for _, pm := range catalog.InstancePricingModels {
 		r1, _ := m.Rate(of, cl, pm)
-		r2, _ := m.Rate(&of2, &cl2, pm)
-		if want := pm != catalog.Spot; r1.UsageOnly() != want {
-			t.Errorf("%s: UsageOnly %v, want %v", pm, r1.UsageOnly(), want)
-		}
-		if !r1.UsageOnly() {
-			continue
+		r2, _ := m.Rate(&of2, cl, pm)
+		if !r1.BillsLike(&r2) || !r2.BillsLike(&r1) {
+			t.Errorf("%s: two offers of one cloud do not bill alike", pm)
 		}
 		for _, u := range uses {
 			b1, b2 := r1.Bill(&u), r2.Bill(&u)
@@ -141,9 +139,19 @@ func TestBillUsageOnly(t *testing.T) {
 				t.Errorf("%s %+v: USD %v is not instance-hours × hourly", pm, u, b.USD)
 			}
 		}
+		r3, _ := m.Rate(&of2, &cl2, pm)
+		if want := pm != catalog.Spot; r1.BillsLike(&r3) != want {
+			t.Errorf("%s: another cloud's rate bills alike %v, want %v", pm, !want, want)
+		}
+		for _, other := range catalog.InstancePricingModels {
+			if r4, _ := m.Rate(of, cl, other); other != pm && r1.BillsLike(&r4) {
+				t.Errorf("%s bills like %s", pm, other)
+			}
+		}
 	}
-	if r := m.ServerlessRate(serverlessFixture(), cl); r.UsageOnly() {
-		t.Error("a serverless rate says its bill depends on the usage alone")
+	s := m.ServerlessRate(serverlessFixture(), cl)
+	if s.BillsLike(&s) {
+		t.Error("a serverless rate bills like another")
 	}
 }
 

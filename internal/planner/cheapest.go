@@ -143,7 +143,7 @@ func (r *run) groupCheapest(g int) float64 {
 	best := math.Inf(1)
 	for _, i := range r.p.members[g] {
 		if r.verdicts[i].reason == "" {
-			r.eachWithinLimits(&r.p.offers[i], &r.groups[g], func(c priced) {
+			r.eachWithinLimits(&r.p.offers[i], &r.groups[g], nil, func(c priced) {
 				if c.co2Known || r.req.CarbonPriceUSDPerTonne == 0 {
 					best = math.Min(best, c.cost+c.carbon)
 				}

@@ -196,23 +196,26 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 // removed, keeping the cheapest (cost plus carbon cost) candidate within
 // every other limit as the left-out one; it counts nothing.
 func (r *run) evaluateLeftOut(oi *offerInfo, g *groupResult) {
-	r.eachWithinLimits(oi, g, func(c priced) {
+	var skip [catalog.NumPricingModels]bool
+	r.leftOutSkips(oi, g, &skip)
+	r.eachWithinLimits(oi, g, &skip, func(c priced) {
 		if !r.leftOut.set || c.cost+c.carbon < r.leftOut.value {
 			r.leftOut.set, r.leftOut.value, r.leftOut.cand = true, c.cost+c.carbon, c
 		}
 	})
 }
 
-// eachWithinLimits prices every (node count, allowed pricing model) of an
-// offer and calls fn on those within every limit (by value: a pointer
-// would move every priced candidate to the heap); it counts nothing.
-func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, fn func(c priced)) {
+// eachWithinLimits prices every (node count, allowed pricing model but
+// those skip marks; nil: none) of an offer and calls fn on those within
+// every limit (by value: a pointer would move every priced candidate to
+// the heap); it counts nothing.
+func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, skip *[catalog.NumPricingModels]bool, fn func(c priced)) {
 	u := r.usage(0, 0, r.discounts[oi.cloudIx])
 	var c priced
 	for i := range g.options {
 		opt := &g.options[i]
 		for _, s := range oi.soldSlot {
-			if !r.f.pricingModels[s] {
+			if !r.f.pricingModels[s] || (skip != nil && skip[s]) {
 				continue
 			}
 			if r.price(&c, oi, opt, s, &u); r.withinLimits(oi, opt, &c) {

@@ -13,12 +13,13 @@ import (
 
 // Pruning: under the cost objective, once the top N is full, an offer's
 // pricing model all of whose candidates would score above the last kept
-// one is not billed candidate by candidate. Its rate must bill by the
-// usage alone (cost.Rate.UsageOnly: on-demand, reserved, capacity
-// block), so each candidate's bill is exactly K × hourly, K the
-// instance-hours of its node count, the same for every offer of the
-// group; with K's least value over the group's node counts, the least
-// bill of the offer under that model is one product, and IEEE
+// one is not billed candidate by candidate. Each candidate's bill is
+// exactly K × hourly, K the instance-hours of its node count, the same
+// for every offer of the group whose rate bills like the one K was
+// computed with (cost.Rate.BillsLike: the same pricing model; for spot,
+// the same cloud, and spot serving's spares, which depend on the cloud,
+// are not bounded); with K's least value over the group's node counts,
+// the least bill of the offer under that model is one product, and IEEE
 // multiplication and division by a positive number, adding a
 // non-negative carbon cost and rounding to cents are all monotone. Such
 // candidates would be feasible (no numeric limit is set, every bill and
@@ -29,11 +30,13 @@ import (
 
 // slotBound is what a group's node counts bill under one pricing model:
 // the least and largest instance-hours (cost.Bill.InstanceHours) and
-// the largest node-hours drawing power; gen is the run that computed it.
+// the largest node-hours drawing power, at rate ref (and every rate that
+// bills like it); gen is the run that computed it.
 type slotBound struct {
 	kMin, kMax, energyMax float64
 	ok                    bool // every figure finite and non-negative
 	gen                   uint32
+	ref                   *cost.Rate
 }
 
 // pruneOn reports whether the run may prune (scan asks, once the filters
@@ -66,34 +69,54 @@ func (r *run) dropLosers(oi *offerInfo, g *groupResult, slots, out []int, kept *
 // loses reports whether every candidate of the offer under pricing model
 // slot is feasible and scores above bar.
 func (r *run) loses(oi *offerInfo, g *groupResult, slot int, bar float64) bool {
+	least, most, co2, ok := r.billRange(oi, g, slot)
+	return ok && finite(most) && finite(co2) && numfmt.USD(least) > bar
+}
+
+// billRange bounds the candidates of the offer under pricing model slot
+// (false when its rate does not bill by the usage alone): the least and
+// largest cost (inference: per month) and the largest CO2e.
+func (r *run) billRange(oi *offerInfo, g *groupResult, slot int) (least, most, co2 float64, ok bool) {
+	if r.inference && slot == slotSpot {
+		return 0, 0, 0, false
+	}
 	rate := &oi.rates[slot]
-	if !rate.UsageOnly() {
-		return false
-	}
 	b := r.slotBound(oi, g, slot, rate)
-	if !b.ok {
-		return false
-	}
 	hourly := rate.ListUSD() * (1 - r.discounts[oi.cloudIx])
-	if !(hourly >= 0) {
-		return false
+	if !b.ok || !(hourly >= 0) {
+		return 0, 0, 0, false
 	}
-	least, most, co2 := b.kMin*hourly, b.kMax*hourly, b.energyMax*oi.kwhPerHour[r.kind]*oi.kgPerKWh
+	least, most, co2 = b.kMin*hourly, b.kMax*hourly, b.energyMax*oi.kwhPerHour[r.kind]*oi.kgPerKWh
 	if r.inference {
 		least, most, co2 = least/r.horizonMonths, most/r.horizonMonths, co2/r.horizonMonths
 	}
-	return finite(most) && finite(co2) && numfmt.USD(least) > bar
+	return least, most, co2, true
+}
+
+// leftOutSkips marks the pricing models of a left-out offer none of whose
+// candidates can replace the left-out one found so far: without a carbon
+// price a candidate's cost plus carbon cost is its cost (or NaN), and
+// one at least the left-out's value does not replace it.
+func (r *run) leftOutSkips(oi *offerInfo, g *groupResult, skip *[catalog.NumPricingModels]bool) {
+	if !r.leftOut.set || r.req.CarbonPriceUSDPerTonne != 0 || r.req.exhaustive || (r.inference && !(r.horizonMonths > 0)) {
+		return
+	}
+	for _, s := range oi.soldSlot {
+		least, _, _, ok := r.billRange(oi, g, s)
+		skip[s] = ok && least >= r.leftOut.value
+	}
 }
 
 // slotBound returns the bound of the offer's group under pricing model
-// slot, computed with the offer's rate at the run's first offer of the
-// group sold that way (every offer's would give the same figures).
+// slot, computed with the rate of the run's first offer of the group sold
+// that way, or again when the offer's rate does not bill like it (spot of
+// another cloud: offers come cloud by cloud).
 func (r *run) slotBound(oi *offerInfo, g *groupResult, slot int, rate *cost.Rate) *slotBound {
 	b := &r.bounds[oi.group*catalog.NumPricingModels+slot]
-	if b.gen == r.gen {
+	if b.gen == r.gen && (b.ref == rate || b.ref.BillsLike(rate)) {
 		return b
 	}
-	*b = slotBound{kMin: math.Inf(1), ok: len(g.options) > 0, gen: r.gen}
+	*b = slotBound{kMin: math.Inf(1), ok: len(g.options) > 0 && rate.BillsLike(rate), gen: r.gen, ref: rate}
 	u := r.usage(0, 0, 0)
 	for i := range g.options {
 		opt := &g.options[i]

@@ -4,6 +4,7 @@
 package planner_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,7 +12,9 @@ import (
 )
 
 // TestPruningKeepsAnswers: the cost objective's pruning (candidates that
-// cannot enter the top N go unbilled) changes no answer, counts included:
+// cannot enter the top N go unbilled) and the left-out offers' (those that
+// cannot be cheaper than the left-out one) change no answer, counts and
+// the left-out candidate included:
 // every identity case, at a top of 1 and 3 (the smaller the top N, the
 // more is pruned), against the same request billing every candidate.
 func TestPruningKeepsAnswers(t *testing.T) {
@@ -35,6 +38,14 @@ func TestPruningKeepsAnswers(t *testing.T) {
 				}
 				res, err := p.Recommend(req)
 				writeExact(b, res, err)
+				if err == nil && res.LeftOut != nil {
+					lo := *res.LeftOut
+					if lo.Serving != nil {
+						fmt.Fprintf(b, "left out serving: %+v\n", *lo.Serving)
+						lo.Serving = nil
+					}
+					fmt.Fprintf(b, "left out: %+v\n", lo)
+				}
 			}
 			if got.String() != want.String() {
 				t.Errorf("%s, top %d: pruned\n%s\nbilling every candidate\n%s", tc.name, top, got.String(), want.String())
