@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 )
 
 // offerReason applies the offer-level filters in the documented order;
@@ -152,7 +153,6 @@ func (r *run) scan() {
 func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	var furthest [catalog.NumPricingModels]int // by slot
 	var kept [catalog.NumPricingModels]bool
-	u := r.usage(0, 0, r.discounts[oi.cloudIx])
 	var slots [catalog.NumPricingModels]int // the allowed slots of the offer, in sold order
 	n := 0
 	for _, s := range oi.soldSlot {
@@ -163,6 +163,10 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	}
 	var buf [catalog.NumPricingModels]int
 	billed := r.dropLosers(oi, g, slots[:n], buf[:0], &kept)
+	var u cost.Usage
+	if len(billed) > 0 {
+		u = r.usage(0, 0, r.discounts[oi.cloudIx])
+	}
 	var c priced
 	for i := range g.options {
 		opt := &g.options[i]
