@@ -104,6 +104,7 @@ type verdict struct {
 // phase 3 prices and filters every candidate in tie-break order.
 func (r *run) scan() {
 	r.prune = r.pruneOn()
+	r.startRows()
 	for i := range r.p.offers {
 		oi, v := &r.p.offers[i], &r.verdicts[i]
 		v.reason, v.allowed = r.offerReason(oi), 0
@@ -174,7 +175,11 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 			r.price(&c, oi, opt, s, &u)
 			reason := r.limitFailure(oi, opt, &c)
 			if r.req.TradeOffs && r.keepTradeOff(&c, reason) {
-				r.tradeCands = append(r.tradeCands, c)
+				if r.rows.on {
+					r.offerRows(&c)
+				} else {
+					r.tradeCands = append(r.tradeCands, c)
+				}
 			}
 			if reason >= 0 {
 				furthest[s] = max(furthest[s], reason)

@@ -3,5 +3,6 @@
 
 package planner
 
-// Exhaustive makes a request bill every candidate (no pruning).
+// Exhaustive makes a request bill every candidate (no pruning) and keep
+// every trade-off candidate (no streamed rows).
 func Exhaustive(r *Request) { r.exhaustive = true }

@@ -53,3 +53,50 @@ func TestPruningKeepsAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedRowsKeepAnswers: a job's trade-off rows streamed during the
+// scan (a deadline, no carbon price) are the rows cheapestEach picks from
+// every kept candidate, and the recommendation is unchanged, for every
+// job among the identity cases at three deadlines.
+func TestStreamedRowsKeepAnswers(t *testing.T) {
+	p, m := builtin(t)
+	_, pol := models(t)
+	for _, tc := range identityCases {
+		if tc.w.Kind == "inference" {
+			continue
+		}
+		prep, err := m.Prepare(tc.w, pol.WorkloadOptions())
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for _, deadline := range []float64{24, 100, 1000} {
+			var got, want strings.Builder
+			for i, b := range []*strings.Builder{&got, &want} {
+				req := planner.Request{Estimator: prep, Constraints: tc.c, Objective: tc.obj, TradeOffs: true}
+				if tc.req != nil {
+					tc.req(&req)
+				}
+				req.Constraints.DeadlineHours = deadline
+				if i == 1 {
+					planner.Exhaustive(&req)
+				}
+				res, err := p.Recommend(req)
+				writeExact(b, res, err)
+				if err != nil || res.TradeOffs == nil {
+					continue
+				}
+				for _, row := range res.TradeOffs.Rows {
+					fmt.Fprintf(b, "row ×%v %v h: %s\n", row.Factor, row.DeadlineHours, row.Reason)
+					if row.Best != nil {
+						c := *row.Best
+						c.Serving = nil
+						fmt.Fprintf(b, "  %+v\n", c)
+					}
+				}
+			}
+			if got.String() != want.String() {
+				t.Errorf("%s, deadline %v h: streamed\n%s\nfrom every candidate\n%s", tc.name, deadline, got.String(), want.String())
+			}
+		}
+	}
+}
