@@ -103,8 +103,8 @@ type verdict struct {
 // needs; phase 2 evaluates their physics, in parallel over families;
 // phase 3 prices and filters every candidate in tie-break order.
 func (r *run) scan() {
-	r.prune = r.pruneOn()
 	r.startRows()
+	r.prune = r.pruneOn()
 	for i := range r.p.offers {
 		oi, v := &r.p.offers[i], &r.verdicts[i]
 		v.reason, v.allowed = r.offerReason(oi), 0
@@ -163,7 +163,7 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 		}
 	}
 	var buf [catalog.NumPricingModels]int
-	billed := r.dropLosers(oi, g, slots[:n], buf[:0], &kept)
+	billed := r.dropLosers(oi, g, slots[:n], buf[:0], &kept, &furthest)
 	var u cost.Usage
 	if len(billed) > 0 {
 		u = r.usage(0, 0, r.discounts[oi.cloudIx])

@@ -40,16 +40,22 @@ type slotBound struct {
 }
 
 // pruneOn reports whether the run may prune (scan asks, once the filters
-// are compiled).
+// are compiled and the trade-off rows started): the cost objective
+// without a carbon price, no numeric limit but a job's deadline (which a
+// candidate's node count decides: see count), and no trade-offs but a
+// job's streamed rows (whose bests a candidate must not beat either).
 func (r *run) pruneOn() bool {
-	return !r.req.exhaustive && r.streaming && r.rawAxis == axisCost && !r.req.TradeOffs && !r.f.limited && r.req.CarbonPriceUSDPerTonne == 0 &&
-		(!r.inference || r.horizonMonths > 0)
+	lim := &r.req.Constraints
+	return !r.req.exhaustive && r.streaming && r.rawAxis == axisCost && r.req.CarbonPriceUSDPerTonne == 0 &&
+		(!r.inference || r.horizonMonths > 0) && (!r.req.TradeOffs || r.rows.on) &&
+		lim.MaxHourlyCostUSD == 0 && lim.MaxTotalCostUSD == 0 && lim.MaxCO2eKg == 0
 }
 
 // dropLosers appends to out the pricing models of slots except those of
-// the offer none of whose candidates can enter the full top N, which it
-// marks kept, counting their candidates feasible, as evaluate would.
-func (r *run) dropLosers(oi *offerInfo, g *groupResult, slots, out []int, kept *[catalog.NumPricingModels]bool) []int {
+// the offer none of whose candidates can enter the full top N or a
+// streamed trade-off row, which it counts as evaluate would (count).
+func (r *run) dropLosers(oi *offerInfo, g *groupResult, slots, out []int, kept *[catalog.NumPricingModels]bool,
+	furthest *[catalog.NumPricingModels]int) []int {
 	n := len(r.top)
 	if !r.prune || n == 0 || n < r.req.Top {
 		return append(out, slots...)
@@ -57,8 +63,7 @@ func (r *run) dropLosers(oi *offerInfo, g *groupResult, slots, out []int, kept *
 	bar := r.top[n-1].score
 	for _, s := range slots {
 		if r.loses(oi, g, s, bar) {
-			kept[s] = true
-			r.feasible += len(g.options)
+			r.count(g, s, kept, furthest)
 			continue
 		}
 		out = append(out, s)
@@ -66,11 +71,45 @@ func (r *run) dropLosers(oi *offerInfo, g *groupResult, slots, out []int, kept *
 	return out
 }
 
+// count counts the candidates of a pruned pricing model as evaluate
+// would: feasible, or, for a job with a deadline, rejected by it when its
+// hours (the estimate's: the pruned rates bill them as used) exceed it.
+func (r *run) count(g *groupResult, s int, kept *[catalog.NumPricingModels]bool, furthest *[catalog.NumPricingModels]int) {
+	d := r.req.Constraints.DeadlineHours
+	if r.inference || !(d > 0) {
+		kept[s] = true
+		r.feasible += len(g.options)
+		return
+	}
+	for i := range g.options {
+		if g.options[i].est.Hours > d {
+			furthest[s] = max(furthest[s], reasonDeadlineIdx)
+			continue
+		}
+		kept[s] = true
+		r.feasible++
+	}
+}
+
 // loses reports whether every candidate of the offer under pricing model
-// slot is feasible and scores above bar.
+// slot is feasible but for a job's deadline, scores above bar and is
+// more than a cent above every streamed trade-off row's best.
 func (r *run) loses(oi *offerInfo, g *groupResult, slot int, bar float64) bool {
+	if slot == slotSpot && r.f.limited {
+		return false // a spot job's hours are its cloud's rework: count could not tell the deadline's verdict
+	}
 	least, most, co2, ok := r.billRange(oi, g, slot)
-	return ok && finite(most) && finite(co2) && numfmt.USD(least) > bar
+	if !ok || !finite(most) || !finite(co2) || !(numfmt.USD(least) > bar) {
+		return false
+	}
+	if rs := &r.rows; rs.on {
+		for k := range rs.deadlines {
+			if !rs.have[k] || !(least > rs.raw[k]+pruneMarginUSD) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // billRange bounds the candidates of the offer under pricing model slot

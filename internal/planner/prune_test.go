@@ -56,8 +56,9 @@ func TestPruningKeepsAnswers(t *testing.T) {
 
 // TestStreamedRowsKeepAnswers: a job's trade-off rows streamed during the
 // scan (a deadline, no carbon price) are the rows cheapestEach picks from
-// every kept candidate, and the recommendation is unchanged, for every
-// job among the identity cases at three deadlines.
+// every kept candidate, and the recommendation is unchanged (pruning
+// included: a tight row's best may rank far below the top N), for every
+// job among the identity cases at three deadlines, and two at a top of 1.
 func TestStreamedRowsKeepAnswers(t *testing.T) {
 	p, m := builtin(t)
 	_, pol := models(t)
@@ -69,7 +70,8 @@ func TestStreamedRowsKeepAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		for _, deadline := range []float64{24, 100, 1000} {
+		for _, run := range [][2]float64{{24, 0}, {100, 0}, {1000, 0}, {24, 1}, {100, 1}} {
+			deadline, top := run[0], int(run[1])
 			var got, want strings.Builder
 			for i, b := range []*strings.Builder{&got, &want} {
 				req := planner.Request{Estimator: prep, Constraints: tc.c, Objective: tc.obj, TradeOffs: true}
@@ -77,6 +79,9 @@ func TestStreamedRowsKeepAnswers(t *testing.T) {
 					tc.req(&req)
 				}
 				req.Constraints.DeadlineHours = deadline
+				if top > 0 {
+					req.Top = top
+				}
 				if i == 1 {
 					planner.Exhaustive(&req)
 				}
@@ -95,7 +100,7 @@ func TestStreamedRowsKeepAnswers(t *testing.T) {
 				}
 			}
 			if got.String() != want.String() {
-				t.Errorf("%s, deadline %v h: streamed\n%s\nfrom every candidate\n%s", tc.name, deadline, got.String(), want.String())
+				t.Errorf("%s, deadline %v h, top %d: streamed\n%s\nfrom every candidate\n%s", tc.name, deadline, top, got.String(), want.String())
 			}
 		}
 	}
