@@ -206,7 +206,9 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 // every other limit as the left-out one; it counts nothing.
 func (r *run) evaluateLeftOut(oi *offerInfo, g *groupResult) {
 	var skip [catalog.NumPricingModels]bool
-	r.leftOutSkips(oi, g, &skip)
+	if r.leftOut.set {
+		r.skipAtLeast(oi, g, r.leftOut.value, &skip)
+	}
 	r.eachWithinLimits(oi, g, &skip, func(c priced) {
 		if !r.leftOut.set || c.cost+c.carbon < r.leftOut.value {
 			r.leftOut.set, r.leftOut.value, r.leftOut.cand = true, c.cost+c.carbon, c

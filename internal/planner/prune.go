@@ -132,18 +132,24 @@ func (r *run) billRange(oi *offerInfo, g *groupResult, slot int) (least, most, c
 	return least, most, co2, true
 }
 
-// leftOutSkips marks the pricing models of a left-out offer none of whose
-// candidates can replace the left-out one found so far: without a carbon
-// price a candidate's cost plus carbon cost is its cost (or NaN), and
-// one at least the left-out's value does not replace it.
-func (r *run) leftOutSkips(oi *offerInfo, g *groupResult, skip *[catalog.NumPricingModels]bool) {
-	if !r.leftOut.set || r.req.CarbonPriceUSDPerTonne != 0 || r.req.exhaustive || (r.inference && !(r.horizonMonths > 0)) {
+// skipAtLeast marks the pricing models of an offer none of whose
+// candidates costs less than v, for a search of the least cost plus
+// carbon cost (the left-out candidate, a group's cheapest): without a
+// carbon price that is the cost (or NaN, which no search keeps).
+func (r *run) skipAtLeast(oi *offerInfo, g *groupResult, v float64, skip *[catalog.NumPricingModels]bool) {
+	if r.req.CarbonPriceUSDPerTonne != 0 || r.req.exhaustive || (r.inference && !(r.horizonMonths > 0)) {
 		return
 	}
 	for _, s := range oi.soldSlot {
 		least, _, _, ok := r.billRange(oi, g, s)
-		skip[s] = ok && least >= r.leftOut.value
+		skip[s] = ok && least >= v
 	}
+}
+
+// forgetBounds drops group g's bounds: its options changed (a serving
+// search's larger units). Not safe while workers run.
+func (r *run) forgetBounds(g int) {
+	clear(r.bounds[g*catalog.NumPricingModels : (g+1)*catalog.NumPricingModels])
 }
 
 // slotBound returns the bound of the offer's group under pricing model

@@ -76,6 +76,8 @@ type run struct {
 	// tradeCands are the candidates the trade-offs choose from
 	// (Request.TradeOffs; keepTradeOff), in scan order.
 	tradeCands []priced
+	// fam holds per-family figures (lowerBoundNodes, minFitNodes).
+	fam []familyMemo
 	// rows streams a job's trade-off rows (rows.go) when on.
 	rows jobRowStream
 	// perNode is perNodeMonth for the serving trade-off rows.
@@ -139,14 +141,15 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 func (r *run) reset(p *Planner, req *Request) {
 	all, top, groups, workers, needed, groupCost := r.all[:0], r.top[:0], r.groups[:0], r.workers, r.needed, r.groupCost
 	verdicts, discounts, tradeCands := r.verdicts, r.discounts[:0], r.tradeCands[:0]
-	bounds, gen, rows := r.bounds, r.gen+1, r.rows
+	bounds, gen, rows, fam := r.bounds, r.gen+1, r.rows, resize(r.fam, p.families)
+	clear(fam)
 	if gen == 0 { // wrapped: every bound is stale
 		clear(bounds)
 		gen = 1
 	}
 	w := req.Estimator.Workload()
 	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers, groupCost: groupCost, verdicts: verdicts, tradeCands: tradeCands,
-		bounds: bounds, gen: gen, rows: rows,
+		bounds: bounds, gen: gen, rows: rows, fam: fam,
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
 		moe: w.ActiveParametersB > 0 && w.ActiveParametersB < w.ModelParametersB,
 		// Balanced scores and the cost objective with a carbon price (an
