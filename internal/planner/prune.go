@@ -22,11 +22,15 @@ import (
 // the least bill of the offer under that model is one product, and IEEE
 // multiplication and division by a positive number, adding a
 // non-negative carbon cost and rounding to cents are all monotone. Such
-// candidates would be feasible (no numeric limit is set, every bill and
-// CO2e finite: bounded by K's and the energy's largest values), so they
-// are counted as evaluate counts them; none would enter the top N
-// (offerTop drops a score above the last), and nothing else reads them
-// (no trade-offs).
+// candidates would be feasible but for a job's deadline (no other numeric
+// limit is set; every bill and CO2e finite: bounded by K's and the
+// energy's largest values), so they are counted as evaluate counts them
+// (count); none would enter the top N (offerTop drops a score above the
+// last) or a job's streamed trade-off row (rows.go: it skips a cost more
+// than a cent above its best), and nothing else reads them (no other
+// trade-offs). The same bounds let the searches of a least cost (the
+// left-out candidate, a group's cheapest) skip what cannot be cheaper
+// (skipAtLeast).
 
 // slotBound is what a group's node counts bill under one pricing model:
 // the least and largest instance-hours (cost.Bill.InstanceHours) and
