@@ -108,6 +108,29 @@ func (m *Model) ServerlessRate(s *catalog.ServerlessOffer, cl *catalog.Cloud) Ra
 // ListUSD is the list price of one instance (worker) for one hour.
 func (r *Rate) ListUSD() float64 { return r.listUSD }
 
+// BillsLike reports whether Bill gives this rate and o the same
+// Instances, BilledHours and RunningHours for every usage: the same model
+// and billing rule (and term) for on-demand, reserved and capacity-block
+// rates, whatever their offers; for spot, the same cloud's interruption
+// risks too; a serverless rate bills like no other. Each bill's USD is
+// InstanceHours × HourlyUSD, multiplied in that order, and HourlyUSD the
+// list price × (1 − discount), so a caller may bound the bills of many
+// offers from one (the planner's pruning).
+func (r *Rate) BillsLike(o *Rate) bool {
+	if r.m != o.m || r.rule != o.rule {
+		return false
+	}
+	switch r.rule {
+	case ruleReserved:
+		return r.termHours == o.termHours
+	case ruleSpot:
+		return r.cloud == o.cloud && r.spot == o.spot
+	case ruleServerless:
+		return false
+	}
+	return true
+}
+
 // Bill bills a use at this rate. It allocates nothing. A spot job that
 // never finishes (SpotRiskFactor +Inf) bills +Inf: callers check.
 func (r *Rate) Bill(u *Usage) Bill {

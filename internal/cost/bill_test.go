@@ -108,6 +108,53 @@ func checkBill(t *testing.T, b cost.Bill, hourly, instances, billed, running, us
 	approx6(t, "instance-hours", b.InstanceHours(), instances*billed)
 }
 
+// TestBillsLike: rates that say they bill alike (another offer of the
+// same pricing model at another price; for spot, of the same cloud) bill
+// the same instances, billed and running hours for every usage, USD
+// exactly instance-hours × hourly; a spot rate of another cloud, another
+// pricing model and a serverless rate do not say so.
+func TestBillsLike(t *testing.T) {
+	t.Parallel()
+	m := builtinModel(t)
+	cl, _, _, of := fixtures()
+	of.CapacityBlockUSD = 30
+	cl2 := *cl
+	cl2.ID, cl2.Spot.InterruptionsPerDay = "other", 5
+	of2 := *of
+	of2.Region, of2.OnDemandUSD, of2.SpotUSD, of2.Reserved1YUSD, of2.Reserved3YUSD, of2.CapacityBlockUSD = "us-test-2", 41.3, 7.7, 30.1, 19.9, 33.3
+	uses := []cost.Usage{{Instances: 3, Hours: 500, HorizonHours: 500}, {Instances: 2.5, Hours: 4745, HorizonHours: 9490, Discount: 0.1},
+		{Instances: 70, Hours: 5000, HorizonHours: 5000, Serving: true}, {Instances: 1, Hours: 0.3, HorizonHours: 0.3, Discount: 0.35}}
+	for _, pm := range catalog.InstancePricingModels {
+		r1, _ := m.Rate(of, cl, pm)
+		r2, _ := m.Rate(&of2, cl, pm)
+		if !r1.BillsLike(&r2) || !r2.BillsLike(&r1) {
+			t.Errorf("%s: two offers of one cloud do not bill alike", pm)
+		}
+		for _, u := range uses {
+			b1, b2 := r1.Bill(&u), r2.Bill(&u)
+			if b1.Instances != b2.Instances || b1.BilledHours != b2.BilledHours || b1.RunningHours != b2.RunningHours {
+				t.Errorf("%s %+v: %+v and %+v bill different hours", pm, u, b1, b2)
+			}
+			if b := b2; b.USD != b.InstanceHours()*b.HourlyUSD || b.HourlyUSD != r2.ListUSD()*(1-u.Discount) {
+				t.Errorf("%s %+v: USD %v is not instance-hours × hourly", pm, u, b.USD)
+			}
+		}
+		r3, _ := m.Rate(&of2, &cl2, pm)
+		if want := pm != catalog.Spot; r1.BillsLike(&r3) != want {
+			t.Errorf("%s: another cloud's rate bills alike %v, want %v", pm, !want, want)
+		}
+		for _, other := range catalog.InstancePricingModels {
+			if r4, _ := m.Rate(of, cl, other); other != pm && r1.BillsLike(&r4) {
+				t.Errorf("%s bills like %s", pm, other)
+			}
+		}
+	}
+	s := m.ServerlessRate(serverlessFixture(), cl)
+	if s.BillsLike(&s) {
+		t.Error("a serverless rate bills like another")
+	}
+}
+
 // TestBillAllocatesNothing: the planner bills every candidate in its inner
 // loop.
 func TestBillAllocatesNothing(t *testing.T) {

@@ -57,3 +57,26 @@ func TestMDOneWait99(t *testing.T) {
 		t.Errorf("ρ 0.009: wait %v, want 0", w)
 	}
 }
+
+// TestWaitMemo: the memo answers mdOneWait99's bits for every pair, asked
+// again in another order after other pairs (collisions in its direct-
+// mapped entries included: more pairs than entries), and a nil memo too.
+func TestWaitMemo(t *testing.T) {
+	var wm waitMemo
+	var pairs [][2]float64
+	for i := range 3 * waitMemoSize {
+		pairs = append(pairs, [2]float64{0.005 + 0.99*float64(i%97)/97, 0.01 * float64(1+i/97)})
+	}
+	pairs = append(pairs, [2]float64{0, 0}, [2]float64{math.NaN(), 0.2}, [2]float64{0.5, 0})
+	for round := range 3 {
+		for j := range pairs {
+			p := pairs[(j*7+round*13)%len(pairs)]
+			want := mdOneWait99(p[0], p[1])
+			for _, got := range []float64{wm.wait99(p[0], p[1]), (*waitMemo)(nil).wait99(p[0], p[1])} {
+				if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					t.Fatalf("ρ %v, s %v: memo %v, want %v", p[0], p[1], got, want)
+				}
+			}
+		}
+	}
+}

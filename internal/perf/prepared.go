@@ -4,6 +4,7 @@
 package perf
 
 import (
+	"math"
 	"strings"
 	"sync"
 
@@ -28,6 +29,43 @@ type Prepared struct {
 	accs map[*catalog.Accelerator]*accInfo
 
 	plans planCache
+	waits waitMemo
+}
+
+// waitMemo holds the 99th-percentile prefill waits (mdOneWait99) of a
+// prepared workload's estimates by load and prefill time, direct-mapped:
+// a replica layout recurs on every GPU count of an accelerator, and with
+// it the wait at its settled batch. A nil memo computes every wait. The
+// zero entry holds the pair (0, 0), whose wait is 0.
+type waitMemo struct {
+	mu      sync.Mutex
+	entries [waitMemoSize]waitEntry
+}
+
+// waitMemoSize is the memo's entries (a power of two).
+const waitMemoSize = 256
+
+type waitEntry struct{ rho, s, wait float64 }
+
+// wait99 is mdOneWait99(rho, s), from the memo when it holds it.
+func (wm *waitMemo) wait99(rho, s float64) float64 {
+	if wm == nil {
+		return mdOneWait99(rho, s)
+	}
+	h := math.Float64bits(rho)*0x9e3779b97f4a7c15 ^ math.Float64bits(s)
+	e := (h ^ h>>29) * 0xbf58476d1ce4e5b9
+	i := (e >> 56) & (waitMemoSize - 1)
+	wm.mu.Lock()
+	if en := wm.entries[i]; en.rho == rho && en.s == s {
+		wm.mu.Unlock()
+		return en.wait
+	}
+	wm.mu.Unlock()
+	v := mdOneWait99(rho, s)
+	wm.mu.Lock()
+	wm.entries[i] = waitEntry{rho, s, v}
+	wm.mu.Unlock()
+	return v
 }
 
 // planCache holds a prepared workload's layout plans by GPU count and node
@@ -122,7 +160,7 @@ func (p *Prepared) estimate(h Hardware, explain bool) (Estimate, error) {
 		return p.m.pinnedEstimate(p, x, h.Layout, explain)
 	}
 	if p.w.Kind == KindInference {
-		return p.m.inference(p.w, x, &p.shape, p.speculation, explain), nil
+		return p.m.inference(p.w, x, &p.shape, p.speculation, explain, &p.waits), nil
 	}
 	return p.m.training(p.w, x, &p.shape, Parallelism{}, explain, &p.plans), nil
 }

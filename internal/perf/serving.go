@@ -23,6 +23,7 @@ type servingCtx struct {
 	sp      speculation
 	kvBytes float64
 	layouts []servingLayout
+	waits   *waitMemo // nil: none
 	// steps caches the step model of each layout evaluated (the
 	// aggregated and disaggregated searches share them).
 	steps  [maxServingLayouts + 2]cachedStep
@@ -73,8 +74,9 @@ type replicaPerf struct {
 // inference estimates serving on the hardware: the best aggregated
 // replica layout and, with enough GPUs, the best disaggregated split;
 // the disaggregated one is kept when it sustains more.
-func (m *Model) inference(w Workload, x hw, s *shape, sp speculation, explain bool) Estimate {
-	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision)}
+// waits (nil: none) memoizes the prefill waits.
+func (m *Model) inference(w Workload, x hw, s *shape, sp speculation, explain bool, waits *waitMemo) Estimate {
+	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision), waits: waits}
 	var buf [maxServingLayouts]servingLayout
 	c.layouts = m.servingLayouts(&x, s, buf[:0])
 	agg, smallest, ok := c.bestAggregated()
@@ -188,7 +190,7 @@ func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
 	st := &rp.st
 	rp.batch = b
 	rp.parts = st.step(float64(b))
-	_, rp.iteration, rp.ttft, rp.ttft99 = c.latencyLoad(st, b, pf)
+	_, rp.iteration, rp.ttft, rp.ttft99 = c.latencyLoad(st, b, pf, false)
 	rp.tpot = rp.iteration / st.speculation.perStep
 	perReplica := float64(b) / float64(c.w.BeamWidth)
 	rp.requests = perReplica * float64(rp.replicas)
@@ -208,8 +210,9 @@ func (c *servingCtx) settle(rp *replicaPerf, b int, pf *prefillPool) {
 // mean and 99th-percentile times to first token. Aggregated replicas
 // interleave the prompts of joining requests with decoding; decode
 // workers only decode, and a request's first token waits for its prefill
-// worker and the KV transfer.
-func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, it, ttft, ttft99 float64) {
+// worker and the KV transfer. A search that reads the load only (loadOnly)
+// skips the times to first token when no limit bounds them.
+func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool, loadOnly bool) (load, it, ttft, ttft99 float64) {
 	if pf == nil {
 		it = st.iteration(float64(b))
 		ttft = st.prefill + it
@@ -220,7 +223,9 @@ func (c *servingCtx) latencyLoad(st *stepModel, b int, pf *prefillPool) (load, i
 	if t := st.limits; t.tpot > 0 {
 		load = it / st.speculation.perStep / t.tpot
 	}
-	ttft, ttft99 = c.ttftP99(st, b, pf, it, ttft)
+	if t := st.limits; t.ttft > 0 || !loadOnly {
+		ttft, ttft99 = c.ttftP99(st, b, pf, it, ttft)
+	}
 	if t := st.limits; t.ttft > 0 {
 		load = math.Max(load, ttft99/t.ttft)
 	}
@@ -249,7 +254,7 @@ func (c *servingCtx) ttftP99(st *stepModel, b int, pf *prefillPool, it, service 
 	if !(rho < 1) {
 		return math.Inf(1), math.Inf(1)
 	}
-	return service + rho*st.prefill/(2*(1-rho)), u*service + mdOneWait99(rho, st.prefill)
+	return service + rho*st.prefill/(2*(1-rho)), u*service + c.waits.wait99(rho, st.prefill)
 }
 
 // mdOneWait99 is the 99th-percentile wait of an M/D/1 queue at load rho
@@ -287,12 +292,12 @@ func mdOneWait99(rho, s float64) float64 {
 // in requests; the answer is the exact largest batch either way.
 func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) int {
 	beam := c.w.BeamWidth
-	hiLoad, _, _, _ := c.latencyLoad(&rp.st, bMax, pf)
+	hiLoad, _, _, _ := c.latencyLoad(&rp.st, bMax, pf, true)
 	if hiLoad <= 1 {
 		return bMax
 	}
 	rp.latencyBound, rp.kvBound = true, false
-	loLoad, _, _, _ := c.latencyLoad(&rp.st, beam, pf)
+	loLoad, _, _, _ := c.latencyLoad(&rp.st, beam, pf, true)
 	if loLoad > 1 {
 		rp.latencyImpossible = true
 		return beam
@@ -302,7 +307,7 @@ func (c *servingCtx) latencyBatch(rp *replicaPerf, bMax int, pf *prefillPool) in
 	for hi-lo > 1 {
 		guess := float64(lo) + (1-loLoad)/(hiLoad-loLoad)*float64(hi-lo)
 		mid := min(hi-1, max(lo+1, int(guess)))
-		load, _, _, _ := c.latencyLoad(&rp.st, mid*beam, pf)
+		load, _, _, _ := c.latencyLoad(&rp.st, mid*beam, pf, true)
 		if load <= 1 {
 			lo, loLoad = mid, load
 			if side < 0 {

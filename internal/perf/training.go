@@ -355,7 +355,8 @@ func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin 
 		s.b.maxDP = max(1, int(c.seqs))
 		s.b.group = s.groupCanWin
 		for l := range m.trainingLayouts(x, arch, w.SequenceLength, pin, &s.b) {
-			s.try(l, c.mem.bytes(l), c.bubble(l), (l.gpus()+x.gpn-1)/x.gpn)
+			g := l.gpus()
+			s.try(l, g, c.mem.bytes(l), c.bubble(l), (g+x.gpn-1)/x.gpn)
 		}
 	}
 	if !s.haveBest {
@@ -396,18 +397,18 @@ func (s *trainSearch) searchPlan(es trainPlan) {
 		if int(e.used) <= s.b.minUsed {
 			continue
 		}
-		s.try(e.layout(), e.bytes, e.bubble, int(e.nodes))
+		s.try(e.layout(), int(e.used), e.bytes, e.bubble, int(e.nodes))
 	}
 }
 
-// try considers layout l, whose per-GPU memory, pipeline bubble and node
-// count are given.
-func (s *trainSearch) try(l layout, bytes, bubble float64, nodes int) {
+// try considers layout l, whose GPUs (l.gpus()), per-GPU memory, pipeline
+// bubble and node count are given.
+func (s *trainSearch) try(l layout, gpus int, bytes, bubble float64, nodes int) {
 	c := s.c
 	// Every factor after the base MFU can only lower it (c.prune): a
 	// layout whose GPUs at the base MFU cannot beat the best so far is
 	// skipped before anything is computed.
-	if s.haveBest && c.prune && !(float64(l.gpus())*c.maxPerGPU > s.best.tokensPerS*(1+s.tol)) {
+	if s.haveBest && c.prune && !(float64(gpus)*c.maxPerGPU > s.best.tokensPerS*(1+s.tol)) {
 		return
 	}
 	if c.experts > 0 { // a mixture of experts (dense: ep 1, as enumerated)
@@ -431,7 +432,7 @@ func (s *trainSearch) try(l layout, bytes, bubble float64, nodes int) {
 	if s.haveBest {
 		bar = s.best.tokensPerS * (1 + s.tol)
 	}
-	if !c.layout(l, bytes, bubble, nodes, bar, &s.r) {
+	if !c.layout(l, gpus, bytes, bubble, nodes, bar, &s.r) {
 		return
 	}
 	if !s.haveBest || s.r.tokensPerS > s.best.tokensPerS*(1+s.tol) {
@@ -770,15 +771,14 @@ func (c *trainCtx) bubble(l layout) float64 {
 	return float64(l.pp-1) / (c.tp.PipelineInterleave * micro)
 }
 
-// layout estimates one layout whose per-GPU memory is bytes, pipeline
-// bubble bubble and node count nodes into r. When
+// layout estimates one layout of gpus GPUs (l.gpus()) whose per-GPU
+// memory is bytes, pipeline bubble bubble and node count nodes into r. When
 // pruning is exact and the throughput after the TP and PP terms is already
 // not above bar (NaN = no bar), it stops early and returns false: the
 // finished layout could not exceed bar either.
-func (c *trainCtx) layout(l layout, bytes, bubble float64, nodes int, bar float64, r *trainResult) bool {
+func (c *trainCtx) layout(l layout, gpus int, bytes, bubble float64, nodes int, bar float64, r *trainResult) bool {
 	tp, x := c.tp, c.x
 	// Field by field (every one is set below): the search reuses r.
-	gpus := l.gpus()
 	r.l, r.bytes, r.fits = l, bytes, bytes <= x.usableGB*1e9
 	r.tpExposed, r.dpExposed, r.cpExposed, r.a2aExposed, r.ppBubble, r.commDominates = 0, 0, 0, 0, 0, false
 	g := float64(gpus)
@@ -805,7 +805,7 @@ func (c *trainCtx) layout(l layout, bytes, bubble float64, nodes int, bar float6
 	if c.prune && !math.IsNaN(bar) && mfu > 0 && !(loss > 1) && !(g*x.peakFlops*mfu/c.perToken > bar) {
 		return false
 	}
-	mfu = c.dataParallel(l, r, mfu)
+	mfu = c.dataParallel(l, g, r, mfu)
 	if r.nodes > 1 {
 		mfu *= loss
 	}
@@ -821,10 +821,9 @@ func (c *trainCtx) layout(l layout, bytes, bubble float64, nodes int, bar float6
 // context-parallel ranks to the MFU: ZeRO-3 traffic per step (routed
 // experts only within their data-parallel replicas), the context-parallel
 // ring and the expert-parallel all-to-all, each against the compute it
-// overlaps.
-func (c *trainCtx) dataParallel(l layout, r *trainResult, mfu float64) float64 {
+// overlaps. g is the layout's GPUs.
+func (c *trainCtx) dataParallel(l layout, g float64, r *trainResult, mfu float64) float64 {
 	tp, x := c.tp, c.x
-	g := float64(l.gpus())
 	if d := float64(l.dp * l.cp); d > 1 {
 		vol := (c.dpVol - c.dpVolExperts*(1-1/float64(l.ep))) / float64(l.tp*l.pp) * (d - 1) / d
 		bw := x.linkBps

@@ -6,6 +6,8 @@ package planner
 import (
 	"math"
 	"slices"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 )
 
 // pruneMarginUSD: a group is left out only when its cost bound exceeds
@@ -56,6 +58,7 @@ func (r *run) physicsCheapest() {
 		if r.canGrow(g) && r.lowerBoundNodes(g) < r.groups[g].options[0].nodes && lbGrown[g]-bound <= pruneMarginUSD {
 			r.unitsOnly = false
 			w.group(g)
+			r.forgetBounds(g)
 			bound = math.Min(bound, r.groupCheapest(g))
 		}
 	}
@@ -88,8 +91,9 @@ func (r *run) costLowerBounds() (lb, ceiling []float64) {
 		if !r.needed[g] || math.IsInf(perNode[g], 1) {
 			continue
 		}
-		ceiling[g] = perNode[g] * float64(r.lowerBoundNodes(g))
-		lb[g] = perNode[g] * float64(max(r.lowerBoundNodes(g), r.minFitNodes(g)))
+		nodes := r.lowerBoundNodes(g)
+		ceiling[g] = perNode[g] * float64(nodes)
+		lb[g] = perNode[g] * float64(max(nodes, r.minFitNodes(g)))
 	}
 	return lb, ceiling
 }
@@ -128,10 +132,14 @@ func (r *run) perNodeMonth() []float64 {
 
 // minFitNodes is the fewest nodes of a group's hardware whose memory
 // holds the model (0 when the estimator cannot tell): every serving unit
-// has at least that many.
+// has at least that many. Computed once per family and run.
 func (r *run) minFitNodes(g int) int {
-	hw := r.p.groups[g].hw
-	return ceilDiv(r.req.Estimator.MinGPUsToFit(hw.Accelerator, hw.GPUsPerNode), hw.GPUsPerNode)
+	fam := &r.fam[r.p.groups[g].family]
+	if fam.fitPlus1 == 0 {
+		hw := r.p.groups[g].hw
+		fam.fitPlus1 = 1 + ceilDiv(r.req.Estimator.MinGPUsToFit(hw.Accelerator, hw.GPUsPerNode), hw.GPUsPerNode)
+	}
+	return fam.fitPlus1 - 1
 }
 
 // groupCheapest is the lowest cost plus carbon cost of an evaluated
@@ -143,7 +151,11 @@ func (r *run) groupCheapest(g int) float64 {
 	best := math.Inf(1)
 	for _, i := range r.p.members[g] {
 		if r.verdicts[i].reason == "" {
-			r.eachWithinLimits(&r.p.offers[i], &r.groups[g], func(c priced) {
+			var skip [catalog.NumPricingModels]bool
+			if best < math.Inf(1) {
+				r.skipAtLeast(&r.p.offers[i], &r.groups[g], best, &skip)
+			}
+			r.eachWithinLimits(&r.p.offers[i], &r.groups[g], &skip, func(c priced) {
 				if c.co2Known || r.req.CarbonPriceUSDPerTonne == 0 {
 					best = math.Min(best, c.cost+c.carbon)
 				}

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 )
 
 // offerReason applies the offer-level filters in the documented order;
@@ -52,7 +53,32 @@ func (r *run) offerReason(oi *offerInfo) string {
 	return ""
 }
 
-func (r *run) reject(reason string, n int) { r.rejected[reasonIndex(reason)] += n }
+func (r *run) reject(reason string, n int) { r.rejected[r.reasonIx(reason)] += n }
+
+// reasonIx is reasonIndex through the run's few most recent reasons: scan
+// rejects thousands of offers for a handful of reasons (the reasons are
+// the package's constants, which compare by pointer first).
+func (r *run) reasonIx(reason string) int {
+	rc := &r.reasonCache
+	for i := range rc.n {
+		if rc.reasons[i] == reason {
+			return rc.ix[i]
+		}
+	}
+	ix := reasonIndex(reason)
+	k := rc.next % len(rc.reasons)
+	rc.reasons[k], rc.ix[k] = reason, ix
+	rc.next++
+	rc.n = min(rc.n+1, len(rc.reasons))
+	return ix
+}
+
+// reasonCache holds a run's most recent reasons and their indexes.
+type reasonCache struct {
+	reasons [4]string
+	ix      [4]int
+	n, next int
+}
 
 // allowedModels counts the offer's pricing models the constraints allow.
 func (r *run) allowedModels(oi *offerInfo) int {
@@ -77,6 +103,8 @@ type verdict struct {
 // needs; phase 2 evaluates their physics, in parallel over families;
 // phase 3 prices and filters every candidate in tie-break order.
 func (r *run) scan() {
+	r.startRows()
+	r.prune = r.pruneOn()
 	for i := range r.p.offers {
 		oi, v := &r.p.offers[i], &r.verdicts[i]
 		v.reason, v.allowed = r.offerReason(oi), 0
@@ -126,7 +154,6 @@ func (r *run) scan() {
 func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 	var furthest [catalog.NumPricingModels]int // by slot
 	var kept [catalog.NumPricingModels]bool
-	u := r.usage(0, 0, r.discounts[oi.cloudIx])
 	var slots [catalog.NumPricingModels]int // the allowed slots of the offer, in sold order
 	n := 0
 	for _, s := range oi.soldSlot {
@@ -135,14 +162,24 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 			n++
 		}
 	}
+	var buf [catalog.NumPricingModels]int
+	billed := r.dropLosers(oi, g, slots[:n], buf[:0], &kept, &furthest)
+	var u cost.Usage
+	if len(billed) > 0 {
+		u = r.usage(0, 0, r.discounts[oi.cloudIx])
+	}
 	var c priced
 	for i := range g.options {
 		opt := &g.options[i]
-		for _, s := range slots[:n] {
+		for _, s := range billed {
 			r.price(&c, oi, opt, s, &u)
 			reason := r.limitFailure(oi, opt, &c)
 			if r.req.TradeOffs && r.keepTradeOff(&c, reason) {
-				r.tradeCands = append(r.tradeCands, c)
+				if r.rows.on {
+					r.offerRows(&c)
+				} else {
+					r.tradeCands = append(r.tradeCands, c)
+				}
 			}
 			if reason >= 0 {
 				furthest[s] = max(furthest[s], reason)
@@ -168,23 +205,28 @@ func (r *run) evaluate(oi *offerInfo, g *groupResult) {
 // removed, keeping the cheapest (cost plus carbon cost) candidate within
 // every other limit as the left-out one; it counts nothing.
 func (r *run) evaluateLeftOut(oi *offerInfo, g *groupResult) {
-	r.eachWithinLimits(oi, g, func(c priced) {
+	var skip [catalog.NumPricingModels]bool
+	if r.leftOut.set {
+		r.skipAtLeast(oi, g, r.leftOut.value, &skip)
+	}
+	r.eachWithinLimits(oi, g, &skip, func(c priced) {
 		if !r.leftOut.set || c.cost+c.carbon < r.leftOut.value {
 			r.leftOut.set, r.leftOut.value, r.leftOut.cand = true, c.cost+c.carbon, c
 		}
 	})
 }
 
-// eachWithinLimits prices every (node count, allowed pricing model) of an
-// offer and calls fn on those within every limit (by value: a pointer
-// would move every priced candidate to the heap); it counts nothing.
-func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, fn func(c priced)) {
+// eachWithinLimits prices every (node count, allowed pricing model but
+// those skip marks; nil: none) of an offer and calls fn on those within
+// every limit (by value: a pointer would move every priced candidate to
+// the heap); it counts nothing.
+func (r *run) eachWithinLimits(oi *offerInfo, g *groupResult, skip *[catalog.NumPricingModels]bool, fn func(c priced)) {
 	u := r.usage(0, 0, r.discounts[oi.cloudIx])
 	var c priced
 	for i := range g.options {
 		opt := &g.options[i]
 		for _, s := range oi.soldSlot {
-			if !r.f.pricingModels[s] {
+			if !r.f.pricingModels[s] || (skip != nil && skip[s]) {
 				continue
 			}
 			if r.price(&c, oi, opt, s, &u); r.withinLimits(oi, opt, &c) {

@@ -37,8 +37,11 @@ type worker struct {
 	// Per-request memo of the benchmark model: instances of the same
 	// accelerator and size share estimates across clouds, and a single node
 	// does not use the scale-out network, so one-node estimates are keyed
-	// without it (TestSingleNodeEstimateIgnoresNetwork guards this).
-	estimates map[estimateKey]estimateResult
+	// without it (TestSingleNodeEstimateIgnoresNetwork guards this). The
+	// map holds indexes into results: a map stores a value as large as an
+	// estimate out of line, one allocation per entry.
+	estimates map[estimateKey]int
+	results   []estimateResult
 	minGPUs   map[estimateKey]int
 	// nearest misses found while evaluating physics.
 	smallest, lowestTPOT miss
@@ -66,12 +69,14 @@ func (w *worker) estimate(hw perf.Hardware, nodes int) (perf.Estimate, error) {
 	if nodes > 1 {
 		k.gbps, k.fabric = hw.NetworkGbps, hw.Fabric
 	}
-	if v, ok := w.estimates[k]; ok {
+	if i, ok := w.estimates[k]; ok {
+		v := &w.results[i]
 		return v.est, v.err
 	}
 	hw.GPUs = nodes * hw.GPUsPerNode
 	e, err := w.run.req.Estimator.EstimateBrief(hw)
-	w.estimates[k] = estimateResult{e, err}
+	w.estimates[k] = len(w.results)
+	w.results = append(w.results, estimateResult{e, err})
 	return e, err
 }
 
@@ -132,11 +137,13 @@ func (r *run) startWorkers() int {
 		n = 1
 	}
 	for len(r.workers) < n {
-		r.workers = append(r.workers, worker{estimates: make(map[estimateKey]estimateResult, 256), minGPUs: make(map[estimateKey]int, 64)})
+		r.workers = append(r.workers, worker{estimates: make(map[estimateKey]int, 256), minGPUs: make(map[estimateKey]int, 64)})
 	}
 	for i := 0; i < n; i++ {
 		w := &r.workers[i]
 		clear(w.estimates)
+		clear(w.results) // no estimate of the last run stays reachable
+		w.results = w.results[:0]
 		clear(w.minGPUs)
 		w.run, w.smallest, w.lowestTPOT, w.tightest = r, miss{}, miss{}, miss{}
 	}

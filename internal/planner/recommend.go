@@ -7,6 +7,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/cost"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
@@ -57,6 +58,8 @@ type run struct {
 	topBar   float64
 	feasible int
 	rejected reasonCounts
+	// reasonCache speeds up reasonIndex for reject.
+	reasonCache reasonCache
 	// physicallyOK counts the (offer, pricing model) pairs that passed
 	// physics; when nothing is feasible, it tells a numeric limit binds.
 	physicallyOK int
@@ -73,8 +76,18 @@ type run struct {
 	// tradeCands are the candidates the trade-offs choose from
 	// (Request.TradeOffs; keepTradeOff), in scan order.
 	tradeCands []priced
+	// fam holds per-family figures (lowerBoundNodes, minFitNodes).
+	fam []familyMemo
+	// rows streams a job's trade-off rows (rows.go) when on.
+	rows jobRowStream
 	// perNode is perNodeMonth for the serving trade-off rows.
 	perNode []float64
+	// prune: candidates that cannot enter the top N may go unbilled
+	// (prune.go); bounds holds each group's bound per pricing model,
+	// current when its gen is the run's.
+	prune  bool
+	bounds []slotBound
+	gen    uint32
 	// worstCO2 is the highest known CO2e of the feasible candidates (set by
 	// rankAll): what an unknown CO2e ranks as.
 	worstCO2 float64
@@ -128,8 +141,15 @@ func (p *Planner) Recommend(req Request) (*Result, error) {
 func (r *run) reset(p *Planner, req *Request) {
 	all, top, groups, workers, needed, groupCost := r.all[:0], r.top[:0], r.groups[:0], r.workers, r.needed, r.groupCost
 	verdicts, discounts, tradeCands := r.verdicts, r.discounts[:0], r.tradeCands[:0]
+	bounds, gen, rows, fam := r.bounds, r.gen+1, r.rows, resize(r.fam, p.families)
+	clear(fam)
+	if gen == 0 { // wrapped: every bound is stale
+		clear(bounds)
+		gen = 1
+	}
 	w := req.Estimator.Workload()
 	*r = run{p: p, req: req, workload: w, all: all, top: top, workers: workers, groupCost: groupCost, verdicts: verdicts, tradeCands: tradeCands,
+		bounds: bounds, gen: gen, rows: rows, fam: fam,
 		inference: w.Kind == perf.KindInference, kind: kindSlot(w.Kind),
 		moe: w.ActiveParametersB > 0 && w.ActiveParametersB < w.ModelParametersB,
 		// Balanced scores and the cost objective with a carbon price (an
@@ -155,6 +175,11 @@ func (r *run) reset(p *Planner, req *Request) {
 		r.verdicts = make([]verdict, len(p.offers))
 	}
 	r.verdicts = r.verdicts[:len(p.offers)]
+	if nb := len(p.groups) * catalog.NumPricingModels; cap(r.bounds) < nb {
+		r.bounds = make([]slotBound, nb)
+	} else {
+		r.bounds = r.bounds[:nb]
+	}
 	for _, c := range p.cloudIDs {
 		discounts = append(discounts, req.Discounts[c])
 	}

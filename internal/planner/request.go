@@ -109,6 +109,10 @@ type Request struct {
 	// found (physicsCheapest); the counts and the other candidates are
 	// partial.
 	cheapestOnly bool
+	// exhaustive: bill every candidate, pruning none (prune.go), and keep
+	// a job's trade-off candidates for cheapestEach instead of streaming
+	// its rows (rows.go); the tests compare the answers.
+	exhaustive bool
 	// seedGroup+1 (with cheapestOnly): a group to evaluate first; 0 none.
 	seedGroup int
 	// perNode (with cheapestOnly): run.perNodeMonth of the request, which

@@ -83,10 +83,7 @@ type Relimit func(ttftMs, tpotMs float64) (Estimator, error)
 func (r *run) tradeOffs(res *Result) (*TradeOffs, error) {
 	t := &TradeOffs{Inference: r.inference}
 	t.BaseFromBest = !r.inference && !(r.req.Constraints.DeadlineHours > 0)
-	for _, f := range slices.Sorted(slices.Values(append([]float64{1}, r.p.policy.TradeOffFactors...))) {
-		if t.BaseFromBest && f > 1 && r.req.Objective == ObjectiveCost {
-			continue // the cost objective's best is already the cheapest without a deadline
-		}
+	for _, f := range r.tradeOffFactors(t.BaseFromBest) {
 		t.Rows = append(t.Rows, TradeOff{Factor: f})
 	}
 	if !r.inference {
@@ -101,9 +98,24 @@ func (r *run) tradeOffs(res *Result) (*TradeOffs, error) {
 	return t, nil
 }
 
+// tradeOffFactors are the rows' factors, ascending: 1 and the policy's
+// (a job whose base is the best's hours under the cost objective: none
+// above 1, its best being already the cheapest without a deadline).
+func (r *run) tradeOffFactors(baseFromBest bool) []float64 {
+	var out []float64
+	for _, f := range slices.Sorted(slices.Values(append([]float64{1}, r.p.policy.TradeOffFactors...))) {
+		if baseFromBest && f > 1 && r.req.Objective == ObjectiveCost {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // jobRows fills a job's rows: the cheapest candidate within the deadline
 // scaled by each row's factor (without a deadline, the best's hours
-// scaled; the factor-1 row has none), all in one pass.
+// scaled; the factor-1 row has none), all in one pass, or as the scan
+// streamed them (streamRows).
 func (r *run) jobRows(rows []TradeOff, res *Result) {
 	base, fromBest := r.req.Constraints.DeadlineHours, false
 	if !(base > 0) {
@@ -114,10 +126,15 @@ func (r *run) jobRows(rows []TradeOff, res *Result) {
 			rows[i].DeadlineHours = base * rows[i].Factor
 		}
 	}
-	best := r.cheapestEach(len(rows), func(c *priced, k int) bool {
-		d := rows[k].DeadlineHours
-		return d == 0 || c.hours <= d
-	})
+	var best []*priced
+	if r.rows.on {
+		best = r.rows.results()
+	} else {
+		best = r.cheapestEach(len(rows), func(c *priced, k int) bool {
+			d := rows[k].DeadlineHours
+			return d == 0 || c.hours <= d
+		})
+	}
 	for i := range rows {
 		switch d := rows[i].DeadlineHours; {
 		case best[i] == nil:

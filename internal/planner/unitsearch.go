@@ -56,6 +56,7 @@ func (r *run) unitSearch(n int) {
 			return
 		}
 		r.workers[r.p.groups[b.g].family%n].group(b.g)
+		r.forgetBounds(b.g)
 		if c := cheapest[b.g]; c.oi != nil && len(r.groups[b.g].options) > 0 {
 			if p := r.priceAt(c.oi, &r.groups[b.g].options[0], c.slot); r.pricedFailure(&p) < 0 {
 				costs[b.g] = math.Min(costs[b.g], p.cost+p.carbon)
@@ -88,8 +89,22 @@ func (r *run) canGrow(g int) bool {
 }
 
 // lowerBoundNodes is the fewest nodes of a group's hardware that could
-// serve the target, by the accelerator's serving ceiling (at least 1).
+// serve the target, by the accelerator's serving ceiling (at least 1);
+// computed once per family (accelerator and node size) and run.
 func (r *run) lowerBoundNodes(g int) int {
+	fam := &r.fam[r.p.groups[g].family]
+	if fam.lb == 0 {
+		fam.lb = r.ceilingNodes(g)
+	}
+	return fam.lb
+}
+
+// familyMemo holds what a run computed once per family: lowerBoundNodes
+// and minFitNodes+1 (0: not yet).
+type familyMemo struct{ lb, fitPlus1 int }
+
+// ceilingNodes is lowerBoundNodes, computed.
+func (r *run) ceilingNodes(g int) int {
 	hw := r.p.groups[g].hw
 	perNode := r.req.Estimator.ServingCeiling(hw.Accelerator) * float64(hw.GPUsPerNode)
 	if !(perNode > 0) || math.IsInf(perNode, 1) {
