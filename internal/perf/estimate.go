@@ -423,25 +423,64 @@ func (m *Model) minGPUsToFit(p *Prepared, acc *catalog.Accelerator, gpusPerNode 
 }
 
 func (m *Model) fitsOnly(p *Prepared, x *hw) bool {
-	usable := x.usableGB * 1e9
+	return p.fits.least(m, p, x) <= x.usableGB*1e9
+}
+
+// fitMemo holds, per GPU count and node size (serving: scale-up domain),
+// the least memory per GPU of any layout of a prepared workload, NaN when
+// every layout's is NaN: a workload fits usable bytes per GPU exactly when
+// some layout needs no more, that is when the least does. What a layout
+// needs does not depend on the accelerator, so every accelerator of the
+// size reads one enumeration.
+type fitMemo struct {
+	mu    sync.Mutex
+	bytes map[[2]int]float64
+}
+
+// least is the least memory per GPU of any layout on hardware x.
+func (fm *fitMemo) least(m *Model, p *Prepared, x *hw) float64 {
+	k := [2]int{x.gpus, x.gpn}
+	if p.w.Kind == KindInference {
+		k[1] = x.scaleUp()
+	}
+	fm.mu.Lock()
+	v, ok := fm.bytes[k]
+	fm.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = m.leastBytes(p, x)
+	fm.mu.Lock()
+	if fm.bytes == nil {
+		fm.bytes = map[[2]int]float64{}
+	}
+	fm.bytes[k] = v
+	fm.mu.Unlock()
+	return v
+}
+
+// leastBytes is the least memory per GPU of the workload's layouts on
+// hardware x (NaN ones left out; NaN when all are).
+func (m *Model) leastBytes(p *Prepared, x *hw) float64 {
+	least := math.NaN()
+	keep := func(b float64) {
+		if !math.IsNaN(b) && (math.IsNaN(least) || b < least) {
+			least = b
+		}
+	}
 	if p.w.Kind == KindInference {
 		kvBytes := m.kvBytesPerElement(p.w.Precision)
 		var buf [maxServingLayouts]servingLayout
 		for _, l := range m.servingLayouts(x, &p.shape, buf[:0]) {
-			if m.minBytesPerGPU(&p.w, &p.shape, l, kvBytes) <= usable {
-				return true
-			}
+			keep(m.minBytesPerGPU(&p.w, &p.shape, l, kvBytes))
 		}
-		return false
+		return least
 	}
 	mem := m.trainMemory(&p.w, &p.arch)
-	b := layoutBounds{group: func(tp, cp int) bool { return mem.mayFit(tp, cp, x.gpus, usable) }}
-	for l := range m.trainingLayouts(x, &p.arch, p.w.SequenceLength, Parallelism{}, &b) {
-		if mem.bytes(l) <= usable {
-			return true
-		}
+	for l := range m.trainingLayouts(x, &p.arch, p.w.SequenceLength, Parallelism{}, nil) {
+		keep(mem.bytes(l))
 	}
-	return false
+	return least
 }
 
 // exposed returns the fraction of extra time a communication phase adds

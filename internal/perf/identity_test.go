@@ -182,3 +182,29 @@ func TestPlannedSearchSameAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestMinGPUsToFitSharedAcrossAccelerators: a prepared workload memoizes
+// the least memory per GPU of its layouts by GPU count and node size (or
+// scale-up domain) and reads it for every accelerator; asked about every
+// fixture accelerator in turn, on nodes of 1 to 8, it answers as a
+// workload prepared afresh for each.
+func TestMinGPUsToFitSharedAcrossAccelerators(t *testing.T) {
+	m := model(t)
+	for _, w := range identityWorkloads {
+		shared, err := m.Prepare(w, perf.ValidateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range fixtureAccelerators(t) {
+			for _, gpn := range []int{1, 2, 4, 8} {
+				fresh, err := m.Prepare(w, perf.ValidateOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := shared.MinGPUsToFit(a, gpn), fresh.MinGPUsToFit(a, gpn); got != want {
+					t.Errorf("%s %gB on %s, %d per node: shared %d, afresh %d", w.Kind, w.ModelParametersB, a.ID, gpn, got, want)
+				}
+			}
+		}
+	}
+}

@@ -30,6 +30,7 @@ type Prepared struct {
 
 	plans planCache
 	waits waitMemo
+	fits  fitMemo
 }
 
 // waitMemo holds the 99th-percentile prefill waits (mdOneWait99) of a
@@ -69,9 +70,12 @@ func (wm *waitMemo) wait99(rho, s float64) float64 {
 }
 
 // planCache holds a prepared workload's layout plans by GPU count and node
-// size: a size's first search enumerates, the second builds the plan that
-// it and every later one read. A single estimate builds none and
-// allocates nothing here: the first size seen is held inline.
+// size. A brief estimate (the planner's, one of many on hardware of a few
+// sizes) builds its size's plan at once and reads it, as every later
+// search of the size does. An explained one (a data source's single
+// estimate) enumerates on a size's first search and builds the plan on the
+// second, so a single estimate builds none and allocates nothing here: the
+// first size seen is held inline.
 type planCache struct {
 	mu        sync.Mutex
 	first     [2]int // the first size searched, while it has no slot
@@ -79,9 +83,9 @@ type planCache struct {
 	plans     map[[2]int]planSlot
 }
 
-// plan returns the plan of hardware x's size, nil on its first search (or
-// for a nil cache).
-func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int) trainPlan {
+// plan returns the plan of hardware x's size, nil on its first search
+// unless eager (or for a nil cache).
+func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int, eager bool) trainPlan {
 	if pc == nil {
 		return nil
 	}
@@ -89,7 +93,8 @@ func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int) tra
 	pc.mu.Lock()
 	slot, seen := pc.plans[k]
 	switch {
-	case seen:
+	case seen || eager:
+		seen = true
 	case pc.haveFirst && pc.first == k:
 		seen, pc.haveFirst = true, false
 	case !pc.haveFirst && pc.plans == nil:

@@ -3,7 +3,10 @@
 
 package perf
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Serving layouts of an inference estimate.
 const (
@@ -76,12 +79,17 @@ type replicaPerf struct {
 // the disaggregated one is kept when it sustains more.
 // waits (nil: none) memoizes the prefill waits.
 func (m *Model) inference(w Workload, x hw, s *shape, sp speculation, explain bool, waits *waitMemo) Estimate {
-	c := servingCtx{m: m, w: &w, s: s, x: &x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision), waits: waits}
-	var buf [maxServingLayouts]servingLayout
-	c.layouts = m.servingLayouts(&x, s, buf[:0])
+	f, _ := servingFrames.Get().(*servingFrame)
+	if f == nil {
+		f = new(servingFrame)
+	}
+	defer servingFrames.Put(f)
+	f.w, f.x = w, x
+	c := servingCtx{m: m, w: &f.w, s: s, x: &f.x, sp: sp, kvBytes: m.kvBytesPerElement(w.Precision), waits: waits}
+	c.layouts = m.servingLayouts(&f.x, s, f.layouts[:0])
 	agg, smallest, ok := c.bestAggregated()
 	if !ok {
-		return inferenceMiss(&w, &x, &smallest, explain)
+		return inferenceMiss(&f.w, &f.x, &smallest, explain)
 	}
 	if !c.disaggregationAllowed() {
 		return c.fit(&agg, nil, explain)
@@ -91,6 +99,19 @@ func (m *Model) inference(w Workload, x hw, s *shape, sp speculation, explain bo
 	}
 	return c.fit(&agg, nil, explain)
 }
+
+// servingFrame holds what a search's step models point to: the workload,
+// the hardware and the replica layouts. The compiler cannot keep them on
+// the stack of an estimate (its context caches the step models), so
+// estimates take them from a pool instead of allocating them; an estimate
+// keeps no pointer into its frame.
+type servingFrame struct {
+	w       Workload
+	x       hw
+	layouts [maxServingLayouts]servingLayout
+}
+
+var servingFrames = sync.Pool{New: func() any { return new(servingFrame) }}
 
 // inferencePinned estimates serving with a pinned layout: aggregated
 // replicas of the shapes the pin allows (pinnedServingLayouts), as many

@@ -228,7 +228,7 @@ func (m *Model) training(w Workload, x hw, s *shape, pin Parallelism, explain bo
 	c.moe(s)
 	var plan trainPlan
 	if pin.IsZero() {
-		plan = plans.plan(m, &c, &x, &arch, w.SequenceLength)
+		plan = plans.plan(m, &c, &x, &arch, w.SequenceLength, !explain)
 	}
 	best, found := m.searchTraining(&c, &w, &x, &arch, pin, plan)
 	if !found {
