@@ -45,11 +45,7 @@ func BenchmarkRecommendInferenceWithTradeOffs(b *testing.B) {
 // recommendation to the next. tradeOffs asks for the trade-offs too.
 func benchRecommend(b *testing.B, w perf.Workload, c planner.Constraints, tradeOffs bool) {
 	p, m := builtin(b)
-	relimit := func(ttft, tpot float64) (planner.Estimator, error) {
-		w := w
-		w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
-		return m.Prepare(w, perf.ValidateOptions{})
-	}
+	relimit := modelRelimit(m, w, perf.ValidateOptions{})
 	b.ReportAllocs()
 	var before syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)

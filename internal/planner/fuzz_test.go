@@ -99,11 +99,7 @@ func recommendOnce(p *planner.Planner, model *perf.Model, policy *planner.Policy
 	}
 	req := planner.Request{Estimator: prep, Constraints: c, Objective: planner.Objectives[int(in.objective)%len(planner.Objectives)],
 		Top: fuzzutil.Int(in.top), CarbonPriceUSDPerTonne: in.carbon, TradeOffs: true,
-		Relimit: func(ttft, tpot float64) (planner.Estimator, error) {
-			w := w
-			w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
-			return model.Prepare(w, policy.WorkloadOptions())
-		}}
+		Relimit: modelRelimit(model, w, policy.WorkloadOptions())}
 	if cl := clouds[in.cloud%4]; cl != "" {
 		req.AllowedClouds, req.Discounts = []string{cl}, map[string]float64{cl: in.discount}
 	}

@@ -22,6 +22,15 @@ func fakeRelimit(w perf.Workload) planner.Relimit {
 	}
 }
 
+// modelRelimit prepares w on the benchmark model m under other latency
+// limits, as gpu_recommendation's Relimit does.
+func modelRelimit(m *perf.Model, w perf.Workload, opts perf.ValidateOptions) planner.Relimit {
+	return func(ttft, tpot float64) (planner.Estimator, error) {
+		w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
+		return m.Prepare(w, opts)
+	}
+}
+
 // tradeOffs recommends with the trade-offs of one request.
 func tradeOffs(t *testing.T, p *planner.Planner, req planner.Request, w perf.Workload) (*planner.Result, *planner.TradeOffs) {
 	t.Helper()
@@ -235,12 +244,8 @@ func TestTradeOffsLooserNeverDearerBuiltin(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					relimit := func(ttft, tpot float64) (planner.Estimator, error) {
-						w := w
-						w.MaxTimeToFirstTokenMs, w.MaxTimePerOutputTokenMs = ttft, tpot
-						return m.Prepare(w, perf.ValidateOptions{})
-					}
-					r, err := p.Recommend(planner.Request{Estimator: prep, Constraints: c, TradeOffs: true, Relimit: relimit})
+					r, err := p.Recommend(planner.Request{Estimator: prep, Constraints: c, TradeOffs: true,
+						Relimit: modelRelimit(m, w, perf.ValidateOptions{})})
 					if err != nil {
 						continue // nothing meets the limits on this accelerator
 					}
