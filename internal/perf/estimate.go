@@ -45,9 +45,6 @@ type Parallelism struct {
 	Tensor, Pipeline, Expert, Context, Data int
 }
 
-// IsZero reports whether no degree is pinned.
-func (p Parallelism) IsZero() bool { return p == Parallelism{} }
-
 // Binding values: what limits the estimate.
 const (
 	BindCompute = "compute"

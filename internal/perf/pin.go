@@ -28,6 +28,9 @@ func pinPath(degree string) inputerr.Path {
 	return p
 }
 
+// IsZero reports whether no degree is pinned.
+func (p Parallelism) IsZero() bool { return p == Parallelism{} }
+
 // String lists the pinned degrees as a user writes them: "{ tensor = 8,
 // pipeline = 2 }".
 func (p Parallelism) String() string {

@@ -21,6 +21,9 @@ type speculation struct {
 	draftLayers     int     // draft_model: its layers (architecture rule)
 }
 
+// Enabled reports whether speculative decoding is on.
+func (s SpeculativeDecoding) Enabled() bool { return s.Method != "" }
+
 // applySpeculativeDefaults fills the method's default acceptance rate and
 // draft length (perf_model.json inference.speculative).
 func (m *Model) applySpeculativeDefaults(sd *SpeculativeDecoding) {

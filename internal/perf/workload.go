@@ -48,9 +48,6 @@ type SpeculativeDecoding struct {
 	DraftModelParametersB float64 // draft_model_parameters_b: the draft model's size (draft_model only)
 }
 
-// Enabled reports whether speculative decoding is on.
-func (s SpeculativeDecoding) Enabled() bool { return s.Method != "" }
-
 // Defaults applied by Model.WithDefaults, documented on the Terraform
 // attributes.
 const (
