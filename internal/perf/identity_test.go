@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
+	"github.com/gpuplan/terraform-provider-gpu/internal/textdiff"
 )
 
 var updateIdentity = flag.Bool("update-identity", false, "rewrite testdata/identity.golden")
@@ -115,18 +116,8 @@ func TestIdentityEstimates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, wantLines := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(got), len(wantLines)) {
-		var gl, wl string
-		if i < len(got) {
-			gl = got[i]
-		}
-		if i < len(wantLines) {
-			wl = wantLines[i]
-		}
-		if gl != wl {
-			t.Fatalf("%s line %d differs:\n got: %s\nwant: %s", path, i+1, gl, wl)
-		}
+	if d := textdiff.First(b.String(), string(want)); d != "" {
+		t.Fatalf("%s differs at %s", path, d)
 	}
 }
 

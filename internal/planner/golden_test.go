@@ -16,6 +16,7 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/inputerr"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
+	"github.com/gpuplan/terraform-provider-gpu/internal/textdiff"
 )
 
 // update rewrites the golden files (go test ./internal/planner -run Golden -update).
@@ -116,7 +117,7 @@ func checkGolden(t *testing.T, file, got string) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("%s differs; run `go test ./internal/planner -run Golden -update` and review the diff.\n%s", path, firstDiff(got, string(want)))
+		t.Errorf("%s differs; run `go test ./internal/planner -run Golden -update` and review the diff.\n%s", path, textdiff.First(got, string(want)))
 	}
 }
 
@@ -148,22 +149,4 @@ func writeAnswer(b *strings.Builder, res *planner.Result, err error) {
 			fmt.Fprintf(b, "error: %v\n", err)
 		}
 	}
-}
-
-// firstDiff shows the first differing line of two texts.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return fmt.Sprintf("line %d:\n got: %s\nwant: %s", i+1, gl, wl)
-		}
-	}
-	return ""
 }
