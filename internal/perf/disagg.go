@@ -106,11 +106,12 @@ func (c *servingCtx) prefillWorkers(buf []prefillPool) []prefillPool {
 	found := false
 	// The unloaded p99 of the prompt and its transfer within the limit.
 	target := c.m.latencyTargets(c.w, c.sp.on).ttft / c.m.p.Inference.Latency.TTFTP99OverMeanUnloaded
+	transfer := c.kvTransfer()
 	for _, l := range c.layouts {
 		if l.gpus() > c.x.gpus/2 || c.m.minBytesPerGPU(c.w, c.s, l, c.kvBytes) > c.x.usableGB*1e9 {
 			continue
 		}
-		p := prefillPool{l: l, prefill: c.stepFor(l).prefill, transfer: c.kvTransfer()}
+		p := prefillPool{l: l, prefill: c.stepFor(l).prefill, transfer: transfer}
 		if !found || p.prefill < fastest.prefill {
 			fastest = p
 		}
