@@ -81,6 +81,15 @@ func num(v any) (float64, error) {
 	return 0, fmt.Errorf("not a number: %T %v", v, v)
 }
 
+// twoNums reads the two numbers a value comparer is given.
+func twoNums(values []any) (a, b float64, err error) {
+	if a, err = num(values[0]); err != nil {
+		return 0, 0, err
+	}
+	b, err = num(values[1])
+	return a, b, err
+}
+
 // textOf reads a string from state ("" when it is not one).
 func textOf(v any) string {
 	s, _ := v.(string)

@@ -497,11 +497,7 @@ data "gpu_recommendation" "r" {
 type within float64
 
 func (w within) CompareValues(values ...any) error {
-	a, err := num(values[0])
-	if err != nil {
-		return err
-	}
-	b, err := num(values[1])
+	a, b, err := twoNums(values)
 	if err != nil {
 		return err
 	}
@@ -601,11 +597,7 @@ data "gpu_tco" %q {
 type ratioOf float64
 
 func (r ratioOf) CompareValues(values ...any) error {
-	a, err := num(values[0])
-	if err != nil {
-		return err
-	}
-	b, err := num(values[1])
+	a, b, err := twoNums(values)
 	if err != nil {
 		return err
 	}
