@@ -152,11 +152,16 @@ func fitScore(t testing.TB, p perf.Params, lookup accLookup, group, exclude stri
 }
 
 // familyScore is the √(rows)-weighted mean over the source families of
-// cases of their median + ½·p90 absolute error.
+// cases of their median + ½·p90 absolute error; a family's absolute
+// anchor rows (refCase.anchor) are scored as a family of their own.
 func familyScore(cases []refCase, group string) float64 {
 	byOrigin := map[string][]refCase{}
 	for _, c := range cases {
-		byOrigin[c.origin] = append(byOrigin[c.origin], c)
+		key := c.origin
+		if c.anchor {
+			key += " (absolute)"
+		}
+		byOrigin[key] = append(byOrigin[key], c)
 	}
 	var sum, weights float64
 	for _, cs := range byOrigin {
