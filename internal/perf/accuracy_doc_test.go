@@ -63,7 +63,9 @@ MLPerf Training v5.0) is predicted without it, as a new result would be.
   trained token**: the result logs record each run's global batch and the tokens it trained to reach the
   target, and a larger batch needs more of them (llama2_70b_lora: 3,168 samples at a batch of 8, 11,040 at
   128 — convergence, not speed). Each row is estimated at its own global batch (` + "`global_batch_tokens`" + `), and
-  the time is the mean run time of the scored runs without the RCP penalty.
+  the time is the mean run time of the scored runs without the RCP penalty. Precision follows the
+  submissions: FP8 on NVIDIA Hopper, Blackwell and Ada, AMD and Gaudi2, INT8 (AQT) on Google's TPU v5e, v5p
+  and Trillium (the launch scripts in the results repositories set ` + "`quantization=int8`" + `), BF16 on A100.
 - **Training, MLPerf, absolute** (one row per benchmark and round: its reference system): the ratios say
   nothing of the absolute level, so each reference system is also scored on its **tokens/s of training
   alone**: the tokens it trained over its mean run time less the time its scored runs spent evaluating

@@ -141,10 +141,14 @@ func inferencePrecision(a *catalog.Accelerator) string {
 }
 
 // trainingPrecision: NVIDIA Hopper/Ada and Gaudi2 MLPerf Training LLM
-// submissions use FP8 (Transformer Engine / Intel FP8); TPU v5e used INT8
-// (AQT) in v3.1; A100 and TPU v5p BF16.
+// submissions use FP8 (Transformer Engine / Intel FP8); Google's gpt3
+// submissions train in INT8 (AQT) on every TPU with an INT8 peak above its
+// BF16 one: v5e in v3.1 (PAX), v5p in v4.0 and v4.1 and Trillium in v4.1
+// (MaxText launch scripts in the results repositories, quantization=int8:
+// training_results_v4.0 Google/benchmarks/gpt3/implementations/maxtext/
+// v5p-*.sh, v4.1 …/maxtext/cloud-tpu-{v5p,trillium}/*.sh); A100 BF16.
 func trainingPrecision(a *catalog.Accelerator) string {
-	if strings.EqualFold(a.ID, "TPU-V5E") && a.PeakTFLOPS["int8"] > 0 {
+	if strings.EqualFold(a.Family, "tpu") && a.PeakTFLOPS["int8"] > a.PeakTFLOPS["bf16"] {
 		return "int8"
 	}
 	if a.PeakTFLOPS["fp8"] > 0 && !strings.EqualFold(a.Family, "tpu") {
