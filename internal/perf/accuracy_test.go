@@ -47,6 +47,12 @@ type refCase struct {
 	err       float64 // predicted/published − 1 (time error for MFU rows)
 	detail    string  // the model's layout and binding (logged, not in the doc)
 	date      string  // the result's publication date (YYYY-MM-DD): scored with the stack of that date
+	// anchor marks an absolute row of a family of ratios (an MLPerf
+	// Training reference system's tokens/s): the fit scores such rows as
+	// their own family, so a few absolute rows among dozens of ratios
+	// still set the level (they would never reach the ratios' median or
+	// p90); leave-one-source-out leaves them out with their family.
+	anchor bool
 }
 
 type skipped struct{ group, reason string }
@@ -135,10 +141,14 @@ func inferencePrecision(a *catalog.Accelerator) string {
 }
 
 // trainingPrecision: NVIDIA Hopper/Ada and Gaudi2 MLPerf Training LLM
-// submissions use FP8 (Transformer Engine / Intel FP8); TPU v5e used INT8
-// (AQT) in v3.1; A100 and TPU v5p BF16.
+// submissions use FP8 (Transformer Engine / Intel FP8); Google's gpt3
+// submissions train in INT8 (AQT) on every TPU with an INT8 peak above its
+// BF16 one: v5e in v3.1 (PAX), v5p in v4.0 and v4.1 and Trillium in v4.1
+// (MaxText launch scripts in the results repositories, quantization=int8:
+// training_results_v4.0 Google/benchmarks/gpt3/implementations/maxtext/
+// v5p-*.sh, v4.1 …/maxtext/cloud-tpu-{v5p,trillium}/*.sh); A100 BF16.
 func trainingPrecision(a *catalog.Accelerator) string {
-	if strings.EqualFold(a.ID, "TPU-V5E") && a.PeakTFLOPS["int8"] > 0 {
+	if strings.EqualFold(a.Family, "tpu") && a.PeakTFLOPS["int8"] > a.PeakTFLOPS["bf16"] {
 		return "int8"
 	}
 	if a.PeakTFLOPS["fp8"] > 0 && !strings.EqualFold(a.Family, "tpu") {
@@ -253,9 +263,39 @@ type trainRow struct {
 	gpus, gpn   int
 	minutes     float64
 	// From the result logs: the global batch (sequences), the tokens
-	// trained to the target (mean of the scored runs) and their mean run
-	// time without the RCP penalty (0 when not recorded).
-	batchSeqs, tokens, runMinutes float64
+	// trained to the target (mean of the scored runs), their mean run
+	// time without the RCP penalty and the mean time of it spent in
+	// evaluation (0 when not recorded).
+	batchSeqs, tokens, runMinutes, evalMinutes float64
+}
+
+// trainingTokensPerSecond is a row's absolute speed of training alone:
+// the tokens it trained over its mean run time less the time its scored
+// runs spent evaluating (eval_start to eval_stop in the result logs); 0
+// when the logs record no tokens or no evaluation intervals.
+func (r trainRow) trainingTokensPerSecond() float64 {
+	if r.tokens <= 0 || r.evalMinutes <= 0 || r.runMinutes <= r.evalMinutes {
+		return 0
+	}
+	return r.tokens / ((r.runMinutes - r.evalMinutes) * 60)
+}
+
+// absoluteTrainingCase scores a reference row absolutely: its published
+// tokens/s of training alone against the model's (predicted, no goodput
+// loss: a run of minutes has no interruptions), the error stated on time
+// like the other training rows; false when the row has no such speed.
+func absoluteTrainingCase(t testing.TB, r trainRow, predicted float64) (refCase, bool) {
+	published := r.trainingTokensPerSecond()
+	if published <= 0 || math.IsNaN(predicted) {
+		return refCase{}, false
+	}
+	origin := "MLPerf Training " + r.version
+	c := refCase{group: "training", unit: "tokens/s", source: "mlperf", origin: origin, hw: strings.ToLower(r.a.Family),
+		date:      originDate(t, origin),
+		name:      fmt.Sprintf("%s %s %s %d× %s training tokens/s (evaluation excluded)", r.version, r.bench, r.name, r.gpus, r.a.ID),
+		published: published, predicted: predicted, anchor: true}
+	c.err = c.published/c.predicted - 1
+	return c, true
 }
 
 // minutesPerToken is a row's time per trained token when the logs record
@@ -272,7 +312,8 @@ func trainingCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, []
 	var cases []refCase
 	var skips []skipped
 	// MLPerf Training LLM benchmarks as time ratios to a reference system of
-	// the same benchmark and round: NVIDIA's smallest H100 submission.
+	// the same benchmark and round (NVIDIA's smallest H100 submission), and
+	// the reference system itself absolutely (tokens/s of training alone).
 	workloads := map[string]perf.Workload{
 		// GPT-3 175B: 96 layers, 12,288 hidden, sequence 2,048.
 		"gpt3": {Kind: "training", ModelParametersB: 175, Layers: 96, HiddenSize: 12288, KVHeads: 96, SequenceLength: 2048, TrainingTokensB: 1},
@@ -306,7 +347,8 @@ func trainingCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, []
 		key := r["benchmark"] + " " + r["version"]
 		groups[key] = append(groups[key], trainRow{name: r["submitter"], bench: r["benchmark"], version: r["version"],
 			a: a, gpus: g, gpn: g / nodes, minutes: num(r["result_minutes"]),
-			batchSeqs: num(r["global_batch_size"]), tokens: num(r["trained_tokens"]), runMinutes: num(r["mean_run_minutes"])})
+			batchSeqs: num(r["global_batch_size"]), tokens: num(r["trained_tokens"]), runMinutes: num(r["mean_run_minutes"]),
+			evalMinutes: num(r["mean_eval_minutes"])})
 	}
 	keys := make([]string, 0, len(groups))
 	for k := range groups {
@@ -338,6 +380,9 @@ func trainingCases(t testing.TB, m *perf.Model, lookup accLookup) ([]refCase, []
 			return est.TokensPerSecond
 		}
 		refSpeed := speed(rows[ref])
+		if c, ok := absoluteTrainingCase(t, rows[ref], refSpeed); ok {
+			cases = append(cases, c)
+		}
 		for i, r := range rows {
 			if i == ref {
 				continue

@@ -97,6 +97,13 @@ func fitKnobs() []fitKnob {
 		// sequences of 8,192, MLPerf llama2_70b_lora's batch class).
 		familyKnob("hopper", "train_mfu", "training", 0.95), familyKnob("blackwell", "train_mfu", "training", 0.95),
 		familyKnob("cdna3", "train_mfu", "training", 0.95),
+		// The FP8 factor links the FP8 MLPerf rows to the BF16 papers; the
+		// MLPerf reference systems' absolute speed makes it identifiable.
+		{name: "low_precision_mfu_factor.fp8", group: "training", scale: func(p *perf.Params, mul float64) bool {
+			p.LowPrecisionMFUFactor["fp8"] *= mul
+			return p.LowPrecisionMFUFactor["fp8"] <= 1
+		}},
+		scalarKnob("lora_mfu_factor", "training", 1, func(p *perf.Params) *float64 { return &p.Training.LoRAMFUFactor }),
 		scalarKnob("memory_bytes_per_token_layer_hidden", "training", 1e5, func(p *perf.Params) *float64 { return &p.Training.MemoryBytesPerTokenLayerHidden }),
 		scalarKnob("prefill_overhead_ms", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.PrefillOverheadMs }),
 		familyKnob("cdna3", "full_clock", "both", 5), familyKnob("hopper", "full_clock", "both", 5),
@@ -152,11 +159,16 @@ func fitScore(t testing.TB, p perf.Params, lookup accLookup, group, exclude stri
 }
 
 // familyScore is the √(rows)-weighted mean over the source families of
-// cases of their median + ½·p90 absolute error.
+// cases of their median + ½·p90 absolute error; a family's absolute
+// anchor rows (refCase.anchor) are scored as a family of their own.
 func familyScore(cases []refCase, group string) float64 {
 	byOrigin := map[string][]refCase{}
 	for _, c := range cases {
-		byOrigin[c.origin] = append(byOrigin[c.origin], c)
+		key := c.origin
+		if c.anchor {
+			key += " (absolute)"
+		}
+		byOrigin[key] = append(byOrigin[key], c)
 	}
 	var sum, weights float64
 	for _, cs := range byOrigin {
@@ -216,7 +228,7 @@ func TestFitConstants(t *testing.T) {
 	t.Logf("software vintage: serving %.4f, training %.4f per year", p.Vintage.ServingGainPerYear, p.Vintage.TrainingGainPerYear)
 	p = fitConstants(t, p, lookup, "", "inference", "training", "both")
 	t.Logf("fitted: inference %.3f training %.3f", fitScore(t, p, lookup, "inference", ""), fitScore(t, p, lookup, "training", ""))
-	out, err := json.MarshalIndent(map[string]any{"families": p.Families, "inference": p.Inference, "training": p.Training, "power": p.Power, "software_vintage": p.Vintage}, "", " ")
+	out, err := json.MarshalIndent(map[string]any{"families": p.Families, "low_precision_mfu_factor": p.LowPrecisionMFUFactor, "inference": p.Inference, "training": p.Training, "power": p.Power, "software_vintage": p.Vintage}, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,8 +80,13 @@ type trainingParams struct {
 	FlopsPerParamToken     float64 `json:"flops_per_param_token"`
 	LoRAFlopsPerParamToken float64 `json:"lora_flops_per_param_token"`
 	QLoRADequantOverhead   float64 `json:"qlora_dequant_overhead"`
-	SmallModelHalfParamsB  float64 `json:"small_model_half_params_b"`
-	GlobalBatchTokens      float64 `json:"global_batch_tokens"`
+	// LoRAMFUFactor is the share of the family's training MFU a LoRA or
+	// QLoRA step reaches per model FLOP: the adapters' rank-r GEMMs and
+	// their activations and gradients are memory-bound work the
+	// lora_flops_per_param_token count omits.
+	LoRAMFUFactor         float64 `json:"lora_mfu_factor"`
+	SmallModelHalfParamsB float64 `json:"small_model_half_params_b"`
+	GlobalBatchTokens     float64 `json:"global_batch_tokens"`
 	// MinBatchTokensPerGPU grows the pre-training global batch with the
 	// cluster (batch = max(GlobalBatchTokens, MinBatchTokensPerGPU × GPUs)),
 	// as large runs do to keep every data-parallel rank and pipeline busy.
@@ -451,6 +456,9 @@ func (p *Params) validate() error {
 	}
 	if _, err := p.Vintage.validate(); err != nil {
 		return err
+	}
+	if !(p.Training.LoRAMFUFactor > 0 && p.Training.LoRAMFUFactor <= 1) {
+		return fmt.Errorf("perf: training.lora_mfu_factor must be in (0, 1]")
 	}
 	if p.Inference.MaxBatch < 1 || p.Training.GlobalBatchTokens <= 0 {
 		return fmt.Errorf("perf: inference.max_batch and training.global_batch_tokens must be positive")

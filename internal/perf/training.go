@@ -243,7 +243,7 @@ func (m *Model) training(w Workload, x hw, s *shape, pin Parallelism, explain bo
 type trainingWork struct {
 	method   string  // full (pre-training too), lora or qlora
 	perToken float64 // model FLOPs per token
-	hardware float64 // hardware FLOPs per model FLOP (QLoRA's dequantisation)
+	hardware float64 // hardware work per model FLOP (LoRA's adapter kernels, QLoRA's dequantisation)
 }
 
 // trainingWork counts the model FLOPs per token: flops_per_param_token ·
@@ -266,8 +266,9 @@ func (m *Model) trainingWork(w *Workload, arch *Arch) trainingWork {
 		adapter := m.p.Memory.LoRAAdapterFraction * nTotal
 		work.perToken = tp.LoRAFlopsPerParamToken*nAct + tp.FlopsPerParamToken*adapter
 		attn *= tp.LoRAFlopsPerParamToken / tp.FlopsPerParamToken
+		work.hardware = 1 / tp.LoRAMFUFactor
 		if work.method == MethodQLoRA {
-			work.hardware = 1 + tp.QLoRADequantOverhead
+			work.hardware *= 1 + tp.QLoRADequantOverhead
 		}
 	}
 	work.perToken += attn
