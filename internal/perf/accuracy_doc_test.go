@@ -227,7 +227,15 @@ the tail):
   about 905 tokens ≈ 7.4 MB), far inside the L2 of either GPU (50 MB on H100 and H200, 96 MB on L40S): the
   beams re-read the prompt from L2 on both. Per-beam HBM reads would start where one sequence's per-layer
   cache on a GPU outgrows its L2 (long-context beam search), where no calibration row is; what holds Hopper
-  prefill at 0.327 is not the beams' cache reads. A separate dense prefill
+  prefill at 0.327 is not the beams' cache reads. Two mechanisms that do separate Hopper from Ada were measured
+  outside the code, each resting on a number no source here gives. GPT-J's attention (MHA) decodes in
+  TensorRT-LLM's masked multi-head attention kernel on the CUDA cores (its tensor-core path, MMHA_USE_HMMA,
+  is left undefined in its source), and Hopper has 14–26 FP32 FLOPs per byte of HBM bandwidth where the L40S has 106:
+  at 0.13 of the FP32 peak that math makes the Hopper gpt-j rows attention-bound while the L40S rows stay
+  HBM-bound, and refitted Hopper prefill rises to 0.473 (decode 0.465, Ada decode 0.481; fit score 0.273
+  against 0.323; leave-one-source-out 13.5 % / 37.2 %, in-sample 10.1 % / 34.4 %, v5.0 left out −13.7 %
+  signed instead of −20.2 %). The beams' re-reads served from L2 at 4 TB/s on Hopper give prefill 0.497
+  (score 0.303), at 7 TB/s nothing (0.325). Neither rate is sourced, so neither is in the model. A separate dense prefill
   efficiency has six MLPerf rows of evidence, too few to fit. On 8× H200 the 405B Server scenario is
   predicted at 106 tokens/s where NVIDIA ran 291 (−63.5 %): at the fitted Hopper
   prefill efficiency one 9,429-token prompt takes about 1.5 s (2 × 405 B × 9,429 FLOPs at 0.327 of
