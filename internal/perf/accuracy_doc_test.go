@@ -225,14 +225,35 @@ the tail):
   set to 0.50 (nothing else refitted) it moves the v5.0 mixtral-8x7b rows from −25…−30 % to within 5 %,
   NVIDIA's v5.0 llama2-70b from −25…−33 % to −8…−19 % and the 405B on 8× H200 from −44 % / −64 %
   (Offline / Server) to −24 % / −21 %, but puts the Hopper gpt-j rows at +16…+149 % (median +39 %).
-  One mechanism tried for gpt-j: each beam reading the whole prompt's cache (TensorRT-LLM shares the
-  prompt's cache blocks between beams but its attention kernel reads them per beam through the cache
-  indirection) instead of the shared prompt once.
-  Refitted, it lifts Hopper prefill to 0.50 and gives leave-one-source-out 13.9 % / 33.7 % (in-sample
-  11.7 % / 33.8 %), but only by moving Ada to a prefill efficiency of 0.855 and a decode one of 0.72, and
-  even so the 13 L40S gpt-j rows stay 21–30 % low while Fujitsu's L40S llama2-70b goes to +84…+112 %:
-  the L40S results contradict it (an L2-resident prompt, read once for all beams, would explain both,
-  and the data cannot tell which GPU caches what), so it is not adopted. A separate dense prefill
+  One mechanism tried for gpt-j, in the code and switched off (` + "`beam_prompt_reads_per_beam`" + ` of
+  ` + "`inference.engines`" + `, false for every engine): each beam's decode step reads the whole prompt's cache, as
+  TensorRT-LLM's attention kernel does (the prompt's cache is stored once for all beams, but the kernel runs
+  one thread block per head and beam and reads through the beam's cache-indirection row), instead of the
+  beams reading the shared prompt once between them. Turned on for NVIDIA and refitted to the fit's fixed
+  point (inference constants only), Hopper prefill rises only to 0.418 (decode 0.520), Ada goes to prefill
+  0.557 and decode 0.169, and the fit scores worse (0.350 against 0.323): read from HBM once per beam,
+  GPT-J's cache makes its rows memory-bound and too slow (Hopper gpt-j −18.8 % median signed in-sample,
+  8× H100 −32 %, 8× H200 −12…−16 %, the 13 L40S rows −38…−45 %), while v5.0's dense rows move in (8× H200
+  llama2-70b −16 % / −20 % Server / Offline, mixtral −13 % / −11 %, the 405B −40 % / −33 %).
+  Leave-one-source-out inference is 22.9 % / 44.0 % (InferenceX left out −25.4 % signed: its refit on
+  MLPerf alone is bent by the gpt-j rows), in-sample 13.3 % / 37.1 %, training 5.7 % / 27.5 % (the power
+  constants are fitted on both kinds); not adopted. (An earlier refit, from the constants of its round,
+  reported 13.9 % / 33.7 % with Ada at 0.855 / 0.72; from today's constants the fit does not reach it.)
+  The kernel's launch order says why the beams' reads cost no more HBM traffic: heads vary fastest and the
+  beams of a request are adjacent in the batch-and-beam index, so beam b+1's block for a head starts about
+  one sequence's per-layer cache of streaming after beam b's (GPT-J in FP8 on one GPU: 2 × 16 heads × 256 ×
+  about 905 tokens ≈ 7.4 MB), far inside the L2 of either GPU (50 MB on H100 and H200, 96 MB on L40S): the
+  beams re-read the prompt from L2 on both. Per-beam HBM reads would start where one sequence's per-layer
+  cache on a GPU outgrows its L2 (long-context beam search), where no calibration row is; what holds Hopper
+  prefill at 0.327 is not the beams' cache reads. Two mechanisms that do separate Hopper from Ada were measured
+  outside the code, each resting on a number no source here gives. GPT-J's attention (MHA) decodes in
+  TensorRT-LLM's masked multi-head attention kernel on the CUDA cores (its tensor-core path, MMHA_USE_HMMA,
+  is left undefined in its source), and Hopper has 14–26 FP32 FLOPs per byte of HBM bandwidth where the L40S has 106:
+  at 0.13 of the FP32 peak that math makes the Hopper gpt-j rows attention-bound while the L40S rows stay
+  HBM-bound, and refitted Hopper prefill rises to 0.473 (decode 0.465, Ada decode 0.481; fit score 0.273
+  against 0.323; leave-one-source-out 13.5 % / 37.2 %, in-sample 10.1 % / 34.4 %, v5.0 left out −13.7 %
+  signed instead of −20.2 %). The beams' re-reads served from L2 at 4 TB/s on Hopper give prefill 0.497
+  (score 0.303), at 7 TB/s nothing (0.325). Neither rate is sourced, so neither is in the model. A separate dense prefill
   efficiency has six MLPerf rows of evidence, too few to fit. On 8× H200 the 405B Server scenario is
   predicted at 106 tokens/s where NVIDIA ran 291 (−63.5 %): at the fitted Hopper
   prefill efficiency one 9,429-token prompt takes about 1.5 s (2 × 405 B × 9,429 FLOPs at 0.327 of
