@@ -168,3 +168,40 @@ func TestDisaggregatedSplit(t *testing.T) {
 		t.Errorf("TTFT %.1f ms must include the %.1f ms prefill, the KV transfer and a decode step", e.TTFTMs, d.PrefillSeconds*1e3)
 	}
 }
+
+// TestBeamPromptReads checks the cache one beam reads per decode step of
+// MLPerf's GPT-J (28 layers, 16 KV heads of 256: 2 · 28 · 16 · 256 =
+// 229,376 cache elements per token, one byte each in FP8; 870-token
+// prompts, 4 beams). Where the engine reads the prompt per beam (NVIDIA:
+// TensorRT-LLM's attention runs one thread block per head and beam and
+// reads the shared prompt through the beam's cache-indirection row), a
+// beam reads the whole prompt, as a lone sequence does; where the beams
+// read the prompt once between them, each reads a quarter of it:
+// 870 − 870/4 = 652.5 tokens less, 652.5 · 229,376 B = 149,667,840 B.
+func TestBeamPromptReads(t *testing.T) {
+	w := perf.Workload{Kind: perf.KindInference, Model: "gpt-j-6b", Precision: "fp8", InputTokens: 870, OutputTokens: 69, BeamWidth: 4}
+	h := perf.Hardware{Accelerator: acc(t, "H100"), GPUs: 1, GPUsPerNode: 1}
+	read := func(w perf.Workload, perBeam bool) float64 {
+		params := cloneParams(model(t).Params())
+		nv := params.Inference.Engines["nvidia"]
+		nv.BeamPromptReadsPerBeam = perBeam
+		params.Inference.Engines["nvidia"] = nv
+		m, err := perf.WithParams(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Prepare(w, perf.ValidateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kv := p.KVBytesPerToken(); kv != 229376 {
+			t.Fatalf("GPT-J cache %v B per token, want 229,376", kv)
+		}
+		return p.DecodeCacheReadBytes(h, 1)
+	}
+	one := w
+	one.BeamWidth = 1
+	perBeam := read(w, true)
+	near(t, "per-beam read against a lone sequence's", perBeam, read(one, true), 1e-12)
+	near(t, "bytes a beam saves sharing the prompt", perBeam-read(w, false), 149667840, 1e-9)
+}

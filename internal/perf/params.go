@@ -259,6 +259,13 @@ type engineParams struct {
 	// Disaggregated reports whether the vendor's serving stack runs
 	// prefill and decode on separate workers.
 	Disaggregated bool `json:"disaggregated"`
+	// BeamPromptReadsPerBeam reports whether, under beam search, each
+	// beam's decode attention reads the whole prompt's cache: the prompt is
+	// stored once and shared, but the attention kernel runs one thread
+	// block per (head, beam) and reads its keys and values through the
+	// beam's cache-indirection row, so the shared prompt is read once per
+	// beam. False: the beams read the shared prompt once between them.
+	BeamPromptReadsPerBeam bool `json:"beam_prompt_reads_per_beam"`
 }
 
 type powerParams struct {

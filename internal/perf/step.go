@@ -3,7 +3,11 @@
 
 package perf
 
-import "math"
+import (
+	"math"
+
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
+)
 
 // stepModel is the decode-step and prefill model of one replica layout.
 // Times are seconds; byte and FLOP counts are per GPU unless named
@@ -26,7 +30,7 @@ type stepModel struct {
 	kvBytes float64
 
 	ctxAvg    float64 // context tokens a generated token attends to, on average
-	kvReadSeq float64 // cache bytes one sequence reads per step (beams share the prompt)
+	kvReadSeq float64 // cache bytes one sequence (one beam) reads per step
 	denseRead float64 // non-expert weight bytes each GPU reads per step
 	// Per-token active parameters outside and inside the routed experts.
 	nonExpertActive, expertActive float64
@@ -51,9 +55,9 @@ func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp s
 		cmpAttn: x.attnFlops * x.fam.DecodeComputeEfficiency, kvBytes: m.kvBytesPerElement(w.Precision)}
 	// A sequence in flight is, on average, half-way through its final
 	// output length (length-biased: shape.outInFlight).
-	in, out, beam := float64(w.InputTokens), s.outInFlight, float64(w.BeamWidth)
+	in, out := float64(w.InputTokens), s.outInFlight
 	st.ctxAvg = in + out/2
-	st.kvReadSeq = s.kvReadElements(in/beam+out/2) * st.kvBytes
+	st.kvReadSeq = s.kvReadElements(m.promptReadPerBeam(w, x.acc)+out/2) * st.kvBytes
 	st.expertActive = s.expertParams * s.expertShareActive()
 	st.nonExpertActive = math.Max(0, s.active-st.expertActive)
 	st.denseRead = st.mem.weights - s.expertTotal/st.r
@@ -64,6 +68,18 @@ func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp s
 	st.prefill = st.prefillTime()
 	st.limits = m.latencyTargets(w, sp.on)
 	return st
+}
+
+// promptReadPerBeam is the prompt tokens whose cache one beam's decode
+// step reads: the whole prompt where the engine's attention reads it per
+// beam (engineParams.BeamPromptReadsPerBeam), else a 1/beam share (the
+// beams read the prompt they share once between them).
+func (m *Model) promptReadPerBeam(w *Workload, acc *catalog.Accelerator) float64 {
+	in := float64(w.InputTokens)
+	if w.BeamWidth <= 1 || m.engine(acc).BeamPromptReadsPerBeam {
+		return in
+	}
+	return in / float64(w.BeamWidth)
 }
 
 // expertShareActive is the fraction of the routed-expert parameters one
