@@ -170,6 +170,10 @@ type hw struct {
 	// factor (1 for full-power parts); attnFlops the same at 16 bits (the
 	// precision attention-score math runs in).
 	cmpFlops, attnFlops float64
+	// mhaAttnFlops is the decode FLOP/s of a multi-head model's attention
+	// scores on the CUDA cores (engineParams.MHADecodeAttentionFP32Fraction
+	// of the power-limited FP32 peak); 0 = they run at attnFlops.
+	mhaAttnFlops float64
 	// pcieTP: tensor-parallel groups wider than pcieTPMax GPUs talk over
 	// PCIe (no NVLink between them).
 	pcieTPMax int
@@ -185,9 +189,11 @@ type accInfo struct {
 	pcieTPMax int
 	cmpFlops  float64
 	attnFlops float64
-	usableGB  float64
-	memBps    float64
-	fam       FamilyParams
+	// mhaAttnFlops: see hw.mhaAttnFlops.
+	mhaAttnFlops float64
+	usableGB     float64
+	memBps       float64
+	fam          FamilyParams
 }
 
 // accelerator computes the accelerator's part of normalize.
@@ -220,6 +226,7 @@ func (m *Model) accelerator(a *catalog.Accelerator, precision string) accInfo {
 	if p16 := halfPrecisionPeak(a); p16 > 0 && p16*1e12*power < ai.cmpFlops {
 		ai.attnFlops = p16 * 1e12 * power
 	}
+	ai.mhaAttnFlops = a.PeakTFLOPS["fp32"] * 1e12 * power * m.engine(a).MHADecodeAttentionFP32Fraction
 	reserve := math.Max(a.MemoryGB*m.p.Memory.RuntimeReserveFraction, m.p.Memory.RuntimeReserveMinGB)
 	ai.usableGB = math.Max(0, a.MemoryGB-reserve)
 	ai.memBps = a.MemoryBandwidthTBps * 1e12
@@ -269,6 +276,7 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	x.nicGBps = perGPUGbps / bitsPerByte * 1e9 * fi.Efficiency
 	x.linkBps, x.pcieBps, x.pcieTPMax = ai.linkBps, ai.pcieBps, ai.pcieTPMax
 	x.cmpFlops, x.attnFlops, x.usableGB, x.memBps, x.fam = ai.cmpFlops, ai.attnFlops, ai.usableGB, ai.memBps, ai.fam
+	x.mhaAttnFlops = ai.mhaAttnFlops
 	return x, nil
 }
 

@@ -90,3 +90,13 @@ func (p *Prepared) DecodeCacheReadBytes(h Hardware, tp int) float64 {
 	}
 	return p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1}, p.speculation).kvReadSeq
 }
+
+// DecodeAttentionFLOPS is the FLOP/s the decode step's attention-score
+// math runs at on a replica of tp GPUs.
+func (p *Prepared) DecodeAttentionFLOPS(h Hardware, tp int) float64 {
+	x, err := p.m.normalizeWith(h, p.w.Precision, p)
+	if err != nil {
+		return 0
+	}
+	return p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1}, p.speculation).cmpAttn
+}

@@ -105,6 +105,16 @@ func fitKnobs() []fitKnob {
 		}},
 		scalarKnob("lora_mfu_factor", "training", 1, func(p *perf.Params) *float64 { return &p.Training.LoRAMFUFactor }),
 		scalarKnob("memory_bytes_per_token_layer_hidden", "training", 1e5, func(p *perf.Params) *float64 { return &p.Training.MemoryBytesPerTokenLayerHidden }),
+		// The CUDA-core share of multi-head decode attention: each cached
+		// element takes one FMA (the 2 FLOPs counted) and at least one
+		// conversion to FP32 on the same issue slots, so at most half the
+		// FP32 peak.
+		{name: "engines.nvidia.mha_decode_attention_fp32_fraction", group: "inference", scale: func(p *perf.Params, mul float64) bool {
+			e := p.Inference.Engines["nvidia"]
+			e.MHADecodeAttentionFP32Fraction *= mul
+			p.Inference.Engines["nvidia"] = e
+			return e.MHADecodeAttentionFP32Fraction > 0 && e.MHADecodeAttentionFP32Fraction <= 0.5
+		}},
 		scalarKnob("prefill_overhead_ms", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.PrefillOverheadMs }),
 		familyKnob("cdna3", "full_clock", "both", 5), familyKnob("hopper", "full_clock", "both", 5),
 	}

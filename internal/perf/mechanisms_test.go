@@ -4,16 +4,34 @@
 package perf_test
 
 import (
+	"maps"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 )
 
 func prepare(t *testing.T, w perf.Workload) *perf.Prepared {
 	t.Helper()
 	p, err := model(t).Prepare(w, perf.ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// prepareWith prepares w under the built-in constants as edit changes them.
+func prepareWith(t *testing.T, w perf.Workload, edit func(*perf.Params)) *perf.Prepared {
+	t.Helper()
+	params := cloneParams(model(t).Params())
+	edit(&params)
+	m, err := perf.WithParams(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Prepare(w, perf.ValidateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,18 +200,11 @@ func TestBeamPromptReads(t *testing.T) {
 	w := perf.Workload{Kind: perf.KindInference, Model: "gpt-j-6b", Precision: "fp8", InputTokens: 870, OutputTokens: 69, BeamWidth: 4}
 	h := perf.Hardware{Accelerator: acc(t, "H100"), GPUs: 1, GPUsPerNode: 1}
 	read := func(w perf.Workload, perBeam bool) float64 {
-		params := cloneParams(model(t).Params())
-		nv := params.Inference.Engines["nvidia"]
-		nv.BeamPromptReadsPerBeam = perBeam
-		params.Inference.Engines["nvidia"] = nv
-		m, err := perf.WithParams(params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := m.Prepare(w, perf.ValidateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := prepareWith(t, w, func(params *perf.Params) {
+			nv := params.Inference.Engines["nvidia"]
+			nv.BeamPromptReadsPerBeam = perBeam
+			params.Inference.Engines["nvidia"] = nv
+		})
 		if kv := p.KVBytesPerToken(); kv != 229376 {
 			t.Fatalf("GPT-J cache %v B per token, want 229,376", kv)
 		}
@@ -204,4 +215,48 @@ func TestBeamPromptReads(t *testing.T) {
 	perBeam := read(w, true)
 	near(t, "per-beam read against a lone sequence's", perBeam, read(one, true), 1e-12)
 	near(t, "bytes a beam saves sharing the prompt", perBeam-read(w, false), 149667840, 1e-9)
+}
+
+// TestMHADecodeAttentionOnCUDACores checks where decode attention's score
+// math runs. GPT-J (16 attention heads, 16 KV heads: multi-head) on an
+// H100 under the NVIDIA engines runs it on the CUDA cores at the engine's
+// fraction of the FP32 peak: 67 TFLOPS × 0.125 = 8.375 TFLOPS (the H100
+// SXM at 700 W runs at full clock). Everything else keeps the 16-bit
+// tensor rate it had with the mechanism off: a GQA model (Llama 3.1 8B,
+// 8 KV heads for 32 query heads), GPT-J with its KV heads overridden
+// below its query heads, GPT-J on an AMD part (another engine class), and
+// GPT-J on an NVIDIA part whose catalog entry has no FP32 peak.
+func TestMHADecodeAttentionOnCUDACores(t *testing.T) {
+	gptj := perf.Workload{Kind: perf.KindInference, Model: "gpt-j-6b", Precision: "fp8", InputTokens: 870, OutputTokens: 69, BeamWidth: 4}
+	gqa := perf.Workload{Kind: perf.KindInference, Model: "llama-3.1-8b", Precision: "fp8", InputTokens: 1024, OutputTokens: 128}
+	narrowed := gptj
+	narrowed.KVHeads = 4
+	noFP32 := *acc(t, "H100")
+	noFP32.PeakTFLOPS = maps.Clone(noFP32.PeakTFLOPS)
+	delete(noFP32.PeakTFLOPS, "fp32")
+	rate := func(w perf.Workload, a *catalog.Accelerator, fraction float64) float64 {
+		p := prepareWith(t, w, func(params *perf.Params) {
+			nv := params.Inference.Engines["nvidia"]
+			nv.MHADecodeAttentionFP32Fraction = fraction
+			params.Inference.Engines["nvidia"] = nv
+		})
+		return p.DecodeAttentionFLOPS(perf.Hardware{Accelerator: a, GPUs: 1, GPUsPerNode: 1}, 1)
+	}
+	near(t, "GPT-J attention on H100 CUDA cores", rate(gptj, acc(t, "H100"), 0.125), 67e12*0.125, 1e-12)
+	for _, c := range []struct {
+		name string
+		w    perf.Workload
+		a    *catalog.Accelerator
+	}{
+		{"GQA on H100", gqa, acc(t, "H100")},
+		{"GPT-J with 4 KV heads on H100", narrowed, acc(t, "H100")},
+		{"GPT-J on MI300X", gptj, acc(t, "MI300X")},
+		{"GPT-J on an H100 without an FP32 peak", gptj, &noFP32},
+	} {
+		off := rate(c.w, c.a, 0)
+		if off <= 0 {
+			t.Fatalf("%s: no tensor rate with the mechanism off", c.name)
+		}
+		near(t, c.name, rate(c.w, c.a, 0.125), off, 1e-12)
+	}
 }

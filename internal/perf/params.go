@@ -266,6 +266,13 @@ type engineParams struct {
 	// beam's cache-indirection row, so the shared prompt is read once per
 	// beam. False: the beams read the shared prompt once between them.
 	BeamPromptReadsPerBeam bool `json:"beam_prompt_reads_per_beam"`
+	// MHADecodeAttentionFP32Fraction: the decode attention of multi-head
+	// models (one KV head per query head) runs on the CUDA cores, not the
+	// tensor cores, at this fraction of the accelerator's FP32 peak
+	// (TensorRT-LLM's masked multi-head attention kernel; its tensor-core
+	// generation kernel, XQA, covers GQA and MQA). 0 = off: the score
+	// math runs at the 16-bit tensor rate like every other model's.
+	MHADecodeAttentionFP32Fraction float64 `json:"mha_decode_attention_fp32_fraction"`
 }
 
 type powerParams struct {

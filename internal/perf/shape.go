@@ -48,6 +48,10 @@ type shape struct {
 	// sparseTopK: sparse attention reads this many context tokens per
 	// query (0 = all).
 	sparseTopK int
+	// mha: a preset whose attention is multi-head (one KV head per query
+	// head, no GQA, MQA or MLA) and whose KV heads are not overridden
+	// below its attention heads.
+	mha bool
 
 	// Attention-score FLOPs over all layers: decode, per generated token
 	// and context token (full-attention and sliding-window layers);
@@ -155,6 +159,8 @@ func (s *shape) cache(p *catalog.ModelPreset, scale float64) {
 	if p.SparseAttention != nil {
 		s.sparseTopK = p.SparseAttention.IndexTopK
 	}
+	s.mha = p.Attention == catalog.AttentionMHA && p.SparseAttention == nil &&
+		(s.arch.KVHeads == p.KVHeads || s.arch.KVHeads == p.AttentionHeads)
 }
 
 // attentionFlops fills the attention-score FLOPs of a preset: GQA/MHA

@@ -25,7 +25,8 @@ type stepModel struct {
 	bw        float64 // achieved HBM bytes/s of one GPU
 	cmp       float64 // sustained decode FLOP/s of one GPU at the precision
 	// cmpAttn is the decode FLOP/s of attention-score math, which runs in
-	// 16 bits whatever the weights' precision.
+	// 16 bits whatever the weights' precision, or on the CUDA cores for a
+	// multi-head model where the engine runs it there (hw.mhaAttnFlops).
 	cmpAttn float64
 	kvBytes float64
 
@@ -57,6 +58,9 @@ func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp s
 	// output length (length-biased: shape.outInFlight).
 	in, out := float64(w.InputTokens), s.outInFlight
 	st.ctxAvg = in + out/2
+	if s.mha && x.mhaAttnFlops > 0 {
+		st.cmpAttn = x.mhaAttnFlops
+	}
 	st.kvReadSeq = s.kvReadElements(m.promptReadPerBeam(w, x.acc)+out/2) * st.kvBytes
 	st.expertActive = s.expertParams * s.expertShareActive()
 	st.nonExpertActive = math.Max(0, s.active-st.expertActive)
