@@ -174,6 +174,9 @@ type hw struct {
 	// scores on the CUDA cores (engineParams.MHADecodeAttentionFP32Fraction
 	// of the power-limited FP32 peak); 0 = they run at attnFlops.
 	mhaAttnFlops float64
+	// engine is the serving-engine class of the accelerator's vendor
+	// (Model.engine), resolved once per accelerator.
+	engine engineParams
 	// pcieTP: tensor-parallel groups wider than pcieTPMax GPUs talk over
 	// PCIe (no NVLink between them).
 	pcieTPMax int
@@ -189,8 +192,9 @@ type accInfo struct {
 	pcieTPMax int
 	cmpFlops  float64
 	attnFlops float64
-	// mhaAttnFlops: see hw.mhaAttnFlops.
+	// mhaAttnFlops, engine: see hw.
 	mhaAttnFlops float64
+	engine       engineParams
 	usableGB     float64
 	memBps       float64
 	fam          FamilyParams
@@ -226,7 +230,8 @@ func (m *Model) accelerator(a *catalog.Accelerator, precision string) accInfo {
 	if p16 := halfPrecisionPeak(a); p16 > 0 && p16*1e12*power < ai.cmpFlops {
 		ai.attnFlops = p16 * 1e12 * power
 	}
-	ai.mhaAttnFlops = a.PeakTFLOPS["fp32"] * 1e12 * power * m.engine(a).MHADecodeAttentionFP32Fraction
+	ai.engine = m.engine(a)
+	ai.mhaAttnFlops = a.PeakTFLOPS["fp32"] * 1e12 * power * ai.engine.MHADecodeAttentionFP32Fraction
 	reserve := math.Max(a.MemoryGB*m.p.Memory.RuntimeReserveFraction, m.p.Memory.RuntimeReserveMinGB)
 	ai.usableGB = math.Max(0, a.MemoryGB-reserve)
 	ai.memBps = a.MemoryBandwidthTBps * 1e12
@@ -276,7 +281,7 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	x.nicGBps = perGPUGbps / bitsPerByte * 1e9 * fi.Efficiency
 	x.linkBps, x.pcieBps, x.pcieTPMax = ai.linkBps, ai.pcieBps, ai.pcieTPMax
 	x.cmpFlops, x.attnFlops, x.usableGB, x.memBps, x.fam = ai.cmpFlops, ai.attnFlops, ai.usableGB, ai.memBps, ai.fam
-	x.mhaAttnFlops = ai.mhaAttnFlops
+	x.mhaAttnFlops, x.engine = ai.mhaAttnFlops, ai.engine
 	return x, nil
 }
 

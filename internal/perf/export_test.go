@@ -81,22 +81,14 @@ func (p *Prepared) Split(h Hardware) (SplitDetail, bool) {
 // InFlightOutputTokens is inFlightOutputTokens.
 func InFlightOutputTokens(mean, p99 float64) float64 { return inFlightOutputTokens(mean, p99) }
 
-// DecodeCacheReadBytes is the cache bytes one sequence (one beam) reads
-// per decode step on a replica of tp GPUs, before its per-GPU share.
-func (p *Prepared) DecodeCacheReadBytes(h Hardware, tp int) float64 {
+// DecodeStep reports, for a replica of tp GPUs, the cache bytes one
+// sequence (one beam) reads per decode step, before its per-GPU share, and
+// the FLOP/s the step's attention-score math runs at.
+func (p *Prepared) DecodeStep(h Hardware, tp int) (cacheReadBytes, attentionFLOPS float64) {
 	x, err := p.m.normalizeWith(h, p.w.Precision, p)
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	return p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1}, p.speculation).kvReadSeq
-}
-
-// DecodeAttentionFLOPS is the FLOP/s the decode step's attention-score
-// math runs at on a replica of tp GPUs.
-func (p *Prepared) DecodeAttentionFLOPS(h Hardware, tp int) float64 {
-	x, err := p.m.normalizeWith(h, p.w.Precision, p)
-	if err != nil {
-		return 0
-	}
-	return p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1}, p.speculation).cmpAttn
+	st := p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1}, p.speculation)
+	return st.kvReadSeq, st.cmpAttn
 }

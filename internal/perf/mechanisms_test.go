@@ -208,7 +208,8 @@ func TestBeamPromptReads(t *testing.T) {
 		if kv := p.KVBytesPerToken(); kv != 229376 {
 			t.Fatalf("GPT-J cache %v B per token, want 229,376", kv)
 		}
-		return p.DecodeCacheReadBytes(h, 1)
+		read, _ := p.DecodeStep(h, 1)
+		return read
 	}
 	one := w
 	one.BeamWidth = 1
@@ -240,7 +241,8 @@ func TestMHADecodeAttentionOnCUDACores(t *testing.T) {
 			nv.MHADecodeAttentionFP32Fraction = fraction
 			params.Inference.Engines["nvidia"] = nv
 		})
-		return p.DecodeAttentionFLOPS(perf.Hardware{Accelerator: a, GPUs: 1, GPUsPerNode: 1}, 1)
+		_, flops := p.DecodeStep(perf.Hardware{Accelerator: a, GPUs: 1, GPUsPerNode: 1}, 1)
+		return flops
 	}
 	near(t, "GPT-J attention on H100 CUDA cores", rate(gptj, acc(t, "H100"), 0.125), 67e12*0.125, 1e-12)
 	for _, c := range []struct {

@@ -497,22 +497,11 @@ func (ip *inferenceParams) validate() error {
 	return nil
 }
 
-// engine returns the serving-engine limits of an accelerator's vendor.
+// engine returns the serving-engine limits of an accelerator's vendor;
+// estimates read it from hw.engine, resolved once per accelerator.
 func (m *Model) engine(acc *catalog.Accelerator) engineParams {
-	if e, ok := m.p.Inference.Engines[acc.Vendor]; ok {
+	if e, ok := m.p.Inference.Engines[strings.ToLower(acc.Vendor)]; ok {
 		return e
-	}
-	// Case-insensitive without allocating (vendors are spelt "NVIDIA",
-	// keys "nvidia"; this runs once per accelerator and estimate); the
-	// smallest matching key wins, so the answer never depends on map order.
-	key, found := "", false
-	for k := range m.p.Inference.Engines {
-		if strings.EqualFold(k, acc.Vendor) && (!found || k < key) {
-			key, found = k, true
-		}
-	}
-	if found {
-		return m.p.Inference.Engines[key]
 	}
 	return m.p.Inference.Engines["default"]
 }

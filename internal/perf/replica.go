@@ -123,7 +123,7 @@ func (m *Model) batchCapacity(w *Workload, s *shape, x *hw, l servingLayout, kvB
 	}
 	engine = m.p.Inference.MaxBatch
 	if l.ep {
-		engine = min(engine, m.engine(x.acc).MaxBatchPerDPRank) * l.tp
+		engine = min(engine, x.engine.MaxBatchPerDPRank) * l.tp
 	}
 	return int(requests) * w.BeamWidth, engine
 }

@@ -155,7 +155,7 @@ func (m *Model) inferencePinned(w Workload, x hw, s *shape, sp speculation, pin 
 func (c *servingCtx) disaggregationAllowed() bool {
 	x := c.x
 	nodes := (x.gpus + x.gpn - 1) / x.gpn
-	return c.m.engine(x.acc).Disaggregated && nodes >= c.m.p.Inference.Disaggregation.MinNodes
+	return x.engine.Disaggregated && nodes >= c.m.p.Inference.Disaggregation.MinNodes
 }
 
 // bestAggregated returns the aggregated layout sustaining the most output

@@ -250,7 +250,7 @@ func (p *Prepared) ServingCeiling(a *catalog.Accelerator) float64 {
 	}
 	memory := 0.0
 	if bw := ai.memBps * ai.fam.HBMEfficiency; bw > 0 {
-		kv := p.shape.kvReadElements(p.m.promptReadPerBeam(&p.w, a)+out/2) * p.m.kvBytesPerElement(p.w.Precision)
+		kv := p.shape.kvReadElements(promptReadPerBeam(&p.w, ai.engine)+out/2) * p.m.kvBytesPerElement(p.w.Precision)
 		memory = out / p.speculation.perStep * kv / bw
 	}
 	if sec := math.Max(compute, memory); sec > 0 {

@@ -3,11 +3,7 @@
 
 package perf
 
-import (
-	"math"
-
-	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
-)
+import "math"
 
 // stepModel is the decode-step and prefill model of one replica layout.
 // Times are seconds; byte and FLOP counts are per GPU unless named
@@ -61,7 +57,7 @@ func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp s
 	if s.mha && x.mhaAttnFlops > 0 {
 		st.cmpAttn = x.mhaAttnFlops
 	}
-	st.kvReadSeq = s.kvReadElements(m.promptReadPerBeam(w, x.acc)+out/2) * st.kvBytes
+	st.kvReadSeq = s.kvReadElements(promptReadPerBeam(w, x.engine)+out/2) * st.kvBytes
 	st.expertActive = s.expertParams * s.expertShareActive()
 	st.nonExpertActive = math.Max(0, s.active-st.expertActive)
 	st.denseRead = st.mem.weights - s.expertTotal/st.r
@@ -78,9 +74,9 @@ func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp s
 // step reads: the whole prompt where the engine's attention reads it per
 // beam (engineParams.BeamPromptReadsPerBeam), else a 1/beam share (the
 // beams read the prompt they share once between them).
-func (m *Model) promptReadPerBeam(w *Workload, acc *catalog.Accelerator) float64 {
+func promptReadPerBeam(w *Workload, e engineParams) float64 {
 	in := float64(w.InputTokens)
-	if w.BeamWidth <= 1 || m.engine(acc).BeamPromptReadsPerBeam {
+	if w.BeamWidth <= 1 || e.BeamPromptReadsPerBeam {
 		return in
 	}
 	return in / float64(w.BeamWidth)
