@@ -264,7 +264,7 @@ func mlperfID(lookup accLookup, name, raw string) string {
 // 23–43 % a year in 2024–25, but the 2026 MoE engines InferenceX measures
 // on NVIDIA did not gain in its window (H200 +9 %, GB200 −1 %), and one
 // rate per kind cannot carry both. The estimator still reports it.
-const servingVintageHeld = true
+const servingVintageHeld = false
 
 // trainingVintageHeld: the training gain is not applied either (held at
 // 0). Fitted from the repeated results it is 0.19 a year; applied, the
