@@ -105,6 +105,12 @@ type ModelPreset struct {
 	WeightPrecision       string `json:"weight_precision"`
 	ExpertWeightPrecision string `json:"expert_weight_precision"`
 	WeightFormat          string `json:"weight_format"`
+	// FP4AttentionPrecision is the precision the attention projections
+	// keep in the model's published FP4 checkpoints when their recipe
+	// leaves attention unquantized (NVIDIA ModelOpt's DeepSeek recipe
+	// disables the attention quantizers and writes those weights as
+	// BF16); "" = an FP4 checkpoint quantizes them with the rest.
+	FP4AttentionPrecision string `json:"fp4_attention_precision"`
 
 	MTPLayers int `json:"mtp_layers"` // multi-token-prediction modules shipped with the weights
 
@@ -384,7 +390,7 @@ func (m *ModelPreset) validateLayerKinds() error {
 }
 
 func (m *ModelPreset) validatePrecision() error {
-	for _, fv := range []struct{ name, v string }{{"weight_precision", m.WeightPrecision}, {"expert_weight_precision", m.ExpertWeightPrecision}} {
+	for _, fv := range []struct{ name, v string }{{"weight_precision", m.WeightPrecision}, {"expert_weight_precision", m.ExpertWeightPrecision}, {"fp4_attention_precision", m.FP4AttentionPrecision}} {
 		if fv.v != "" && !validPrecisions[fv.v] {
 			return fmt.Errorf("field %q: unknown precision %q (valid: %s)", fv.name, fv.v, strings.Join(Precisions, ", "))
 		}

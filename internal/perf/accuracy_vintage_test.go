@@ -265,8 +265,9 @@ func mlperfID(lookup accLookup, name, raw string) string {
 // against 12.6 % / 33.9 % held at that fixed point and 14.7 % / 38.5 % at
 // the previous constants), and it is what carries MLPerf's 2024–25 dense
 // rounds to the reference date instead of averaging them (see the
-// accuracy guide's known limits). Before those changes it made the error
-// worse (17.4 % / 50.2 % against 14.5 % / 37.0 %).
+// accuracy guide's known limits; 10.7 % / 34.8 % once FP4 DeepSeek
+// checkpoints keep attention at BF16). Before those changes it made the
+// error worse (17.4 % / 50.2 % against 14.5 % / 37.0 %).
 const servingVintageHeld = false
 
 // trainingVintageHeld: the training gain is not applied (held at 0). Fitted from the repeated results it is 0.19 a year; applied, the

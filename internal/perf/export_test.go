@@ -92,3 +92,22 @@ func (p *Prepared) DecodeStep(h Hardware, tp int) (cacheReadBytes, attentionFLOP
 	st := p.m.newStepModel(&p.w, &p.shape, &x, servingLayout{tp: tp, pp: 1}, p.speculation)
 	return st.kvReadSeq, st.cmpAttn
 }
+
+// WithoutFP4Attention is p prepared again with the attention projections
+// quantized like the rest of the weights (as if the preset had no
+// FP4AttentionPrecision).
+func (p *Prepared) WithoutFP4Attention() *Prepared {
+	q, err := p.m.Prepare(p.given, ValidateOptions{})
+	if err != nil {
+		panic(err)
+	}
+	s := &q.shape
+	if s.attnProj16 {
+		s.weightBytes -= s.attnParams * (s.attnBytes - s.otherBytes)
+		s.attnBytes, s.attnProj16 = s.otherBytes, false
+	}
+	return q
+}
+
+// AttentionParams is the attention-projection parameters of the shape.
+func (p *Prepared) AttentionParams() float64 { return p.shape.attnParams }

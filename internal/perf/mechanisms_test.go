@@ -262,3 +262,45 @@ func TestMHADecodeAttentionOnCUDACores(t *testing.T) {
 		near(t, c.name, rate(c.w, c.a, 0.125), off, 1e-12)
 	}
 }
+
+// TestFP4CheckpointAttention: the published FP4 checkpoints of DeepSeek-R1
+// (NVIDIA ModelOpt's recipe, AMD Quark's) leave the attention projections
+// unquantized at BF16: they hold 2 bytes per parameter where the rest holds
+// half a byte, and a prompt's projection GEMMs run at the 16-bit peak.
+// Other precisions and presets without the field quantize them with the
+// rest.
+func TestFP4CheckpointAttention(t *testing.T) {
+	w := perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "fp4", InputTokens: 4096, OutputTokens: 256}
+	p := prepare(t, w)
+	flat := p.WithoutFP4Attention()
+	attn := p.AttentionParams()
+	if attn < 10e9 || attn > 13e9 {
+		t.Fatalf("DeepSeek-R1 attention projections = %.4g parameters, want the recount's 11–12 B", attn)
+	}
+	_, other := p.WeightBytes()
+	_, otherFlat := flat.WeightBytes()
+	near(t, "non-expert bytes, attention at BF16", other, otherFlat+attn*(2-0.5), 1e-9)
+
+	// Prefill on 8× B200 (TP 8): the projections' 2·in·attn FLOPs move
+	// from the FP4 peak to the BF16 one.
+	b200 := acc(t, "B200")
+	h := perf.Hardware{Accelerator: b200, GPUs: 8, GPUsPerNode: 8}
+	eff := model(t).Params().Families["blackwell"].PrefillEfficiency
+	in := float64(w.InputTokens)
+	want := 2 * in * attn / (8 * eff) * (1/(b200.PeakTFLOPS["bf16"]*1e12) - 1/(b200.PeakTFLOPS["fp4"]*1e12))
+	near(t, "prefill seconds added", p.PrefillSeconds(h, 8, false)-flat.PrefillSeconds(h, 8, false), want, 1e-6)
+
+	// FP8 serving of the same preset, and FP4 serving of a preset without
+	// the field, are unchanged.
+	for _, w := range []perf.Workload{
+		{Kind: "inference", Model: "deepseek-r1", Precision: "fp8"},
+		{Kind: "inference", Model: "llama-3.1-405b", Precision: "fp4"},
+	} {
+		q := prepare(t, w)
+		_, a := q.WeightBytes()
+		_, b := q.WithoutFP4Attention().WeightBytes()
+		if a != b {
+			t.Errorf("%s %s: non-expert bytes %.6g, want %.6g (attention quantized with the rest)", w.Model, w.Precision, a, b)
+		}
+	}
+}

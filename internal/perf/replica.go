@@ -78,7 +78,7 @@ func (m *Model) memory(w *Workload, s *shape, l servingLayout) replicaMemory {
 	if l.ep {
 		other := (s.params - s.expertParams - s.attnParams) * s.otherBytes
 		return replicaMemory{
-			weights:    s.expertTotal/tp + s.attnParams*s.otherBytes + math.Max(0, other)/tp,
+			weights:    s.expertTotal/tp + s.attnParams*s.attnBytes + math.Max(0, other)/tp,
 			work:       act,
 			kvShare:    1,
 			seqsPerGPU: 1 / tp,

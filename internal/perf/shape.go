@@ -29,11 +29,16 @@ type shape struct {
 	// experts is 0 for dense models and for a mixture of experts given
 	// only by its parameter counts (routing is then approximated by the
 	// active fraction of the whole model).
-	expertParams             float64
-	experts, expertsUsed     int
-	moeLayers                int
-	attnParams               float64 // attention projections: what data-parallel attention replicates
-	expertBytes, otherBytes  float64 // bytes per parameter of routed experts and of everything else
+	expertParams            float64
+	experts, expertsUsed    int
+	moeLayers               int
+	attnParams              float64 // attention projections: what data-parallel attention replicates
+	expertBytes, otherBytes float64 // bytes per parameter of routed experts and of everything else
+	// attnBytes is the bytes per attention-projection parameter: otherBytes,
+	// or a preset's FP4AttentionPrecision in an FP4 checkpoint, whose
+	// projections then also compute at 16 bits (attnProj16).
+	attnBytes                float64
+	attnProj16               bool
 	weightBytes, expertTotal float64 // all weights and the routed experts, bytes
 
 	// KV cache: elements per token of context held by the full-attention
@@ -79,8 +84,15 @@ func (m *Model) resolveShape(w *Workload, preset *catalog.ModelPreset, expertPre
 	} else {
 		s.ruleArchitecture()
 	}
+	s.attnBytes = s.otherBytes
+	if preset != nil && preset.FP4AttentionPrecision != "" && w.Precision == "fp4" {
+		s.attnBytes, s.attnProj16 = m.bytesPer(preset.FP4AttentionPrecision), true
+	}
 	s.expertTotal = s.expertParams * s.expertBytes
 	s.weightBytes = s.expertTotal + (s.params-s.expertParams)*s.otherBytes
+	if s.attnProj16 {
+		s.weightBytes += s.attnParams * (s.attnBytes - s.otherBytes)
+	}
 	out, p99 := float64(w.OutputTokens), float64(w.OutputTokensP99)
 	s.outInFlight, s.outLongest = inFlightOutputTokens(out, p99), math.Max(out, p99)
 	return s

@@ -29,8 +29,12 @@ type stepModel struct {
 	ctxAvg    float64 // context tokens a generated token attends to, on average
 	kvReadSeq float64 // cache bytes one sequence (one beam) reads per step
 	denseRead float64 // non-expert weight bytes each GPU reads per step
-	// Per-token active parameters outside and inside the routed experts.
-	nonExpertActive, expertActive float64
+	// Per-token active parameters outside and inside the routed experts,
+	// and the attention projections that compute at 16 bits (an FP4
+	// checkpoint that leaves attention unquantized, shape.attnProj16; 0
+	// otherwise, the projections then being part of nonExpertActive).
+	nonExpertActive, expertActive, proj16Active float64
+	cmpProj16                                   float64 // decode FLOP/s of those projections
 
 	speculation speculation // speculative decoding (tokens verified and emitted per step)
 
@@ -60,6 +64,11 @@ func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp s
 	st.kvReadSeq = s.kvReadElements(promptReadPerBeam(w, x.engine)+out/2) * st.kvBytes
 	st.expertActive = s.expertParams * s.expertShareActive()
 	st.nonExpertActive = math.Max(0, s.active-st.expertActive)
+	if s.attnProj16 {
+		st.proj16Active = math.Min(s.attnParams, st.nonExpertActive)
+		st.nonExpertActive -= st.proj16Active
+		st.cmpProj16 = x.attnFlops * x.fam.DecodeComputeEfficiency
+	}
 	st.denseRead = st.mem.weights - s.expertTotal/st.r
 	if l.ep {
 		st.denseRead = st.mem.weights - s.expertTotal/st.tp
@@ -142,15 +151,16 @@ func (st *stepModel) communication() {
 // prefillTime is one request's prompt on the replica: compute-bound on
 // 2·N_active FLOPs per token (the experts' share at the grouped-GEMM
 // efficiency of a prefill batch's tokens per expert) plus the attention
-// scores at 16 bits, or bound by reading the weights once per prefill
-// batch; plus its communication.
+// scores (and the projections an FP4 checkpoint leaves unquantized) at
+// 16 bits, or bound by reading the weights once per prefill batch; plus
+// its communication.
 func (st *stepModel) prefillTime() float64 {
 	s, x := st.s, st.x
 	in := float64(st.w.InputTokens)
 	batch := math.Max(in, st.ip.PrefillBatchTokens)
 	eff := x.fam.PrefillEfficiency
 	expert := 2 * in * st.expertActive / st.expertEfficiency(batch)
-	cmp := (2*in*st.nonExpertActive+expert)/(st.r*x.cmpFlops*eff) + s.attnPrefillFlops(in)/(st.r*x.attnFlops*eff)
+	cmp := (2*in*st.nonExpertActive+expert)/(st.r*x.cmpFlops*eff) + (2*in*st.proj16Active+s.attnPrefillFlops(in))/(st.r*x.attnFlops*eff)
 	mem := st.mem.weights / st.bw * in / batch
 	return math.Max(cmp, mem) + in*st.commPerToken + st.ip.PrefillOverheadMs*1e-3
 }
@@ -207,6 +217,9 @@ func (st *stepModel) forward(b, tokens float64) stepParts {
 		gemmFlops += 2 * tokens * st.expertActive / st.expertEfficiency(tokens)
 	}
 	p.gemmCmp = gemmFlops / (st.tp * st.cmp)
+	if st.proj16Active > 0 {
+		p.gemmCmp += 2 * tokens * st.proj16Active / (st.tp * st.cmpProj16)
+	}
 	p.attnMem = b * st.kvReadSeq * st.mem.kvShare * st.pp * st.mem.seqsPerGPU / st.bw
 	p.attnCmp = tokens * s.attnDecodeFlops(st.ctxAvg) / (st.tp * st.cmpAttn)
 	p.comm = tokens * st.commPerToken
