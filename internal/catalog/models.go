@@ -107,9 +107,9 @@ type ModelPreset struct {
 	WeightFormat          string `json:"weight_format"`
 	// FP4AttentionPrecision is the precision the attention projections
 	// keep in the model's published FP4 checkpoints when their recipe
-	// leaves attention unquantized (NVIDIA ModelOpt's DeepSeek recipe
-	// disables the attention quantizers and writes those weights as
-	// BF16); "" = an FP4 checkpoint quantizes them with the rest.
+	// leaves attention unquantized (NVIDIA ModelOpt's DeepSeek, Kimi and
+	// MiniMax NVFP4 checkpoints exclude self_attn and keep it in BF16);
+	// "" = an FP4 checkpoint quantizes them with the rest.
 	FP4AttentionPrecision string `json:"fp4_attention_precision"`
 
 	MTPLayers int `json:"mtp_layers"` // multi-token-prediction modules shipped with the weights

@@ -143,7 +143,8 @@ The serving mechanisms (each a unit test with hand-derived numbers):
   selected tokens plus every indexer key; a prompt longer than the top-k k prefills absorbed (MQA mode)
   over the k²/2 + (in − k)·k selected pairs, the indexer scoring every earlier token.
 - **FP4 checkpoints that leave attention unquantized.** The published FP4 checkpoints of DeepSeek-V3 and R1
-  (NVIDIA ModelOpt's recipe, AMD Quark's `+"`amd/DeepSeek-R1-0528-MXFP4`"+`) keep the attention projections in
+  (NVIDIA ModelOpt's recipe and `+"`nvidia/DeepSeek-R1-0528-NVFP4`"+`, AMD Quark's `+"`amd/DeepSeek-R1-0528-MXFP4`"+`),
+  Kimi K2.5 and MiniMax-M2.5 keep the attention projections in
   BF16 (the preset's `+"`fp4_attention_precision`"+`): at FP4 they hold 2 bytes per parameter (11.4 B of
   DeepSeek-R1's 37 B active) and their GEMMs run at the 16-bit peak, a quarter of the FP4 one on Blackwell.
   Counted as FP4 before, they made the DeepSeek-R1 FP4 rows look slow, and the one Blackwell prefill
@@ -151,7 +152,8 @@ The serving mechanisms (each a unit test with hand-derived numbers):
   dense FP4 llama3.1-405b on B200 and GB200 by 41 %% in-sample. With them, at equal fit score (0.249), the
   Blackwell prefill efficiency is 0.391 and those rows −16 %%; DeepSeek-R1 on B200 moves from −11 %% to −16 %%
   median signed, MLPerf v5.0 mixtral-8x7b on B200 (FP4, no such checkpoint) from −1 %% to +29 %%;
-  leave-one-source-out inference 11.1 %% / 35.4 %% → 10.7 %% / 34.8 %%.
+  leave-one-source-out inference 11.1 %% / 35.4 %% → 10.7 %% / 34.8 %% (the DeepSeek presets), 10.7 %% /
+  34.6 %% with Kimi K2.5 and MiniMax-M2.5 (in-sample 9.5 %% / 32.4 %%).
 - **Output spread.** With `+"`output_tokens_p99`"+` the requests in flight are a length-biased sample of
   log-normal output lengths: each reserves KV cache for E[L²]/E[L] output tokens and a decode step reads
   half of that (the MLPerf mixtral-8x7b and llama3.1-405b datasets state their p99).
@@ -224,7 +226,7 @@ the tail):
   MLPerf Blackwell rows scored at their date moved down (v5.0 llama3.1-405b on B200 and GB200 −41 %
   in-sample, −28 % held) until the FP4 checkpoints' BF16 attention (above) freed the Blackwell prefill
   efficiency (−16 %). With both, refitted: Hopper prefill 0.718 and decode 0.714, Blackwell prefill 0.391;
-  leave-one-source-out inference 10.7 % / 34.8 %, in-sample 9.5 % / 33.2 %. Training's 0.19 a year, applied (serving
+  leave-one-source-out inference 10.7 % / 34.6 %, in-sample 9.5 % / 32.4 %. Training's 0.19 a year, applied (serving
   held), gave a leave-one-source-out training error of 11.5 % / 40.6 %, against 5.7 % / 27.5 % held:
   Megatron-LM (2021) left out was −3.4 % instead of −27.1 %, MegaScale +27.6 % instead of +38.0 % (the
   1.64× between them is what the law explains), but PaLM (TPU v4, 2022, 46.2 % MFU) left out was
