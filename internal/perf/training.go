@@ -785,37 +785,35 @@ func (c *trainCtx) bubble(l layout) float64 {
 // layout estimates one layout of gpus GPUs (l.gpus()) whose per-GPU
 // memory is bytes, pipeline bubble bubble and node count nodes into r. When
 // pruning is exact and the throughput after the TP and PP terms is already
-// not above bar (NaN = no bar), it stops early and returns false: the
-// finished layout could not exceed bar either.
+// not above bar (NaN = no bar), it stops early and returns false, r left
+// as it was: the finished layout could not exceed bar either.
 func (c *trainCtx) layout(l layout, gpus int, bytes, bubble float64, nodes int, bar float64, r *trainResult) bool {
 	tp, x := c.tp, c.x
-	// Field by field (every one is set below): the search reuses r.
-	r.l, r.bytes, r.fits = l, bytes, bytes <= x.usableGB*1e9
-	r.tpExposed, r.dpExposed, r.cpExposed, r.a2aExposed, r.ppBubble, r.commDominates = 0, 0, 0, 0, 0, false
 	g := float64(gpus)
-	r.nodes = nodes
 	mfu := c.base
 
 	// Tensor parallel.
+	var tpExposed, ppBubble float64
+	var dom bool
 	if l.tp > 1 {
-		var dom bool
-		r.tpExposed, dom = c.tpTerms(l.tp)
-		mfu /= 1 + r.tpExposed
-		if dom {
-			r.commDominates = true
-		}
+		tpExposed, dom = c.tpTerms(l.tp)
+		mfu /= 1 + tpExposed
 	}
 	if l.pp > 1 {
-		r.ppBubble = bubble
-		mfu /= 1 + r.ppBubble
+		ppBubble = bubble
+		mfu /= 1 + ppBubble
 	}
 	var loss float64
-	if r.nodes > 1 {
-		loss = c.nodeLoss(r.nodes)
+	if nodes > 1 {
+		loss = c.nodeLoss(nodes)
 	}
 	if c.prune && !math.IsNaN(bar) && mfu > 0 && !(loss > 1) && !(g*x.peakFlops*mfu/c.perToken > bar) {
 		return false
 	}
+	// Field by field (every one is set here, once the layout is not cut
+	// short): the search reuses r.
+	r.l, r.bytes, r.fits, r.nodes = l, bytes, bytes <= x.usableGB*1e9, nodes
+	r.tpExposed, r.dpExposed, r.cpExposed, r.a2aExposed, r.ppBubble, r.commDominates = tpExposed, 0, 0, 0, ppBubble, dom
 	mfu = c.dataParallel(l, g, r, mfu)
 	if r.nodes > 1 {
 		mfu *= loss
