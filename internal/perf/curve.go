@@ -36,7 +36,7 @@ func (p *Prepared) ThroughputCurve(h Hardware) ([]CurvePoint, error) {
 		w.MaxTimePerOutputTokenMs = 1e3 / level
 		var est Estimate
 		if h.Layout.IsZero() {
-			est = p.m.inference(w, x, &p.shape, p.speculation, false, &p.waits)
+			est = p.m.inference(w, x, &p.shape, p.speculation, false, p.waits)
 		} else {
 			est = p.m.inferencePinned(w, x, &p.shape, p.speculation, h.Layout, false)
 		}

@@ -254,11 +254,12 @@ func (m *Model) normalizeWith(h Hardware, precision string, p *Prepared) (hw, er
 	if err := checkHardwareSize(h); err != nil {
 		return hw{}, err
 	}
-	var ai accInfo
+	var ai *accInfo
 	if p != nil {
 		ai = p.accelerator(h.Accelerator)
 	} else {
-		ai = m.accelerator(h.Accelerator, precision)
+		v := m.accelerator(h.Accelerator, precision)
+		ai = &v
 	}
 	if ai.err != nil {
 		return hw{}, ai.err
@@ -497,7 +498,7 @@ func (m *Model) leastBytes(p *Prepared, x *hw) float64 {
 // when it takes ratio × the compute time and a fraction overlap of it can
 // hide behind compute: max((1−overlap)·ratio, ratio − 1).
 func exposed(ratio, overlap float64) float64 {
-	return math.Max((1-overlap)*ratio, ratio-1)
+	return max((1-overlap)*ratio, ratio-1) // math.Max's NaN, infinity and zero rules, inlined
 }
 
 // tpLink is the per-GPU bytes/s available to a tensor-parallel group of
@@ -544,38 +545,32 @@ func halfPrecisionPeak(a *catalog.Accelerator) float64 {
 	return a.PeakTFLOPS["fp16"]
 }
 
+// hardwareMax holds the most GPUs per instance and the most nodes the
+// input limits allow, looked up once (they are embedded data; every
+// estimate checks its hardware against them).
+var hardwareMax = sync.OnceValue(func() (l struct {
+	perNode, nodes float64
+	ok             bool
+}) {
+	perNode, okNode := catalog.InputLimit(catalog.LimitGPUsPerInstance)
+	nodes, okNodes := catalog.InputLimit(catalog.LimitNodeCount)
+	l.perNode, l.nodes, l.ok = perNode.Max, nodes.Max, okNode && okNodes
+	return l
+})
+
 // checkHardwareSize refuses hardware beyond the input limits: more GPUs
 // per node than an instance can have, or more GPUs than the largest
 // cluster a plan can ask about (the node-count limit times that). Layout
 // searches double the tensor-parallel degree up to the node size, which
 // must not overflow.
-// hardwareLimits returns the input limits on GPUs per instance and on
-// nodes, looked up once (they are embedded data; every estimate checks
-// its hardware against them).
-func hardwareLimits() (perNode, nodes catalog.Limit, ok bool) {
-	l := hwLimits()
-	return l.perNode, l.nodes, l.ok
-}
-
-var hwLimits = sync.OnceValue(func() (l struct {
-	perNode, nodes catalog.Limit
-	ok             bool
-}) {
-	var okNode, okNodes bool
-	l.perNode, okNode = catalog.InputLimit(catalog.LimitGPUsPerInstance)
-	l.nodes, okNodes = catalog.InputLimit(catalog.LimitNodeCount)
-	l.ok = okNode && okNodes
-	return l
-})
-
 func checkHardwareSize(h Hardware) error {
-	perNode, nodes, ok := hardwareLimits()
-	if !ok {
+	l := hardwareMax()
+	if !l.ok {
 		return errors.New("perf: the input limits failed to load")
 	}
-	if float64(h.GPUsPerNode) > perNode.Max || float64(h.GPUs) > perNode.Max*nodes.Max {
+	if float64(h.GPUsPerNode) > l.perNode || float64(h.GPUs) > l.perNode*l.nodes {
 		return fmt.Errorf("perf: %d GPUs, %d per node: more than %v per node or %v in all", h.GPUs, h.GPUsPerNode,
-			perNode.Max, perNode.Max*nodes.Max)
+			l.perNode, l.perNode*l.nodes)
 	}
 	return nil
 }

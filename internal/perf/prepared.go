@@ -27,9 +27,12 @@ type Prepared struct {
 
 	mu   sync.Mutex
 	accs map[*catalog.Accelerator]*accInfo
+	// accBlock holds the accInfo values accs points to, a block at a time
+	// (a full block is left to the entries pointing into it).
+	accBlock []accInfo
 
 	plans planCache
-	waits waitMemo
+	waits *waitMemo // inference only (nil computes every wait)
 	fits  fitMemo
 }
 
@@ -83,11 +86,11 @@ type planCache struct {
 	plans     map[[2]int]planSlot
 }
 
-// plan returns the plan of hardware x's size, nil on its first search
+// plan returns the plan of hardware x's size, none on its first search
 // unless eager (or for a nil cache).
 func (pc *planCache) plan(m *Model, c *trainCtx, x *hw, arch *Arch, seq int, eager bool) trainPlan {
 	if pc == nil {
-		return nil
+		return trainPlan{}
 	}
 	k := [2]int{x.gpus, x.gpn}
 	pc.mu.Lock()
@@ -134,6 +137,9 @@ func (m *Model) Prepare(w Workload, opts ValidateOptions) (*Prepared, error) {
 	}
 	p := &Prepared{m: m, given: w, accs: map[*catalog.Accelerator]*accInfo{}}
 	p.w = m.WithDefaults(w, opts)
+	if p.w.Kind == KindInference {
+		p.waits = new(waitMemo)
+	}
 	preset := lookupPreset(p.w.Model)
 	expertPrecision := ""
 	if preset != nil && strings.TrimSpace(w.Precision) == "" {
@@ -165,7 +171,7 @@ func (p *Prepared) estimate(h Hardware, explain bool) (Estimate, error) {
 		return p.m.pinnedEstimate(p, x, h.Layout, explain)
 	}
 	if p.w.Kind == KindInference {
-		return p.m.inference(p.w, x, &p.shape, p.speculation, explain, &p.waits), nil
+		return p.m.inference(p.w, x, &p.shape, p.speculation, explain, p.waits), nil
 	}
 	return p.m.training(p.w, x, &p.shape, Parallelism{}, explain, &p.plans), nil
 }
@@ -175,17 +181,29 @@ func (p *Prepared) MinGPUsToFit(acc *catalog.Accelerator, gpusPerNode int) int {
 	return p.m.minGPUsToFit(p, acc, gpusPerNode)
 }
 
-// accelerator returns the memoized accelerator part of normalize.
-func (p *Prepared) accelerator(a *catalog.Accelerator) accInfo {
+// accelerator returns the memoized accelerator part of normalize (not
+// to be modified).
+func (p *Prepared) accelerator(a *catalog.Accelerator) *accInfo {
 	p.mu.Lock()
-	ai, ok := p.accs[a]
+	ai := p.accs[a]
 	p.mu.Unlock()
-	if ok {
-		return *ai
+	if ai != nil {
+		return ai
 	}
 	v := p.m.accelerator(a, p.w.Precision)
 	p.mu.Lock()
-	p.accs[a] = &v
-	p.mu.Unlock()
-	return v
+	defer p.mu.Unlock()
+	if ai = p.accs[a]; ai == nil {
+		if len(p.accBlock) == cap(p.accBlock) {
+			p.accBlock = make([]accInfo, 0, accBlockSize)
+		}
+		p.accBlock = append(p.accBlock, v)
+		ai = &p.accBlock[len(p.accBlock)-1]
+		p.accs[a] = ai
+	}
+	return ai
 }
+
+// accBlockSize is the accInfo values allocated at once: a recommendation
+// estimates a workload on every accelerator of the catalog.
+const accBlockSize = 16

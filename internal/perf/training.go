@@ -282,8 +282,10 @@ func (m *Model) baseMFU(w *Workload, x *hw, arch *Arch, hardware, perToken float
 	tp := &m.p.Training
 	nAct := w.ActiveParametersB * 1e9
 	base := x.fam.TrainMFU * m.p.LowPrecisionMFUFactor[w.Precision] / hardware
-	if f8 := x.acc.PeakTFLOPS["fp8"] * 1e12; w.Precision == "fp4" && f8 > 0 && x.peakFlops > f8 {
-		base = x.fam.TrainMFU * m.p.LowPrecisionMFUFactor["fp8"] / hardware * f8 / x.peakFlops * m.fp4TrainingSpeedup(f8/x.peakFlops)
+	if w.Precision == "fp4" { // the FP8 peak looked up for FP4 only
+		if f8 := x.acc.PeakTFLOPS["fp8"] * 1e12; f8 > 0 && x.peakFlops > f8 {
+			base = x.fam.TrainMFU * m.p.LowPrecisionMFUFactor["fp8"] / hardware * f8 / x.peakFlops * m.fp4TrainingSpeedup(f8/x.peakFlops)
+		}
 	}
 	base *= nAct / (nAct + tp.SmallModelHalfParamsB*1e9)
 	if w.Precision == "fp32" {
@@ -348,8 +350,8 @@ func (m *Model) TrainingBatchTokens(w Workload, gpus int) float64 {
 // and every number are the same.
 func (m *Model) searchTraining(c *trainCtx, w *Workload, x *hw, arch *Arch, pin Parallelism, plan trainPlan) (trainResult, bool) {
 	s := trainSearch{c: c, pin: pin, tol: m.p.Search.RelativeTolerance, usable: x.usableGB * 1e9}
-	if plan != nil {
-		s.searchPlan(plan)
+	if plan.groups != nil {
+		s.searchPlan(&plan)
 	} else {
 		// A data-parallel rank needs at least one sequence of the global
 		// batch (context parallelism splits sequences, so it takes none).
@@ -388,17 +390,24 @@ func (s *trainSearch) groupCanWin(tp, cp int) bool {
 // searchPlan tries the plan's layouts as the enumeration would yield them
 // under the same bounds: a group skipped whole, the layouts on too few
 // GPUs to win left out.
-func (s *trainSearch) searchPlan(es trainPlan) {
-	for i := 0; i < len(es); i++ {
-		e := &es[i]
-		if e.groupEnd > 0 && !s.groupCanWin(int(e.tp), int(e.cp)) {
-			i = int(e.groupEnd) - 1
+func (s *trainSearch) searchPlan(p *trainPlan) {
+	start := 0
+	for _, g := range p.groups {
+		es := p.entries[start:g.end]
+		start = int(g.end)
+		tp, cp := int(g.tp), int(g.cp)
+		if !s.groupCanWin(tp, cp) {
 			continue
 		}
-		if int(e.used) <= s.b.minUsed {
-			continue
+		for i := range es {
+			e := &es[i]
+			pp, dp := int(e.pp), int(e.dp)
+			used := tp * cp * pp * dp
+			if used <= s.b.minUsed {
+				continue
+			}
+			s.try(layout{tp: tp, cp: cp, pp: pp, dp: dp, ep: 1}, used, e.bytes, e.bubble, int(e.nodes))
 		}
-		s.try(e.layout(), int(e.used), e.bytes, e.bubble, int(e.nodes))
 	}
 }
 
@@ -447,54 +456,55 @@ func (s *trainSearch) try(l layout, gpus int, bytes, bubble float64, nodes int) 
 // trainPlan is what a layout search reads that depends on the workload,
 // the GPU count and the node size only, not on the accelerator or the
 // network: the unpinned layouts in enumeration order (DP capped by the
-// global batch) with their memory per GPU, pipeline bubble and node count.
-// The planner estimates one workload on many accelerators and networks of
-// the same size; Prepared keeps a plan per size from its second search on.
-type trainPlan []planEntry
+// global batch), TP × CP group by group, with their memory per GPU,
+// pipeline bubble and node count. The planner estimates one workload on
+// many accelerators and networks of the same size; Prepared keeps a plan
+// per size from its second search on. The zero plan is none.
+type trainPlan struct {
+	groups  []planGroup
+	entries []planEntry
+}
 
-// planEntry is one layout of a plan, its degrees and counts held in 32
-// bits (a plan is kept per GPU count and node size of a recommendation).
+// planGroup is one TP × CP group of a plan: its layouts are the entries
+// from the previous group's end (0 for the first) to end.
+type planGroup struct{ tp, cp, end int32 }
+
+// planEntry is one layout of a plan, the TP and CP degrees its group's
+// and the GPUs it uses (tp·cp·pp·dp) computed: kept small (24 bytes),
+// since a plan is kept per GPU count and node size of a recommendation
+// and what one allocates is what the garbage collector's work grows with.
 type planEntry struct {
-	tp, cp, pp, dp int32
-	used, nodes    int32 // GPUs (tp·cp·pp·dp) and nodes used
-	// groupEnd is, on the first layout of a TP × CP group, the index after
-	// the group's last; 0 on the others.
-	groupEnd int32
-	bytes    float64
-	bubble   float64
+	bytes, bubble float64
+	dp            int32
+	pp, nodes     uint16
 }
 
-func (e *planEntry) layout() layout {
-	return layout{tp: int(e.tp), cp: int(e.cp), pp: int(e.pp), dp: int(e.dp), ep: 1}
-}
-
-// planScratch holds the entries of plans being enumerated; a plan keeps
-// an exact-size copy.
-var planScratch = sync.Pool{New: func() any { return new([]planEntry) }}
+// planScratch holds the layouts and groups of plans being enumerated; a
+// plan keeps exact-size copies.
+var planScratch = sync.Pool{New: func() any { return new(trainPlan) }}
 
 // newTrainPlan enumerates the unpinned layouts of hardware x (the search
-// context c holds the workload's memory terms and batch); nil when a
-// count does not fit in 32 bits.
+// context c holds the workload's memory terms and batch); none when a
+// GPU count does not fit in 32 bits or a node count in 16.
 func (m *Model) newTrainPlan(c *trainCtx, x *hw, arch *Arch, seq int) trainPlan {
-	if x.gpus > math.MaxInt32 {
-		return nil
+	if x.gpus > math.MaxInt32 || (x.gpus+x.gpn-1)/x.gpn > math.MaxUint16 {
+		return trainPlan{}
 	}
-	buf, _ := planScratch.Get().(*[]planEntry)
-	es := (*buf)[:0]
+	buf, _ := planScratch.Get().(*trainPlan)
+	gs, es := buf.groups[:0], buf.entries[:0]
 	b := layoutBounds{maxDP: max(1, int(c.seqs))}
-	first := 0
 	for l := range m.trainingLayouts(x, arch, seq, Parallelism{}, &b) {
-		if n := len(es); n > 0 && (int32(l.tp) != es[first].tp || int32(l.cp) != es[first].cp) {
-			es[first].groupEnd, first = int32(n), n
+		if n := len(gs); n == 0 || int32(l.tp) != gs[n-1].tp || int32(l.cp) != gs[n-1].cp {
+			gs = append(gs, planGroup{tp: int32(l.tp), cp: int32(l.cp)})
 		}
-		es = append(es, planEntry{tp: int32(l.tp), cp: int32(l.cp), pp: int32(l.pp), dp: int32(l.dp), used: int32(l.gpus()),
-			nodes: int32((l.gpus() + x.gpn - 1) / x.gpn), bytes: c.mem.bytes(l), bubble: c.bubble(l)})
+		// pp is one of ppDegrees (at most 128), the nodes at most the
+		// node count checked above.
+		es = append(es, planEntry{pp: uint16(l.pp), dp: int32(l.dp), nodes: uint16((l.gpus() + x.gpn - 1) / x.gpn),
+			bytes: c.mem.bytes(l), bubble: c.bubble(l)})
+		gs[len(gs)-1].end = int32(len(es))
 	}
-	if n := len(es); n > 0 {
-		es[first].groupEnd = int32(n)
-	}
-	p := trainPlan(slices.Clone(es))
-	*buf = es
+	p := trainPlan{groups: slices.Clone(gs), entries: slices.Clone(es)}
+	buf.groups, buf.entries = gs, es
 	planScratch.Put(buf)
 	return p
 }
@@ -768,44 +778,42 @@ func (c *trainCtx) bubble(l layout) float64 {
 	if l.pp <= 1 {
 		return 0
 	}
-	micro := math.Max(1, c.seqs/float64(l.dp))
+	micro := max(1, c.seqs/float64(l.dp))
 	return float64(l.pp-1) / (c.tp.PipelineInterleave * micro)
 }
 
 // layout estimates one layout of gpus GPUs (l.gpus()) whose per-GPU
 // memory is bytes, pipeline bubble bubble and node count nodes into r. When
 // pruning is exact and the throughput after the TP and PP terms is already
-// not above bar (NaN = no bar), it stops early and returns false: the
-// finished layout could not exceed bar either.
+// not above bar (NaN = no bar), it stops early and returns false, r left
+// as it was: the finished layout could not exceed bar either.
 func (c *trainCtx) layout(l layout, gpus int, bytes, bubble float64, nodes int, bar float64, r *trainResult) bool {
 	tp, x := c.tp, c.x
-	// Field by field (every one is set below): the search reuses r.
-	r.l, r.bytes, r.fits = l, bytes, bytes <= x.usableGB*1e9
-	r.tpExposed, r.dpExposed, r.cpExposed, r.a2aExposed, r.ppBubble, r.commDominates = 0, 0, 0, 0, 0, false
 	g := float64(gpus)
-	r.nodes = nodes
 	mfu := c.base
 
 	// Tensor parallel.
+	var tpExposed, ppBubble float64
+	var dom bool
 	if l.tp > 1 {
-		var dom bool
-		r.tpExposed, dom = c.tpTerms(l.tp)
-		mfu /= 1 + r.tpExposed
-		if dom {
-			r.commDominates = true
-		}
+		tpExposed, dom = c.tpTerms(l.tp)
+		mfu /= 1 + tpExposed
 	}
 	if l.pp > 1 {
-		r.ppBubble = bubble
-		mfu /= 1 + r.ppBubble
+		ppBubble = bubble
+		mfu /= 1 + ppBubble
 	}
 	var loss float64
-	if r.nodes > 1 {
-		loss = c.nodeLoss(r.nodes)
+	if nodes > 1 {
+		loss = c.nodeLoss(nodes)
 	}
 	if c.prune && !math.IsNaN(bar) && mfu > 0 && !(loss > 1) && !(g*x.peakFlops*mfu/c.perToken > bar) {
 		return false
 	}
+	// Field by field (every one is set here, once the layout is not cut
+	// short): the search reuses r.
+	r.l, r.bytes, r.fits, r.nodes = l, bytes, bytes <= x.usableGB*1e9, nodes
+	r.tpExposed, r.dpExposed, r.cpExposed, r.a2aExposed, r.ppBubble, r.commDominates = tpExposed, 0, 0, 0, ppBubble, dom
 	mfu = c.dataParallel(l, g, r, mfu)
 	if r.nodes > 1 {
 		mfu *= loss

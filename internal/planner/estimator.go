@@ -36,8 +36,7 @@ var _ Estimator = (*perf.Prepared)(nil)
 // rejectReason is the rejection reason of an estimator error: the
 // precision the accelerator cannot run, or a failed estimate.
 func rejectReason(err error) string {
-	var pe *perf.PrecisionError
-	if errors.As(err, &pe) {
+	if _, ok := errors.AsType[*perf.PrecisionError](err); ok {
 		return ReasonPrecisionUnsupported
 	}
 	return ReasonEstimateFailed

@@ -5,6 +5,9 @@ package planner_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +15,7 @@ import (
 	"github.com/gpuplan/terraform-provider-gpu/internal/catalog"
 	"github.com/gpuplan/terraform-provider-gpu/internal/perf"
 	"github.com/gpuplan/terraform-provider-gpu/internal/planner"
+	"github.com/gpuplan/terraform-provider-gpu/internal/textdiff"
 )
 
 // identityCase is one recommendation over the built-in catalog whose whole
@@ -91,6 +95,31 @@ var (
 // memos, the price loop) must not change an answer: regenerate the file
 // (-update) only for a deliberate change of the model or the catalog.
 func TestIdentityBuiltin(t *testing.T) {
+	checkGolden(t, "identity.golden", identityAnswers(t))
+}
+
+// TestIdentityParallel plans identityCases with the physics spread over
+// workers (4 CPUs: the planner runs one worker below minParallelCPUs) and
+// compares every answer with the golden file: the split must not change
+// one.
+func TestIdentityParallel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plans every identity case again")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	got := identityAnswers(t)
+	want, err := os.ReadFile(filepath.Join("testdata", "identity.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("on 4 CPUs the answers differ from testdata/identity.golden:\n%s", textdiff.First(got, string(want)))
+	}
+}
+
+// identityAnswers renders the answers of identityCases.
+func identityAnswers(t *testing.T) string {
+	t.Helper()
 	p, m := builtin(t)
 	_, pol := models(t)
 	var b strings.Builder
@@ -107,7 +136,7 @@ func TestIdentityBuiltin(t *testing.T) {
 		fmt.Fprintf(&b, "== %s\n", tc.name)
 		writeExact(&b, res, err)
 	}
-	checkGolden(t, "identity.golden", b.String())
+	return b.String()
 }
 
 // writeExact renders a result with every candidate field, floats in the

@@ -39,7 +39,8 @@ func (m *miss) offerCandidate(v float64, c *priced) {
 // the workers report in).
 func (m *miss) offerEstimate(v float64, hw perf.Hardware, nodes int) {
 	if !m.set || v < m.value || (v == m.value && m.hw != nil && nodes < m.nodes) {
-		m.set, m.value, m.hw, m.nodes = true, v, &hw, nodes
+		kept := hw // on the heap only when kept
+		m.set, m.value, m.hw, m.nodes = true, v, &kept, nodes
 	}
 }
 

@@ -91,16 +91,23 @@ func (w *worker) minGPUsToFit(acc *catalog.Accelerator, gpn int) int {
 }
 
 // maxWorkers bounds the goroutines of one recommendation; minParallelGroups
-// is the fewest groups worth a second goroutine.
+// is the fewest groups worth a second goroutine, and minParallelCPUs the
+// fewest CPUs (GOMAXPROCS): on 2 CPUs a second worker measured about 2 %
+// less wall time for 20 % more CPU time per recommendation
+// (BenchmarkRecommendTraining; the inference benchmark took longer with
+// it), the cost of waking a thread for it and of the runtime's own work
+// (the garbage collector) sharing the other CPU.
 const (
 	maxWorkers        = 4
 	minParallelGroups = 8
+	minParallelCPUs   = 3
 )
 
 // physicsAll evaluates every needed group, spreading families over up to
-// GOMAXPROCS workers (results do not depend on the split: each group is
-// evaluated by exactly one worker, and misses merge in worker order with
-// ties kept by the lower group index). Serving is evaluated in two passes:
+// GOMAXPROCS workers from minParallelCPUs on (results do not depend on the
+// split: each group is evaluated by exactly one worker, and misses merge
+// in worker order with ties kept by the lower group index;
+// TestIdentityParallel checks it). Serving is evaluated in two passes:
 // the smallest serving units first, then the larger-unit search
 // (perf.PlanServing) for the groups unitSearch keeps.
 func (r *run) physicsAll() {
@@ -126,14 +133,15 @@ func (r *run) mergeMisses(n int) {
 // startWorkers readies the workers of a recommendation and returns how
 // many run.
 func (r *run) startWorkers() int {
-	n := min(runtime.GOMAXPROCS(0), maxWorkers, r.p.families)
+	cpus := runtime.GOMAXPROCS(0)
+	n := min(cpus, maxWorkers, r.p.families)
 	needed := 0
 	for _, x := range r.needed {
 		if x {
 			needed++
 		}
 	}
-	if needed < minParallelGroups {
+	if needed < minParallelGroups || cpus < minParallelCPUs {
 		n = 1
 	}
 	for len(r.workers) < n {
