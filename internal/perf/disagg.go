@@ -40,7 +40,8 @@ type disaggPerf struct {
 // limit, and for each decode layout the prefill/decode worker counts that
 // balance the two pools. ok is false when the GPUs cannot hold a prefill
 // and a decode worker (or the KV transfer would cross a network of
-// none).
+// none, and one scale-up domain spans fewer nodes than disaggregation
+// needs).
 func (c *servingCtx) bestDisaggregated(floor float64) (best disaggPerf, ok bool) {
 	x := c.x
 	if x.gpus > x.scaleUp() && x.fabric.kind == catalog.FabricNone {
@@ -55,6 +56,12 @@ func (c *servingCtx) bestDisaggregated(floor float64) (best disaggPerf, ok bool)
 			wd := *c.w
 			wd.MaxConcurrency = ceilDivInt(wd.MaxConcurrency, x.gpus/su)
 			one.w = &wd
+		}
+		if !one.disaggregationAllowed() {
+			// One domain is the whole disaggregated unit, and it is
+			// below the nodes the engines disaggregate across: nodes
+			// with no network between them serve aggregated.
+			return best, false
 		}
 		if best, ok = one.bestDisaggregated(floor * float64(su) / float64(x.gpus)); ok {
 			best.units = x.gpus / su

@@ -187,6 +187,34 @@ func TestDisaggregatedSplit(t *testing.T) {
 	}
 }
 
+// TestNoDisaggregationWithoutFabric: nodes with no network between them
+// (fabric none) can only disaggregate inside one scale-up domain, so an
+// 8-GPU node, below the nodes engines disaggregate across, serves
+// aggregated however many of them there are; a GB200 NVL72 rack (18
+// nodes of 4 in one NVLink domain) still disaggregates inside it.
+func TestNoDisaggregationWithoutFabric(t *testing.T) {
+	w := perf.Workload{Kind: "inference", ModelParametersB: 70, InputTokens: 2048, OutputTokens: 256, MaxTimePerOutputTokenMs: 60}
+	p := prepare(t, w)
+	for _, nodes := range []int{1, 2, 4} {
+		h := perf.Hardware{Accelerator: acc(t, "H100"), GPUs: 8 * nodes, GPUsPerNode: 8, NetworkGbps: 10, Fabric: catalog.FabricNone}
+		e, err := p.Estimate(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.ServingLayout != perf.ServingAggregated {
+			t.Errorf("%d H100 nodes, no fabric: %s, want aggregated (%s)", nodes, e.ServingLayout, e.Explanation)
+		}
+	}
+	r1 := prepare(t, perf.Workload{Kind: "inference", Model: "deepseek-r1", Precision: "fp4", InputTokens: 8192, OutputTokens: 1024, MaxTimePerOutputTokenMs: 50})
+	e, err := r1.Estimate(perf.Hardware{Accelerator: acc(t, "GB200"), GPUs: 72, GPUsPerNode: 4, NetworkGbps: 10, Fabric: catalog.FabricNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.ServingLayout != perf.ServingDisaggregated {
+		t.Errorf("GB200 NVL72 rack, no fabric: %s, want disaggregated inside the rack", e.ServingLayout)
+	}
+}
+
 // TestBeamPromptReads checks the cache one beam reads per decode step of
 // MLPerf's GPT-J (28 layers, 16 KV heads of 256: 2 · 28 · 16 · 256 =
 // 229,376 cache elements per token, one byte each in FP8; 870-token
