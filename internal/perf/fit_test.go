@@ -85,7 +85,7 @@ func fitKnobs() []fitKnob {
 		familyKnob("ampere", "train_mfu", "training", 0.95), familyKnob("tpu", "train_mfu", "training", 0.95),
 		familyKnob("gaudi", "train_mfu", "training", 0.95), familyKnob("ada", "train_mfu", "training", 0.95),
 		scalarKnob("expert_gemm_ridge_factor", "inference", 100, func(p *perf.Params) *float64 { return &p.Inference.ExpertGEMMRidgeFactor }),
-		scalarKnob("roofline_exponent", "inference", 50, func(p *perf.Params) *float64 { return &p.Inference.RooflineExponent }),
+		scalarKnob("roofline_serial_fraction", "inference", 1, func(p *perf.Params) *float64 { return &p.Inference.RooflineSerialFraction }),
 		scalarKnob("step_overhead_us_per_layer", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.StepOverheadUSPerLayer }),
 		scalarKnob("moe_step_overhead_us_per_layer", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.MoEStepOverheadUSPerLayer }),
 		scalarKnob("all_to_all_latency_us", "inference", 1000, func(p *perf.Params) *float64 { return &p.Inference.ExpertParallel.LatencyUS }),

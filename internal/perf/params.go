@@ -182,11 +182,13 @@ type inferenceParams struct {
 	// permutation and expert load imbalance. (A ridge of the sustained
 	// rate fitted worse: make fit score 0.337 against 0.323, 2026-12-03.)
 	ExpertGEMMRidgeFactor float64 `json:"expert_gemm_ridge_factor"`
-	// RooflineExponent n blends a decode kernel's memory and compute
-	// times as (mem^n + cmp^n)^(1/n) instead of the larger of the two (0 =
-	// the larger): near the ridge a GEMM neither streams its weights at
-	// full bandwidth nor computes at full rate.
-	RooflineExponent float64 `json:"roofline_exponent"`
+	// RooflineSerialFraction is the share of the smaller of a decode
+	// kernel's memory and compute times that does not overlap the larger:
+	// the kernel takes max(mem, cmp) + fraction × min(mem, cmp) (0 = the
+	// roofline's max, 1 = the two in series). Near the ridge a GEMM neither
+	// streams its weights at full bandwidth nor computes at full rate; far
+	// from it the smaller term is small.
+	RooflineSerialFraction float64 `json:"roofline_serial_fraction"`
 	// Latency: the 99th percentile of each latency over its mean.
 	Latency latencyParams `json:"latency"`
 	// Speculative: default acceptance rate and draft length per method.
@@ -489,9 +491,9 @@ func (ip *inferenceParams) validate() error {
 			return fmt.Errorf("perf: inference.speculative.%s needs an acceptance_rate in (0, 1) and draft_tokens >= 1", method)
 		}
 	}
-	if ip.ActivationBytes <= 0 || ip.ExpertGEMMRidgeFactor < 0 || ip.RooflineExponent < 0 || ip.PrefillBatchTokens < 1 ||
+	if ip.ActivationBytes <= 0 || ip.ExpertGEMMRidgeFactor < 0 || !(ip.RooflineSerialFraction >= 0 && ip.RooflineSerialFraction <= 1) || ip.PrefillBatchTokens < 1 ||
 		!(ip.Disaggregation.KVTransferEfficiency > 0 && ip.Disaggregation.KVTransferEfficiency <= 1) {
-		return fmt.Errorf("perf: inference.activation_bytes_per_element, prefill_batch_tokens, expert_gemm_ridge_factor, roofline_exponent (0 or more) and disaggregation.kv_transfer_efficiency must be positive")
+		return fmt.Errorf("perf: inference.activation_bytes_per_element, prefill_batch_tokens, expert_gemm_ridge_factor, roofline_serial_fraction (0 to 1) and disaggregation.kv_transfer_efficiency must be positive")
 	}
 	if d, ok := ip.Engines["default"]; !ok || d.MaxBatchPerDPRank < 1 {
 		return fmt.Errorf("perf: inference.engines.default with max_batch_per_dp_rank >= 1 is required")

@@ -190,21 +190,17 @@ type stepParts struct {
 	attnMem, attnCmp             float64 // attention: cache reads, score compute
 	comm, overhead               float64
 	draft                        float64
-	roofline                     float64 // inferenceParams.RooflineExponent
+	roofline                     float64 // inferenceParams.RooflineSerialFraction
 }
 
 func (p stepParts) gemm() float64 { return blend(p.expertMem+p.denseMem, p.gemmCmp, p.roofline) }
 func (p stepParts) attn() float64 { return blend(p.attnMem, p.attnCmp, p.roofline) }
 
 // blend is the time of a kernel that takes mem moving its bytes and cmp
-// computing: the larger, or with an exponent n > 0 (mem^n + cmp^n)^(1/n).
-func blend(mem, cmp, n float64) float64 {
-	hi, lo := max(mem, cmp), min(mem, cmp)
-	if n <= 0 || lo <= 0 {
-		return hi
-	}
-	// hi·(1 + (lo/hi)^n)^(1/n), by Exp and Log: a third faster than Pow.
-	return hi * math.Exp(math.Log1p(math.Exp(n*math.Log(lo/hi)))/n)
+// computing when the fraction f of the smaller does not overlap the larger
+// (inferenceParams.RooflineSerialFraction; 0 = the larger of the two).
+func blend(mem, cmp, f float64) float64 {
+	return max(mem, cmp) + f*min(mem, cmp)
 }
 
 // total is the step time: the weight GEMMs, then attention, then the
@@ -236,7 +232,7 @@ func (st *stepModel) forward(b, tokens float64) stepParts {
 	p.attnCmp = tokens * s.attnDecodeFlops(st.ctxAvg) / (st.tp * st.cmpAttn)
 	p.comm = tokens * st.commPerToken
 	p.overhead = st.fixed
-	p.roofline = st.ip.RooflineExponent
+	p.roofline = st.ip.RooflineSerialFraction
 	return p
 }
 
