@@ -105,11 +105,11 @@ type ModelPreset struct {
 	WeightPrecision       string `json:"weight_precision"`
 	ExpertWeightPrecision string `json:"expert_weight_precision"`
 	WeightFormat          string `json:"weight_format"`
-	// FP4AttentionPrecision is the precision the attention projections
-	// keep in the model's published FP4 checkpoints when their recipe
-	// leaves attention unquantized (NVIDIA ModelOpt's DeepSeek, Kimi and
-	// MiniMax NVFP4 checkpoints exclude self_attn and keep it in BF16);
-	// "" = an FP4 checkpoint quantizes them with the rest.
+	// FP4AttentionPrecision is the 16-bit precision (bf16 or fp16) the
+	// attention projections keep in the model's published FP4 checkpoints
+	// when their recipe leaves attention unquantized (NVIDIA ModelOpt's
+	// DeepSeek, Kimi and MiniMax NVFP4 checkpoints exclude self_attn and
+	// keep it in BF16); "" = an FP4 checkpoint quantizes them with the rest.
 	FP4AttentionPrecision string `json:"fp4_attention_precision"`
 
 	MTPLayers int `json:"mtp_layers"` // multi-token-prediction modules shipped with the weights
@@ -397,6 +397,9 @@ func (m *ModelPreset) validatePrecision() error {
 	}
 	if m.ExpertWeightPrecision != "" && m.ExpertsTotal == 0 {
 		return fmt.Errorf("field %q: only for mixture-of-experts models", "expert_weight_precision")
+	}
+	if p := m.FP4AttentionPrecision; p != "" && p != "bf16" && p != "fp16" {
+		return fmt.Errorf("field %q: %q, want bf16 or fp16 (the unquantized projections run at the 16-bit peak)", "fp4_attention_precision", p)
 	}
 	return nil
 }

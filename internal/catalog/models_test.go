@@ -402,6 +402,7 @@ func TestModelPresetValidation(t *testing.T) {
 		{"precision", with(validPreset, map[string]any{"weight_precision": "fp6"}), `field "weight_precision": unknown precision "fp6"`},
 		{"expert precision on dense", with(validPreset, map[string]any{"expert_weight_precision": "fp4"}), `only for mixture-of-experts`},
 		{"fp4 attention precision", with(validPreset, map[string]any{"fp4_attention_precision": "bf8"}), `field "fp4_attention_precision": unknown precision "bf8"`},
+		{"fp4 attention at 8 bits", with(validPreset, map[string]any{"fp4_attention_precision": "fp8"}), `field "fp4_attention_precision": "fp8", want bf16 or fp16`},
 		{"negative mtp", with(validPreset, map[string]any{"mtp_layers": -1}), `field "mtp_layers"`},
 	} {
 		err := loadPresets(tc.entry)

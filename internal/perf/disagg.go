@@ -52,16 +52,16 @@ func (c *servingCtx) bestDisaggregated(floor float64) (best disaggPerf, ok bool)
 		xd := *x
 		xd.gpus = su
 		one.x = &xd
-		if c.w.MaxConcurrency > 0 {
-			wd := *c.w
-			wd.MaxConcurrency = ceilDivInt(wd.MaxConcurrency, x.gpus/su)
-			one.w = &wd
-		}
 		if !one.disaggregationAllowed() {
 			// One domain is the whole disaggregated unit, and it is
 			// below the nodes the engines disaggregate across: nodes
 			// with no network between them serve aggregated.
 			return best, false
+		}
+		if c.w.MaxConcurrency > 0 {
+			wd := *c.w
+			wd.MaxConcurrency = ceilDivInt(wd.MaxConcurrency, x.gpus/su)
+			one.w = &wd
 		}
 		if best, ok = one.bestDisaggregated(floor * float64(su) / float64(x.gpus)); ok {
 			best.units = x.gpus / su

@@ -50,10 +50,11 @@ type latencyTargets struct{ tpot, ttft float64 }
 // newStepModel sets up the step model of layout l on hardware x.
 func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp speculation) stepModel {
 	ip := &m.p.Inference
+	cmp16 := x.attnFlops * x.fam.DecodeComputeEfficiency
 	st := stepModel{m: m, w: w, s: s, x: x, l: l, ip: ip, mem: m.memory(w, s, l), speculation: sp,
 		r: float64(l.gpus()), tp: float64(l.tp), pp: float64(l.pp),
 		bw: x.memBps * x.fam.HBMEfficiency, cmp: x.cmpFlops * x.fam.DecodeComputeEfficiency,
-		cmpAttn: x.attnFlops * x.fam.DecodeComputeEfficiency, kvBytes: m.kvBytesPerElement(w.Precision)}
+		cmpAttn: cmp16, kvBytes: m.kvBytesPerElement(w.Precision)}
 	// A sequence in flight is, on average, half-way through its final
 	// output length (length-biased: shape.outInFlight).
 	in, out := float64(w.InputTokens), s.outInFlight
@@ -67,7 +68,7 @@ func (m *Model) newStepModel(w *Workload, s *shape, x *hw, l servingLayout, sp s
 	if s.attnProj16 {
 		st.proj16Active = math.Min(s.attnParams, st.nonExpertActive)
 		st.nonExpertActive -= st.proj16Active
-		st.cmpProj16 = x.attnFlops * x.fam.DecodeComputeEfficiency
+		st.cmpProj16 = cmp16
 	}
 	st.denseRead = st.mem.weights - s.expertTotal/st.r
 	if l.ep {
